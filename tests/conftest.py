@@ -1,0 +1,42 @@
+"""Shared fixtures. Tests never touch the network and never read ../shared."""
+
+from __future__ import annotations
+
+import os
+
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["LANGSMITH_TRACING"] = "false"
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+for _k in list(os.environ):
+    if _k.startswith("DTR_"):
+        del os.environ[_k]
+
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+from core.config import Settings  # noqa: E402
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture
+def settings(tmp_path) -> Settings:
+    """Settings whose storage lives in a fresh temporary folder."""
+    return Settings(data_dir=tmp_path / "store", _env_file=None)
+
+
+@pytest.fixture(scope="session")
+def real_embedder():
+    """The real bundled all-MiniLM-L6-v2, loaded once for the session."""
+    from core.models import get_embedder
+
+    return get_embedder(Settings(_env_file=None))
+
+
+@pytest.fixture
+def hash_embedder():
+    from core.models import HashEmbedder
+
+    return HashEmbedder()
