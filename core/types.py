@@ -90,7 +90,8 @@ class Hit(BaseModel):
         doc = self.document
         name = doc.company if doc and doc.company != "unknown" else (doc.file_name if doc else "")
         page = f", p. {self.chunk.page}" if self.chunk.page else ""
-        return f"{name} {doc.form_type if doc else ''} {doc.period if doc else ''} — {self.chunk.section}{page}".strip()
+        form = f"{doc.form_type} {doc.period}" if doc else ""
+        return f"{name} {form} — {self.chunk.section}{page}".strip()
 
 
 class RerankerInfo(BaseModel):

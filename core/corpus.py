@@ -1,0 +1,133 @@
+"""The corpus service: ingest files and URLs into the store, list, delete, search.
+
+This is the one object pages and the CLI talk to for the library. It ties
+``core.ingest`` (parse, sections, chunks) to ``core.store`` (registry, Chroma,
+BM25) and ``core.retrieval`` (the search funnel).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core.config import Settings
+from core.errors import IngestError
+from core.types import DocumentMeta, SearchResult
+
+
+@dataclass
+class IngestReport:
+    """What one ingest did: the document, whether it was new, seconds per stage."""
+
+    meta: DocumentMeta
+    added: bool
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def total_s(self) -> float:
+        return sum(self.timings.values())
+
+
+class Corpus:
+    """Facade over ingest + store + retrieval for one Settings (one storage folder)."""
+
+    def __init__(self, settings: Settings, embedder=None, reranker=None):
+        from core.retrieval.rerank import get_reranker
+        from core.retrieval.retriever import Retriever
+        from core.store.corpus_store import CorpusStore
+
+        if embedder is None:
+            from core.models import get_embedder
+
+            embedder = get_embedder(settings)
+        self.settings = settings
+        self.embedder = embedder
+        self.store = CorpusStore(settings, embedder)
+        self._reranker = reranker
+        self._retriever: Retriever | None = None
+        self._retriever_cls = Retriever
+        self._get_reranker = get_reranker
+
+    # --- retrieval -------------------------------------------------------
+    @property
+    def reranker(self):
+        if self._reranker is None:
+            self._reranker = self._get_reranker(self.settings, self.embedder, self.store)
+        return self._reranker
+
+    @property
+    def retriever(self):
+        if self._retriever is None:
+            self._retriever = self._retriever_cls(
+                self.store, self.embedder, self.reranker, self.settings
+            )
+        return self._retriever
+
+    def search(self, query: str, **kwargs) -> SearchResult:
+        return self.retriever.search(query, **kwargs)
+
+    # --- library ---------------------------------------------------------
+    def documents(self) -> list[DocumentMeta]:
+        return self.store.documents()
+
+    def delete(self, doc_id: str) -> None:
+        self.store.delete(doc_id)
+
+    def ingest_bytes(
+        self,
+        data: bytes,
+        file_name: str,
+        *,
+        company: str | None = None,
+        form_type: str | None = None,
+        period: str | None = None,
+        source: str = "",
+    ) -> IngestReport:
+        """Parse, chunk, embed and index one file.
+
+        Raises IngestError (the corpus is then unchanged)."""
+        from core.ingest.pipeline import prepare
+
+        prepared = prepare(
+            data,
+            file_name,
+            self.settings,
+            company=company,
+            form_type=form_type,
+            period=period,
+            source=source or file_name,
+        )
+        timings = dict(prepared.timings)
+        existing = self.store.get_document(prepared.meta.doc_id)
+        if existing is not None:
+            return IngestReport(existing, False, timings)
+        t0 = time.perf_counter()
+        meta, added = self.store.add(prepared.meta, prepared.chunks)
+        timings["embed+index"] = time.perf_counter() - t0
+        return IngestReport(meta, added, timings)
+
+    def ingest_path(self, path: str | Path, **kwargs) -> IngestReport:
+        p = Path(path)
+        if not p.exists():
+            raise IngestError(f"File not found: {p}. Check the path and try again.")
+        if not p.is_file():
+            raise IngestError(f"{p} is a folder, not a file. Give the filing's file path.")
+        size = p.stat().st_size
+        if size > self.settings.max_file_bytes:
+            raise IngestError(
+                f"{p.name} is {size / 1e6:.1f} MB, over the {self.settings.max_file_mb:g} MB limit "
+                "(raise DTR_MAX_FILE_MB to accept it)."
+            )
+        kwargs.setdefault("source", str(p))
+        return self.ingest_bytes(p.read_bytes(), p.name, **kwargs)
+
+    def ingest_url(self, url: str, **kwargs) -> IngestReport:
+        from core.ingest.fetch import fetch_url
+
+        data, name = fetch_url(url, self.settings)
+        kwargs.setdefault("source", url)
+        return self.ingest_bytes(data, name, **kwargs)
+
+    def close(self) -> None:
+        self.store.close()

@@ -1,0 +1,28 @@
+"""Layering rules that keep core/ headless."""
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_core_never_imports_streamlit():
+    offenders = [p for p in (ROOT / "core").rglob("*.py") if "streamlit" in _imports(p)]
+    assert offenders == []
+
+
+def test_this_check_sees_imports(tmp_path):
+    sample = tmp_path / "x.py"
+    sample.write_text("import streamlit as st\nfrom streamlit.testing import v1\n")
+    assert "streamlit" in _imports(sample)
