@@ -75,6 +75,9 @@ class Settings(BaseSettings):
     llm_max_retries: int = Field(default=2, ge=0)
     llm_structured_method: Literal["json_schema", "function_calling", "json_mode"] = "json_schema"
     llm_temperature: float = Field(default=0.0, ge=0)
+    llm_retry_backoff_s: float = Field(
+        default=1.0, ge=0, description="First retry delay (doubles, capped at 8 s)."
+    )
 
     # --- web search ----------------------------------------------------------
     web_provider: Literal["auto", "tavily", "snapshot", "none"] = "auto"
