@@ -33,6 +33,10 @@ class ParsedDocument(BaseModel):
     tables: int = 0
     dei: dict[str, str] = Field(default_factory=dict, description="iXBRL dei facts found.")
     title: str | None = None
+    table_spans: list[tuple[int, int]] = Field(
+        default_factory=list,
+        description="(start, end) character span of each table, its caption lines included.",
+    )
 
 
 class DocumentMeta(BaseModel):
