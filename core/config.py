@@ -34,7 +34,7 @@ class Settings(BaseSettings):
     collection: str = Field(default="filings", description="Chroma collection name.")
 
     # --- ingestion ---------------------------------------------------------
-    chunk_size: int = Field(default=1200, gt=100, description="Characters per chunk.")
+    chunk_size: int = Field(default=1000, gt=100, description="Characters per chunk.")
     chunk_overlap: int = Field(default=150, ge=0, description="Characters shared by neighbours.")
     max_file_mb: float = Field(default=50.0, gt=0, description="Largest file accepted, in MB.")
     sec_user_agent: str = Field(
