@@ -1,0 +1,144 @@
+"""Choosing the reranker: the configured cross-encoder when its weights can be had, else a
+local fallback (core.retrieval.fallback). The choice and its reason are reported in
+``reranker.info`` (RerankerInfo) and in every SearchResult, never silently skipped.
+
+Where the cross-encoder's weights come from, in order:
+
+1. ``settings.reranker_model`` is a local folder;
+2. the Hugging Face model cache already holds it;
+3. the hub answers a brief probe (``settings.reranker_hub_probe_s``) and the model
+   downloads. With ``HF_HUB_OFFLINE=1`` (the default here, set by core.models)
+   there is no probe and no download.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+import core.models  # noqa: F401  (sets HF_HUB_OFFLINE / OMP_WAIT_POLICY before torch)
+from core.config import Settings
+from core.retrieval.fallback import DEFAULT_METHOD, FallbackReranker
+from core.types import Hit, RerankerInfo, StageScore
+
+log = logging.getLogger(__name__)
+
+
+class Reranker(Protocol):
+    """Reorders candidate hits for a query."""
+
+    info: RerankerInfo
+
+    def rerank(self, query: str, hits: list[Hit], top_n: int) -> list[Hit]: ...
+
+
+class CrossEncoderReranker:
+    """A sentence-transformers CrossEncoder scoring (query, chunk text) pairs."""
+
+    def __init__(self, model, name: str, reason: str):
+        self.model = model
+        self.info = RerankerInfo(name=name, kind="cross-encoder", reason=reason)
+        self._lock = threading.Lock()
+
+    def rerank(self, query: str, hits: list[Hit], top_n: int) -> list[Hit]:
+        if not hits:
+            return []
+        with self._lock:
+            scores = np.asarray(
+                self.model.predict(
+                    [(query, h.chunk.text) for h in hits], show_progress_bar=False
+                ),
+                dtype=np.float64,
+            ).reshape(-1)
+        order = np.argsort(-scores, kind="stable")[:top_n]
+        out = []
+        for rank, i in enumerate(order, start=1):
+            hit = hits[i].model_copy(deep=True)
+            hit.stages["reranked"] = StageScore(rank=rank, score=float(scores[i]))
+            hit.rank, hit.score = rank, float(scores[i])
+            out.append(hit)
+        return out
+
+
+_MODELS: dict[str, object] = {}
+_MODELS_LOCK = threading.Lock()
+
+
+def _offline() -> bool:
+    return os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def _hub_endpoint() -> str:
+    return os.environ.get("HF_ENDPOINT", "https://huggingface.co").rstrip("/")
+
+
+def _in_cache(ref: str) -> bool:
+    try:
+        from huggingface_hub import try_to_load_from_cache
+
+        found = try_to_load_from_cache(ref, "config.json")
+    except Exception:  # invalid repo id, unreadable cache...
+        return False
+    return isinstance(found, str)
+
+
+def probe_hub(ref: str, timeout_s: float) -> str | None:
+    """None when the hub answers for ``ref`` within ``timeout_s``; else the reason it did not."""
+    import httpx
+
+    try:
+        resp = httpx.get(f"{_hub_endpoint()}/api/models/{ref}", timeout=timeout_s)
+    except Exception as exc:
+        return f"the model hub did not answer within {timeout_s:g}s ({type(exc).__name__})"
+    if resp.status_code != 200:
+        return f"the model hub answered HTTP {resp.status_code} for {ref}"
+    return None
+
+
+def _load_cross_encoder(ref: str, local_only: bool):
+    with _MODELS_LOCK:
+        if ref not in _MODELS:
+            from sentence_transformers import CrossEncoder
+
+            _MODELS[ref] = CrossEncoder(ref, device="cpu", local_files_only=local_only)
+        return _MODELS[ref]
+
+
+def locate_cross_encoder(settings: Settings) -> tuple[str | None, bool, str]:
+    """(reference to load or None, local files only, reason)."""
+    ref = settings.reranker_model
+    if Path(ref).expanduser().is_dir():
+        return str(Path(ref).expanduser()), True, f"cross-encoder loaded from the folder {ref}"
+    if _in_cache(ref):
+        return ref, True, f"cross-encoder {ref} found in the local model cache"
+    if _offline():
+        return None, True, (
+            f"cross-encoder {ref} is not on disk or in the model cache and HF_HUB_OFFLINE=1 "
+            "forbids downloading it"
+        )
+    problem = probe_hub(ref, settings.reranker_hub_probe_s)
+    if problem:
+        return None, False, f"cross-encoder {ref} is not on disk and {problem}"
+    return ref, False, f"cross-encoder {ref} downloaded from the model hub"
+
+
+def get_reranker(settings: Settings, embedder, store, *, fallback_method: str | None = None):
+    """The best available reranker for ``settings`` (a cross-encoder, else the fallback)."""
+    ref, local_only, reason = locate_cross_encoder(settings)
+    if ref is not None:
+        try:
+            model = _load_cross_encoder(ref, local_only)
+            return CrossEncoderReranker(model, settings.reranker_model, reason)
+        except Exception as exc:
+            reason = f"cross-encoder {settings.reranker_model} failed to load ({exc})"
+            log.warning(reason)
+    method = fallback_method or DEFAULT_METHOD
+    return FallbackReranker(
+        embedder, store, rrf_k=settings.rrf_k, method=method,
+        reason=f"{reason}; using the local fallback reranker",
+    )

@@ -1,0 +1,176 @@
+"""CorpusStore: the persistent corpus (registry + Chroma vectors + BM25), one facade.
+
+Everything lives under ``settings.data_dir`` (the registry file, the Chroma
+folder); with ``settings.chroma_url`` the vectors live on a Chroma server in a
+collection named for this data folder.
+
+Adding a document is atomic with respect to searches and listings:
+
+1. embed the chunks (nothing written yet);
+2. write the document and its chunks with status ``pending`` (one transaction);
+3. upsert the vectors into Chroma;
+4. flip the document to ``ready`` (one transaction).
+
+Reads only see ``ready`` documents, and vector queries are always restricted to
+ready doc ids, so a failure or a kill between 2 and 4 leaves nothing visible.
+A failure is rolled back at once; a killed process leaves a ``pending`` row that
+the next open purges (vectors included).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+import numpy as np
+
+from core.config import Settings
+from core.errors import StoreError
+from core.models import Embedder
+from core.store.keyword import KeywordIndex
+from core.store.registry import Registry
+from core.store.vectors import VectorIndex
+from core.types import Chunk, DocumentMeta
+
+log = logging.getLogger(__name__)
+
+
+class CorpusStore:
+    """The corpus of one data folder: see the module docstring."""
+
+    def __init__(self, settings: Settings, embedder: Embedder):
+        self.settings = settings
+        self.embedder = embedder
+        self._lock = threading.RLock()
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        self.registry = Registry(settings.registry_path)
+        self.vectors = VectorIndex(settings, embedder.name, embedder.dim)
+        self.keyword = KeywordIndex(self.registry)
+        self._purge_pending()
+
+    # --- writes -----------------------------------------------------------
+    def add(self, meta: DocumentMeta, chunks: list[Chunk]) -> tuple[DocumentMeta, bool]:
+        """Index a document; returns ``(meta, False)`` when its doc_id is already present."""
+        bad = [c.chunk_id for c in chunks if c.doc_id != meta.doc_id]
+        if bad:
+            raise StoreError(
+                f"{len(bad)} chunk(s) (e.g. {bad[0]}) do not belong to document {meta.doc_id}."
+            )
+        with self._lock:
+            existing = self.registry.get_document(meta.doc_id)
+            if existing is not None:
+                return existing, False
+            if self.registry.status(meta.doc_id) == "pending":
+                self._rollback(meta.doc_id)
+            meta = meta.model_copy(update={"n_chunks": len(chunks)})
+            if not meta.sections:
+                meta.sections = list(dict.fromkeys(c.section for c in chunks))
+            vectors = self._embed([c.text for c in chunks])
+            try:
+                self.registry.write_pending(meta, chunks)
+                self.vectors.add(chunks, vectors)
+                self.registry.mark_ready(meta.doc_id)
+            except BaseException as exc:
+                self._rollback(meta.doc_id)
+                if isinstance(exc, StoreError) or not isinstance(exc, Exception):
+                    raise
+                raise StoreError(
+                    f"Could not index {meta.file_name}: {exc}. The corpus is unchanged; "
+                    "try again."
+                ) from exc
+            finally:
+                self.keyword.invalidate()
+            return meta, True
+
+    def delete(self, doc_id: str) -> None:
+        """Remove a document, its chunks and its vectors (no-op for an unknown id)."""
+        with self._lock:
+            if self.registry.status(doc_id) is None:
+                return
+            self.vectors.delete_doc(doc_id)
+            self.registry.remove(doc_id)
+            self.keyword.invalidate(doc_id)
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        vecs = np.asarray(self.embedder.encode(texts), dtype=np.float32)
+        if vecs.shape != (len(texts), self.embedder.dim):
+            raise StoreError(
+                f"The embedder returned shape {vecs.shape} for {len(texts)} texts "
+                f"(expected dim {self.embedder.dim})."
+            )
+        return vecs
+
+    def _rollback(self, doc_id: str) -> None:
+        try:
+            self.vectors.delete_doc(doc_id)
+        except Exception:  # keep the registry clean even if Chroma is unreachable
+            log.warning("could not delete vectors of %s during rollback", doc_id, exc_info=True)
+        self.registry.remove(doc_id)
+
+    def _purge_pending(self) -> None:
+        for doc_id in self.registry.stale_pending():
+            log.warning("purging half-indexed document %s left by an interrupted add", doc_id)
+            self._rollback(doc_id)
+
+    # --- reads --------------------------------------------------------------
+    def documents(self) -> list[DocumentMeta]:
+        """Ready documents, in the order they were added."""
+        return self.registry.documents()
+
+    def get_document(self, doc_id: str) -> DocumentMeta | None:
+        return self.registry.get_document(doc_id)
+
+    def chunks(self, doc_id: str | None = None, section: str | None = None) -> list[Chunk]:
+        """Chunks of ready documents (optionally one document / one exact section), ordered."""
+        return self.registry.chunks(doc_id, section)
+
+    def get_chunks(self, ids: list[str]) -> list[Chunk]:
+        """Chunks by id in the order given; unknown ids are skipped."""
+        return self.registry.get_chunks(ids)
+
+    def sections(self) -> dict[str, list[str]]:
+        """doc_id -> section titles, in reading order."""
+        return self.registry.sections()
+
+    def get_vectors(self, ids: list[str]) -> dict[str, np.ndarray]:
+        """Stored chunk vectors by id (for rerankers: no re-encoding)."""
+        return self.vectors.get_vectors(ids)
+
+    # --- searches (used by core.retrieval.Retriever) ------------------------
+    def vector_search(
+        self,
+        vector: np.ndarray,
+        k: int,
+        doc_ids: list[str] | None = None,
+        sections: list[str] | None = None,
+    ) -> list[tuple[str, float]]:
+        """Top ``k`` (chunk_id, cosine) among ready documents, filtered inside Chroma."""
+        ready = self.registry.ready_ids()
+        if doc_ids is not None:
+            wanted = set(doc_ids)
+            ready = [d for d in ready if d in wanted]
+        return self.vectors.query(vector, k, ready, sections)
+
+    def keyword_search(
+        self,
+        query: str,
+        k: int,
+        doc_ids: list[str] | None = None,
+        sections: list[str] | None = None,
+    ) -> list[tuple[str, float]]:
+        """Top ``k`` (chunk_id, BM25 score) among ready documents, filtered before the cut."""
+        return self.keyword.search(query, k, doc_ids, sections)
+
+    def keyword_scores(self, query: str, chunk_ids: list[str]) -> dict[str, float]:
+        """BM25 scores of ``query`` for given chunks (used by the fallback reranker)."""
+        return self.keyword.score(query, chunk_ids)
+
+    def close(self) -> None:
+        """Close the registry. The Chroma client stays cached for the process."""
+        self.registry.close()
+
+    def __enter__(self) -> CorpusStore:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

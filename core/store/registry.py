@@ -1,0 +1,190 @@
+"""SQLite document registry: documents (meta + status) and chunk texts.
+
+A document is written with status ``pending`` before its vectors go to Chroma
+and flipped to ``ready`` in one transaction afterwards. Every read below only
+sees ``ready`` documents, so a crash half-way through an add is invisible;
+``purge_pending`` removes leftovers whose writing process is gone.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+
+from core.types import Chunk, DocumentMeta
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS documents (
+    doc_id TEXT PRIMARY KEY,
+    meta TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('pending', 'ready')),
+    pid INTEGER NOT NULL DEFAULT 0,
+    seq INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS chunks (
+    chunk_id TEXT PRIMARY KEY,
+    doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    section TEXT NOT NULL,
+    page INTEGER,
+    start INTEGER NOT NULL,
+    end INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    text TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc_id, idx);
+"""
+
+_CHUNK_COLS = "c.chunk_id, c.doc_id, c.idx, c.section, c.page, c.start, c.end, c.kind, c.text"
+_READY_JOIN = "FROM chunks c JOIN documents d ON d.doc_id = c.doc_id AND d.status = 'ready'"
+
+
+def _row_to_chunk(row: tuple) -> Chunk:
+    cid, doc_id, idx, section, page, start, end, kind, text = row
+    return Chunk(
+        chunk_id=cid, doc_id=doc_id, index=idx, section=section, page=page,
+        start=start, end=end, kind=kind, text=text,
+    )
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class Registry:
+    """The document registry at ``path`` (created on first use). Thread-safe."""
+
+    def __init__(self, path: Path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._lock = threading.RLock()
+        self._conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
+        self._conn.execute("PRAGMA foreign_keys = ON")
+        self._conn.execute("PRAGMA journal_mode = WAL")
+        self._conn.executescript(SCHEMA)
+        self._conn.commit()
+
+    # --- reads (ready documents only) -------------------------------------
+    def status(self, doc_id: str) -> str | None:
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT status FROM documents WHERE doc_id = ?", (doc_id,)
+            ).fetchone()
+        return row[0] if row else None
+
+    def documents(self) -> list[DocumentMeta]:
+        """Ready documents in the order they were added."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT meta FROM documents WHERE status = 'ready' ORDER BY seq"
+            ).fetchall()
+        return [DocumentMeta.model_validate_json(r[0]) for r in rows]
+
+    def get_document(self, doc_id: str) -> DocumentMeta | None:
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT meta FROM documents WHERE doc_id = ? AND status = 'ready'", (doc_id,)
+            ).fetchone()
+        return DocumentMeta.model_validate_json(row[0]) if row else None
+
+    def chunks(self, doc_id: str | None = None, section: str | None = None) -> list[Chunk]:
+        """Chunks of ready documents, ordered by document then position."""
+        sql = f"SELECT {_CHUNK_COLS} {_READY_JOIN}"
+        where, args = [], []
+        if doc_id is not None:
+            where.append("c.doc_id = ?")
+            args.append(doc_id)
+        if section is not None:
+            where.append("c.section = ?")
+            args.append(section)
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY d.seq, c.idx"
+        with self._lock:
+            return [_row_to_chunk(r) for r in self._conn.execute(sql, args).fetchall()]
+
+    def get_chunks(self, ids: Iterable[str]) -> list[Chunk]:
+        """Chunks by id, in the order asked; unknown or not-ready ids are skipped."""
+        ids = list(ids)
+        found: dict[str, Chunk] = {}
+        with self._lock:
+            for start in range(0, len(ids), 500):
+                part = ids[start : start + 500]
+                marks = ",".join("?" * len(part))
+                sql = f"SELECT {_CHUNK_COLS} {_READY_JOIN} WHERE c.chunk_id IN ({marks})"
+                for row in self._conn.execute(sql, part).fetchall():
+                    found[row[0]] = _row_to_chunk(row)
+        return [found[i] for i in ids if i in found]
+
+    def sections(self) -> dict[str, list[str]]:
+        """doc_id -> distinct section titles in reading order, for ready documents."""
+        sql = (
+            f"SELECT c.doc_id, c.section, MIN(c.idx) AS first {_READY_JOIN} "
+            "GROUP BY c.doc_id, c.section ORDER BY d.seq, first"
+        )
+        out: dict[str, list[str]] = {}
+        with self._lock:
+            for doc_id, section, _ in self._conn.execute(sql).fetchall():
+                out.setdefault(doc_id, []).append(section)
+        return out
+
+    # --- writes -----------------------------------------------------------
+    def write_pending(self, meta: DocumentMeta, chunks: list[Chunk]) -> None:
+        """Insert a document as ``pending`` with all its chunks, in one transaction."""
+        rows = [
+            (c.chunk_id, c.doc_id, c.index, c.section, c.page, c.start, c.end, c.kind, c.text)
+            for c in chunks
+        ]
+        with self._lock, self._conn:
+            seq = self._conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM documents").fetchone()
+            self._conn.execute(
+                "INSERT INTO documents (doc_id, meta, status, pid, seq) "
+                "VALUES (?, ?, 'pending', ?, ?)",
+                (meta.doc_id, meta.model_dump_json(), os.getpid(), seq[0]),
+            )
+            self._conn.executemany(
+                "INSERT INTO chunks (chunk_id, doc_id, idx, section, page, start, end, kind, text) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                rows,
+            )
+
+    def mark_ready(self, doc_id: str) -> None:
+        with self._lock, self._conn:
+            self._conn.execute(
+                "UPDATE documents SET status = 'ready', pid = 0 WHERE doc_id = ?", (doc_id,)
+            )
+
+    def remove(self, doc_id: str) -> None:
+        """Delete a document and its chunks (any status)."""
+        with self._lock, self._conn:
+            self._conn.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,))
+
+    def stale_pending(self) -> list[str]:
+        """Pending documents whose writer process is gone (a crash or kill mid-add)."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT doc_id, pid FROM documents WHERE status = 'pending'"
+            ).fetchall()
+        return [doc_id for doc_id, pid in rows if pid != os.getpid() and not _pid_alive(pid)]
+
+    def ready_ids(self) -> list[str]:
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT doc_id FROM documents WHERE status = 'ready' ORDER BY seq"
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()

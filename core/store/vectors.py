@@ -1,0 +1,159 @@
+"""The vector index: a Chroma collection fed with our own embeddings.
+
+Chroma is never asked to embed anything (its default embedding function
+downloads a model and fails offline): the collection is created with
+``embedding_function=None`` in cosine space and every call passes
+``embeddings=`` / ``query_embeddings=``. Telemetry is off.
+
+One client per process per location: opening a second ``PersistentClient`` on
+the same path with other Chroma settings raises, so clients are cached here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from urllib.parse import urlparse
+
+import numpy as np
+
+from core.config import Settings
+from core.errors import StoreError
+from core.types import Chunk
+
+_CLIENTS: dict[tuple[str, str], object] = {}
+_CLIENTS_LOCK = threading.Lock()
+
+
+def _chroma_settings():
+    from chromadb.config import Settings as ChromaSettings
+
+    return ChromaSettings(anonymized_telemetry=False, allow_reset=False)
+
+
+def get_client(settings: Settings):
+    """The process-wide Chroma client for these settings (HTTP when ``chroma_url`` is set)."""
+    import chromadb
+
+    if settings.chroma_url:
+        key = ("http", settings.chroma_url.rstrip("/"))
+    else:
+        key = ("path", str(settings.chroma_dir.resolve()))
+    with _CLIENTS_LOCK:
+        if key in _CLIENTS:
+            return _CLIENTS[key]
+        try:
+            if settings.chroma_url:
+                url = urlparse(settings.chroma_url)
+                client = chromadb.HttpClient(
+                    host=url.hostname or "localhost",
+                    port=url.port or (443 if url.scheme == "https" else 8000),
+                    ssl=url.scheme == "https",
+                    settings=_chroma_settings(),
+                )
+                client.heartbeat()
+            else:
+                settings.chroma_dir.mkdir(parents=True, exist_ok=True)
+                client = chromadb.PersistentClient(
+                    path=str(settings.chroma_dir), settings=_chroma_settings()
+                )
+        except Exception as exc:  # chromadb raises many types here
+            where = settings.chroma_url or settings.chroma_dir
+            raise StoreError(
+                f"Could not open the vector store at {where}: {exc}. "
+                "Check that the folder is writable or that the Chroma server is running."
+            ) from exc
+        _CLIENTS[key] = client
+        return client
+
+
+def collection_name(settings: Settings) -> str:
+    """The collection for this corpus.
+
+    Locally the folder already separates corpora. On a server, several data
+    folders may share it, so the name carries a short hash of the data folder:
+    each registry pairs with its own vectors.
+    """
+    if not settings.chroma_url:
+        return settings.collection
+    digest = hashlib.sha1(str(settings.data_dir.resolve()).encode()).hexdigest()[:10]
+    return f"{settings.collection}-{digest}"
+
+
+def _where(doc_ids: list[str], sections: list[str] | None) -> dict:
+    clauses: list[dict] = [{"doc_id": {"$in": list(doc_ids)}}]
+    if sections:
+        clauses.append({"section": {"$in": list(sections)}})
+    return clauses[0] if len(clauses) == 1 else {"$and": clauses}
+
+
+class VectorIndex:
+    """Chunk vectors in one Chroma collection, with doc/section metadata."""
+
+    def __init__(self, settings: Settings, embedder_name: str, dim: int):
+        self.client = get_client(settings)
+        name = collection_name(settings)
+        try:
+            self.collection = self.client.get_or_create_collection(
+                name,
+                embedding_function=None,
+                configuration={"hnsw": {"space": "cosine"}},
+                metadata={"embedder": embedder_name, "dim": dim},
+            )
+        except Exception as exc:
+            raise StoreError(f"Could not open the Chroma collection '{name}': {exc}") from exc
+        meta = self.collection.metadata or {}
+        if meta.get("embedder") not in (None, embedder_name) or meta.get("dim") not in (None, dim):
+            raise StoreError(
+                f"The corpus at {settings.data_dir} was indexed with embedder "
+                f"{meta.get('embedder')!r} (dim {meta.get('dim')}), not {embedder_name!r} "
+                f"(dim {dim}). Use the same embedding model or a new data folder."
+            )
+        self._batch = int(self.client.get_max_batch_size())
+
+    def add(self, chunks: list[Chunk], vectors: np.ndarray) -> None:
+        """Upsert chunk vectors (idempotent by chunk id)."""
+        for start in range(0, len(chunks), self._batch):
+            part = chunks[start : start + self._batch]
+            self.collection.upsert(
+                ids=[c.chunk_id for c in part],
+                embeddings=np.asarray(vectors[start : start + len(part)], dtype=np.float32),
+                metadatas=[_metadata(c) for c in part],
+            )
+
+    def delete_doc(self, doc_id: str) -> None:
+        self.collection.delete(where={"doc_id": doc_id})
+
+    def query(
+        self, vector: np.ndarray, k: int, doc_ids: list[str], sections: list[str] | None = None
+    ) -> list[tuple[str, float]]:
+        """Top ``k`` chunk ids by cosine similarity within ``doc_ids`` (and ``sections``)."""
+        if not doc_ids or k <= 0:
+            return []
+        res = self.collection.query(
+            query_embeddings=np.asarray(vector, dtype=np.float32).reshape(1, -1),
+            n_results=k,
+            where=_where(doc_ids, sections),
+            include=["distances"],
+        )
+        pairs = zip(res["ids"][0], res["distances"][0], strict=True)
+        return [(cid, 1.0 - float(d)) for cid, d in pairs]
+
+    def get_vectors(self, ids: list[str]) -> dict[str, np.ndarray]:
+        """Stored vectors by chunk id (missing ids are absent from the result)."""
+        if not ids:
+            return {}
+        res = self.collection.get(ids=list(ids), include=["embeddings"])
+        embs = res["embeddings"]
+        return {cid: np.asarray(embs[i], dtype=np.float32) for i, cid in enumerate(res["ids"])}
+
+    def count(self) -> int:
+        return int(self.collection.count())
+
+
+def _metadata(chunk: Chunk) -> dict:
+    meta = {"doc_id": chunk.doc_id, "section": chunk.section, "kind": chunk.kind,
+            "index": chunk.index}
+    if chunk.page is not None:
+        meta["page"] = chunk.page
+    return meta
