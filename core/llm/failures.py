@@ -1,0 +1,99 @@
+"""Classify chat-model exceptions and scrub secrets from their messages.
+
+Every message built here is safe to show a user or store in a run record: the
+configured keys and anything that looks like a bearer token are redacted.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import httpx
+import openai
+
+from core.config import Settings
+
+_KEYLIKE = re.compile(
+    r"(sk-[A-Za-z0-9_\-*]{4,}|tvly-[A-Za-z0-9_\-*]{4,}|Bearer\s+[A-Za-z0-9_\-.*]{4,})"
+)
+
+
+def redact(text: str, settings: Settings | None = None) -> str:
+    """Remove configured keys and key-looking tokens from ``text``."""
+    if settings is not None:
+        for secret in (settings.llm_api_key, settings.tavily_api_key):
+            if secret and len(secret) >= 4:
+                text = text.replace(secret, "***")
+    return _KEYLIKE.sub("***", text)
+
+
+@dataclass(frozen=True)
+class Failure:
+    """What went wrong with one call: a short kind, whether a retry may help, a message."""
+
+    kind: str
+    retriable: bool
+    message: str
+
+
+def _server_detail(exc: openai.APIStatusError) -> str:
+    body = exc.body
+    if isinstance(body, dict):
+        err = body.get("error", body)
+        if isinstance(err, dict) and err.get("message"):
+            return str(err["message"])
+        if isinstance(err, str):
+            return err
+    return str(exc.message or "")
+
+
+def _root_cause(exc: BaseException) -> BaseException:
+    """Deepest exception in the ``__cause__``/``__context__`` chain (e.g. ConnectionRefused)."""
+    seen = {id(exc)}
+    while True:
+        nxt = exc.__cause__ or exc.__context__
+        if nxt is None or id(nxt) in seen or len(seen) > 8:
+            return exc
+        seen.add(id(nxt))
+        exc = nxt
+
+
+def classify(exc: BaseException, settings: Settings) -> Failure:
+    """Map an exception from a chat-model call to a ``Failure`` with an actionable message."""
+    where = settings.llm_base_url or "the OpenAI API"
+    model = settings.llm_model
+    if isinstance(exc, openai.APITimeoutError | httpx.TimeoutException | TimeoutError):
+        msg = (f"No reply from {where} within {settings.llm_timeout_s:g} s "
+               "(raise DTR_LLM_TIMEOUT_S or use a smaller/faster model).")
+        return Failure("timeout", True, msg)
+    if isinstance(exc, openai.APIConnectionError | httpx.ConnectError | ConnectionError):
+        cause = _root_cause(exc)
+        msg = (f"Could not connect to {where}: {type(cause).__name__}: {cause} "
+               "(is the server running and the URL right?)")
+        return Failure("connection", True, msg)
+    if isinstance(exc, openai.APIStatusError):
+        status = exc.status_code
+        detail = _server_detail(exc)
+        if status == 401:
+            msg = f"Authentication failed at {where} (HTTP 401): check DTR_LLM_API_KEY. {detail}"
+            return Failure("auth", False, msg)
+        if status == 403:
+            return Failure("forbidden", False, f"Access denied at {where} (HTTP 403): {detail}")
+        if status == 404:
+            msg = (f"Model '{model}' or the chat endpoint was not found at {where} "
+                   f"(HTTP 404): check DTR_LLM_MODEL and that the base URL ends with /v1. {detail}")
+            return Failure("not_found", False, msg)
+        if status == 429:
+            return Failure("rate_limit", True, f"Rate limited by {where} (HTTP 429): {detail}")
+        if status >= 500:
+            return Failure("server", True, f"Server error from {where} (HTTP {status}): {detail}")
+        return Failure("bad_request", False, f"Request rejected by {where} (HTTP {status}): "
+                       f"{detail} (try DTR_LLM_STRUCTURED_METHOD=json_mode or function_calling).")
+    return Failure("error", False, f"{type(exc).__name__}: {exc}")
+
+
+def describe(exc: BaseException, settings: Settings) -> Failure:
+    """``classify`` with the message redacted."""
+    f = classify(exc, settings)
+    return Failure(f.kind, f.retriable, redact(f.message.strip(), settings))
