@@ -1,7 +1,75 @@
-"""Entry point: page config, cached services, navigation, sidebar."""
+"""Entry point: page config, session defaults, cached services, navigation, shared sidebar.
+
+Run with ``streamlit run streamlit_app.py``. Pages live in ``pages/`` and are routed
+by ``st.navigation`` (not by directory auto-discovery); they stay thin and draw
+with the renderers in ``components/``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
 
 import streamlit as st
 
-st.set_page_config(page_title="Deep Filings — research agent", layout="wide")
-st.title("Deep Filings")
-st.write("Research agent over SEC filings. The dashboard pages are coming in the next layers.")
+from components import keys, services
+from components.sidebar import ActiveStack, render_sidebar
+
+ROOT = Path(__file__).resolve().parent
+PAGES = ROOT / "pages"
+
+st.set_page_config(
+    page_title="Deep Filings — research agent",
+    page_icon="🔎",
+    layout="wide",
+    initial_sidebar_state="expanded",
+)
+
+for _key, _default in keys.SHARED_DEFAULTS.items():
+    st.session_state.setdefault(_key, _default.copy() if hasattr(_default, "copy") else _default)
+
+page = st.navigation(
+    {
+        "Research": [
+            st.Page(PAGES / "research.py", title="Research", icon="🔎", default=True),
+            st.Page(PAGES / "compare.py", title="Compare", icon="⚖️"),
+            st.Page(PAGES / "runs.py", title="Runs", icon="🗂️"),
+        ],
+        "Corpus": [
+            st.Page(PAGES / "library.py", title="Library", icon="📚"),
+            st.Page(PAGES / "settings.py", title="Settings", icon="⚙️"),
+        ],
+    }
+)
+
+
+def _active_stack() -> ActiveStack:
+    settings = services.session_settings()
+    corpus = services.corpus()
+    docs = corpus.documents()
+    info = corpus.reranker.info
+    try:
+        web_name = services.web_search(settings).name
+    except Exception as exc:  # noqa: BLE001 - a broken provider must not hide the app
+        web_name = f"unavailable ({exc})"
+    return ActiveStack(
+        documents=len(docs),
+        chunks=sum(d.n_chunks for d in docs),
+        llm=services.describe_llm(settings),
+        llm_offline=services.llm(settings) is None,
+        reranker=info.name,
+        reranker_kind=info.kind,
+        reranker_reason=info.reason,
+        web=web_name,
+        data_dir=str(settings.data_dir),
+    )
+
+
+with st.sidebar:
+    st.caption("Deep Filings · research agent over SEC filings")
+render_sidebar(_active_stack())
+
+for level, message in st.session_state[keys.APP_FLASH]:
+    getattr(st, level, st.info)(message)
+st.session_state[keys.APP_FLASH] = []
+
+page.run()

@@ -1,0 +1,133 @@
+"""Library renderers: ingest outcomes, the documents table, chunks of a section."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import pandas as pd
+import streamlit as st
+
+from components.text import md_escape, preview
+from core.types import Chunk, DocumentMeta
+
+
+@dataclass
+class IngestOutcome:
+    """What happened to one file or URL of an ingest batch."""
+
+    name: str
+    ok: bool
+    meta: DocumentMeta | None = None
+    added: bool = False
+    timings: dict[str, float] = field(default_factory=dict)
+    error: str = ""
+
+    @property
+    def summary(self) -> str:
+        """One line: sections, chunks and tables, or the error."""
+        if not self.ok or self.meta is None:
+            return self.error
+        m = self.meta
+        state = "added" if self.added else "already in the corpus (unchanged)"
+        return (f"{state}: {len(m.sections)} sections, {m.n_chunks} chunks, "
+                f"{m.n_tables} tables")
+
+
+def outcomes_frame(outcomes: Sequence[IngestOutcome]) -> pd.DataFrame:
+    """The per-file summary table of an ingest batch."""
+    rows = []
+    for o in outcomes:
+        m = o.meta
+        rows.append({
+            "file": o.name,
+            "result": ("✅ added" if o.added else "➖ unchanged") if o.ok else "❌ failed",
+            "company": m.company if m else "",
+            "form": m.form_type if m else "",
+            "period": m.period if m else "",
+            "sections": len(m.sections) if m else None,
+            "chunks": m.n_chunks if m else None,
+            "tables": m.n_tables if m else None,
+            "seconds": round(sum(o.timings.values()), 2) if o.ok else None,
+            "error": o.error,
+        })
+    return pd.DataFrame(rows)
+
+
+def render_outcomes(outcomes: Sequence[IngestOutcome]) -> None:
+    """Summary of the last ingest: a table plus one clear error box per failed file."""
+    if not outcomes:
+        return
+    ok = sum(o.ok for o in outcomes)
+    st.markdown(f"**Last ingest:** {ok} of {len(outcomes)} succeeded.")
+    frame = outcomes_frame(outcomes)
+    if not frame["error"].astype(bool).any():
+        frame = frame.drop(columns=["error"])
+    st.dataframe(frame, hide_index=True, width="stretch")
+    for o in outcomes:
+        if not o.ok:
+            st.error(f"**{md_escape(o.name)}** was not ingested: {md_escape(o.error)}")
+
+
+def documents_frame(docs: Sequence[DocumentMeta]) -> pd.DataFrame:
+    """Documents as the library table shows them."""
+    return pd.DataFrame([
+        {
+            "company": d.company,
+            "form": d.form_type,
+            "period": d.period,
+            "sections": len(d.sections),
+            "chunks": d.n_chunks,
+            "tables": d.n_tables,
+            "pages": d.n_pages or None,
+            "file": d.file_name,
+            "doc id": d.doc_id,
+            "ingested": (d.ingested_at or "")[:19].replace("T", " "),
+        }
+        for d in docs
+    ])
+
+
+def render_documents(docs: Sequence[DocumentMeta]) -> None:
+    """The documents table."""
+    st.dataframe(
+        documents_frame(docs),
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "sections": st.column_config.NumberColumn(help="Sections detected (Items)"),
+            "chunks": st.column_config.NumberColumn(help="Retrievable chunks"),
+            "tables": st.column_config.NumberColumn(help="Tables kept as table chunks"),
+        },
+    )
+
+
+def doc_label(d: DocumentMeta) -> str:
+    """Short human label of a document."""
+    name = d.company if d.company != "unknown" else d.file_name
+    form = f" {d.form_type}" if d.form_type != "unknown" else ""
+    period = f" {d.period}" if d.period != "unknown" else ""
+    return f"{name}{form}{period} · {d.doc_id[:8]}"
+
+
+def chunks_frame(chunks: Sequence[Chunk]) -> pd.DataFrame:
+    """Chunks of a section as a compact table."""
+    return pd.DataFrame([
+        {"#": c.index, "chunk id": c.chunk_id, "page": c.page, "kind": c.kind,
+         "chars": len(c.text), "preview": preview(c.text, 160)}
+        for c in chunks
+    ])
+
+
+def render_chunk(chunk: Chunk, *, focus: bool = False) -> None:
+    """One chunk's full text, escaped; tables keep their layout in a code block."""
+    page = f" · page {chunk.page}" if chunk.page else ""
+    with st.container(border=True):
+        head = f"`{chunk.chunk_id}` · {md_escape(chunk.section)}{page} · {chunk.kind}"
+        if focus:
+            st.badge("cited chunk", color="violet")
+        st.caption(head)
+        if chunk.kind == "table":
+            st.code(chunk.text, language=None, wrap_lines=False)
+        else:
+            st.markdown(md_escape(chunk.text).replace("\n", "  \n"))

@@ -1,0 +1,131 @@
+"""Draw a run from its events, live or replayed: the same code path for both.
+
+``RunView.add(event)`` routes each typed event to its renderer: step cards,
+the graph (current node highlighted), the usage meter, the answer. The Research
+page feeds it events as the graph streams them; the Runs page feeds it a stored
+run's events in order, so a past run looks exactly as it did live.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from components.answer import render_answer
+from components.graph_view import DEFAULT_EDGES, DEFAULT_NODES, render_graph
+from components.step_card import StepCard
+from components.text import md_escape
+from components.usage_meter import render_usage, usage_from_events
+from core.agent import events as ev
+
+
+def plan_frame(plan: Sequence[Any]) -> pd.DataFrame:
+    """Read-only table of a plan (PlanStep list)."""
+    return pd.DataFrame([
+        {"#": i + 1, "sub-question": s.sub_question, "tool": s.tool,
+         "section": s.section or "(any)", "keywords": ", ".join(s.keywords)}
+        for i, s in enumerate(plan)
+    ])
+
+
+class RunView:
+    """Placeholders for one run on screen; feed it events with ``add``."""
+
+    def __init__(
+        self,
+        *,
+        key: str,
+        graph_area=None,
+        graph: tuple[list[str], list[tuple[str, str, bool]]] | None = None,
+        offline: bool = True,
+        show_plan: bool = True,
+        open_citation: Callable[[dict[str, Any]], None] | None = None,
+        live: bool = False,
+    ):
+        self.key = key
+        self.offline = offline
+        self.show_plan = show_plan
+        self.open_citation = open_citation
+        self.live = live
+        self.nodes, self.edges = graph or (DEFAULT_NODES, DEFAULT_EDGES)
+        self.events: list[ev.EventBase] = []
+        self.visited: list[str] = []
+        self.cards: dict[tuple[int, int], StepCard] = {}
+        self.t0 = time.perf_counter()
+        self.graph_slot = (graph_area or st).empty()
+        self.usage_slot = st.empty()
+        self.plan_slot = st.empty()
+        self.notes = st.container()
+        self.steps_area = st.container()
+        self.answer_slot = st.empty()
+        self._draw_graph(None)
+
+    # --- routing -------------------------------------------------------------
+    def add(self, event: ev.EventBase) -> None:
+        """Draw one event."""
+        self.events.append(event)
+        if event.node and event.node not in self.visited:
+            self.visited.append(event.node)
+        kind = event.type
+        if kind in ("plan_proposed", "plan_approved") and self.show_plan:
+            self._draw_plan(event)
+        elif kind == "step_started":
+            with self.steps_area:
+                card = StepCard(event, key=f"{self.key}_s{event.step}_a{event.attempt}")
+            self.cards[(event.step or 0, event.attempt)] = card
+        elif kind == "answer_ready":
+            self._draw_answer(event)
+        elif event.step is not None and self._card(event.step) is not None:
+            self._card(event.step).update(event)
+        elif kind in ("warning", "error"):
+            with self.notes:
+                (st.error if kind == "error" else st.warning)(md_escape(event.message))
+        self._draw_graph(event.node)
+        self._draw_usage()
+
+    def add_all(self, events: Iterable[ev.EventBase]) -> None:
+        """Replay events in order."""
+        for e in events:
+            self.add(e)
+
+    def _card(self, step: int) -> StepCard | None:
+        attempts = [a for (s, a) in self.cards if s == step]
+        return self.cards[(step, max(attempts))] if attempts else None
+
+    # --- drawing -------------------------------------------------------------
+    def _draw_plan(self, e) -> None:
+        """The proposed plan, replaced by the approved one once the analyst approves."""
+        with self.plan_slot.container():
+            if e.type == "plan_approved":
+                how = "edited by the analyst" if e.edited else "approved as proposed"
+                st.markdown(f"**Approved plan** ({how}, {len(e.plan)} steps)")
+            else:
+                who = "LLM" if e.source == "llm" else "offline engine"
+                st.markdown(f"**Proposed plan** ({who}, {len(e.plan)} steps)")
+            st.dataframe(plan_frame(e.plan), hide_index=True, width="stretch")
+            for note in getattr(e, "notes", []):
+                st.caption(md_escape(note))
+
+    def _draw_graph(self, node: str | None) -> None:
+        with self.graph_slot.container():
+            render_graph(self.nodes, self.edges, current=node, visited=self.visited)
+
+    def _draw_usage(self) -> None:
+        wall = time.perf_counter() - self.t0 if self.live else None
+        with self.usage_slot.container():
+            render_usage(usage_from_events(self.events), offline=self.offline, wall_s=wall)
+
+    def _draw_answer(self, e: ev.AnswerReady) -> None:
+        for card in self.cards.values():
+            card.finish()
+        with self.answer_slot.container():
+            render_answer(
+                e.answer, e.citations, key=f"{self.key}_cite", stop_reason=e.stop_reason,
+                stop_message=e.stop_message, source=e.source,
+                invalid_markers=e.invalid_markers, not_found=e.not_found,
+                open_citation=self.open_citation,
+            )

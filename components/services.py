@@ -1,0 +1,108 @@
+"""Cached services shared by every page and session (built once with ``st.cache_resource``).
+
+The base ``Settings`` is read once from the environment (``DTR_*``). A session may
+override LLM, web and limit fields on the Settings page: those overrides live in
+``st.session_state`` only and are applied with ``session_settings()``; keys are
+never written anywhere. Heavy libraries (torch, sentence-transformers, chromadb,
+langgraph) are imported inside the builders, not at module import.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+import core.models  # noqa: F401  (sets OMP/HF env before torch can load)
+from components import keys
+from core.config import PROJECT_ROOT, Settings
+
+SAMPLE_DIR = PROJECT_ROOT / "data" / "sample"
+SAMPLE_SUFFIXES = {".htm", ".html", ".xhtml", ".xml", ".pdf", ".txt"}
+
+
+@st.cache_resource(show_spinner=False)
+def base_settings() -> Settings:
+    """The process-wide Settings, read once from the environment and .env."""
+    return Settings()
+
+
+def session_settings() -> Settings:
+    """Base settings with this session's overrides from the Settings page applied."""
+    overrides = st.session_state.get(keys.APP_OVERRIDES) or {}
+    return apply_overrides(base_settings(), overrides)
+
+
+def apply_overrides(base: Settings, overrides: dict[str, Any]) -> Settings:
+    """A validated copy of ``base`` with ``overrides`` (raises pydantic ValidationError)."""
+    if not overrides:
+        return base
+    data = base.model_dump()
+    data.update(overrides)
+    return Settings.model_validate(data)
+
+
+@st.cache_resource(show_spinner="Loading the corpus and the embedding model (first start only)…")
+def corpus():
+    """The Corpus facade (store, embedder, reranker) for the configured data folder."""
+    from core.corpus import Corpus
+
+    return Corpus(base_settings())
+
+
+@st.cache_resource(show_spinner=False)
+def _web_search(provider: str, tavily_key: str | None, tavily_url: str | None, snapshot: str):
+    from core.retrieval.web import get_web_search
+
+    settings = base_settings().model_copy(
+        update={
+            "web_provider": provider,
+            "tavily_api_key": tavily_key,
+            "tavily_base_url": tavily_url,
+            "snapshot_dir": Path(snapshot),
+        }
+    )
+    return get_web_search(settings)
+
+
+def web_search(settings: Settings | None = None):
+    """The web search provider for these settings (Tavily, snapshot or none)."""
+    s = settings or session_settings()
+    return _web_search(s.web_provider, s.tavily_api_key, s.tavily_base_url, str(s.snapshot_dir))
+
+
+@st.cache_resource(show_spinner=False)
+def _llm(base_url: str | None, model: str, key: str | None, timeout: float, temp: float):
+    from core.llm.factory import make_chat_model
+
+    settings = base_settings().model_copy(
+        update={
+            "llm_base_url": base_url,
+            "llm_model": model,
+            "llm_api_key": key,
+            "llm_timeout_s": timeout,
+            "llm_temperature": temp,
+        }
+    )
+    return make_chat_model(settings)
+
+
+def llm(settings: Settings | None = None):
+    """The chat model for these settings, or None for the offline engine."""
+    s = settings or session_settings()
+    return _llm(s.llm_base_url, s.llm_model, s.llm_api_key, s.llm_timeout_s, s.llm_temperature)
+
+
+def describe_llm(settings: Settings | None = None) -> str:
+    """'model @ url' (key-free) or 'offline engine'."""
+    from core.llm.factory import describe_llm as _describe
+
+    return _describe(settings or session_settings())
+
+
+def sample_files() -> list[Path]:
+    """The project's sample filing(s) under data/sample/."""
+    if not SAMPLE_DIR.is_dir():
+        return []
+    return sorted(p for p in SAMPLE_DIR.iterdir() if p.suffix.lower() in SAMPLE_SUFFIXES)

@@ -1,0 +1,133 @@
+"""A card per executed plan step, filled slot by slot as the step's events arrive.
+
+The card is created on ``step_started`` with one placeholder per stage (query,
+strategy, evidence, context, reflection, policy) so events can be drawn the
+moment they arrive, live or replayed, without redrawing what is already shown.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from components.evidence import render_hits, render_rerank_chart
+from components.policy_badge import (
+    TOOL_LABEL,
+    decision_style,
+    render_coverage_badge,
+    render_policy_badge,
+)
+from components.text import md_escape
+from core.agent import events as ev
+
+
+class StepCard:
+    """Placeholders of one step attempt; ``update(event)`` fills the matching slot."""
+
+    def __init__(self, started: ev.StepStarted, *, key: str):
+        self.key = key
+        self.started = started
+        self.number = (started.step or 0) + 1
+        self.box = st.status(self._label("running…"), expanded=True, state="running")
+        with self.box:
+            self.head = st.empty()
+            self.query = st.empty()
+            self.strategy = st.empty()
+            reranked_tab, retrieved_tab = st.tabs(["Reranked evidence", "Retrieved candidates"])
+            with reranked_tab:
+                self.reranked = st.empty()
+            with retrieved_tab:
+                self.retrieved = st.empty()
+            self.context = st.empty()
+            self.reflection = st.empty()
+            self.policy = st.empty()
+            self.notes = st.container()
+        self._draw_head()
+
+    def _label(self, state: str) -> str:
+        s = self.started
+        retry = f" (retry {s.attempt})" if s.attempt else ""
+        tool = TOOL_LABEL.get(s.tool, s.tool)
+        return f"Step {self.number}{retry} · {tool} · {md_escape(s.sub_question)} — {state}"
+
+    def _draw_head(self) -> None:
+        s = self.started
+        with self.head.container():
+            scope = []
+            if s.section:
+                scope.append(f"section **{md_escape(s.section)}**")
+            if s.doc_ids:
+                scope.append(f"{len(s.doc_ids)} document(s)")
+            st.markdown(f"**Sub-question:** {md_escape(s.sub_question)}")
+            if scope:
+                st.caption("Filters: " + ", ".join(scope))
+
+    def update(self, event: ev.EventBase) -> None:
+        """Draw ``event`` into its slot."""
+        handler = getattr(self, f"_on_{event.type}", None)
+        if handler is not None:
+            handler(event)
+
+    def _on_query_rewritten(self, e: ev.QueryRewritten) -> None:
+        with self.query.container():
+            st.markdown(f"**Rewritten query** ({e.source}): {md_escape(e.query)}")
+            if e.original and e.original != e.query:
+                st.caption(f"from: {md_escape(e.original)}")
+
+    def _on_strategy_chosen(self, e: ev.StrategyChosen) -> None:
+        with self.strategy.container():
+            st.badge(f"strategy: {e.strategy}", color="violet")
+            st.markdown(f"**Supervisor** ({e.source}): {md_escape(e.justification)}")
+
+    def _on_hits_retrieved(self, e: ev.HitsRetrieved) -> None:
+        with self.retrieved.container():
+            timings = ", ".join(f"{k} {v:.0f} ms" for k, v in e.timings_ms.items())
+            filters = "; ".join(f"{k}: {', '.join(v)}" for k, v in e.filters.items() if v)
+            st.caption(f"{len(e.hits)} candidates · {e.strategy} · query “{md_escape(e.query)}”"
+                       + (f" · filters {md_escape(filters)}" if filters else "")
+                       + (f" · {timings}" if timings else ""))
+            render_hits(e.hits, key=f"{self.key}_retrieved")
+
+    def _on_hits_reranked(self, e: ev.HitsReranked) -> None:
+        with self.reranked.container():
+            who = e.reranker.name if e.reranker else "reranker"
+            kind = f" ({e.reranker.kind})" if e.reranker else ""
+            st.caption(f"Top {len(e.hits)} after {md_escape(who)}{kind}, scored against "
+                       f"“{md_escape(e.rerank_query)}”")
+            render_rerank_chart(e.hits, key=f"{self.key}_chart")
+            render_hits(e.hits, key=f"{self.key}_reranked")
+
+    def _on_context_distilled(self, e: ev.ContextDistilled) -> None:
+        with self.context.container():
+            st.markdown(f"**Distilled context** ({e.source}, {len(e.evidence_ids)} sources)")
+            with st.container(border=True):
+                st.markdown(md_escape(e.context).replace("\n", "  \n") or "_(empty)_")
+
+    def _on_step_reflected(self, e: ev.StepReflected) -> None:
+        with self.reflection.container():
+            st.markdown(f"**Reflection:** {md_escape(e.finding)}")
+            render_coverage_badge(e.coverage)
+
+    def _on_policy_decided(self, e: ev.PolicyDecided) -> None:
+        with self.policy.container():
+            render_policy_badge(e.decision, e.reason)
+        _, icon = decision_style(e.decision)
+        self.box.update(label=self._label(f"{icon} {e.decision}"), state="complete")
+
+    def _on_plan_revised(self, e: ev.PlanRevised) -> None:
+        with self.notes:
+            st.info(f"🔁 Revision {e.revisions_used}: {md_escape(e.change)} — next try: "
+                    f"“{md_escape(e.after.sub_question)}” ({e.after.tool}"
+                    + (f", {md_escape(e.after.section)}" if e.after.section else "") + ")")
+
+    def _on_warning(self, e: ev.Warning) -> None:
+        with self.notes:
+            st.warning(md_escape(e.message))
+
+    def _on_error(self, e: ev.Error) -> None:
+        with self.notes:
+            st.error(md_escape(e.message))
+        self.box.update(label=self._label("error"), state="error")
+
+    def finish(self) -> None:
+        """Mark the card complete (a run stopped before the policy spoke)."""
+        self.box.update(state="complete")

@@ -1,0 +1,183 @@
+"""Library: add filings (upload or EDGAR URL), list and delete them, browse sections."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import streamlit as st
+
+from components import keys, services
+from components.library import (
+    IngestOutcome,
+    chunks_frame,
+    doc_label,
+    render_chunk,
+    render_documents,
+    render_outcomes,
+)
+from components.text import md_escape
+from core.errors import AppError
+
+UPLOAD_TYPES = ["htm", "html", "xhtml", "xml", "pdf", "txt", "md"]
+
+st.title("📚 Library")
+st.caption(
+    "The filings the agent can search. Upload 10-K/10-Q files (EDGAR HTML or inline XBRL, PDF, "
+    "text) or paste an EDGAR URL; each file is parsed into sections, chunked (tables kept) "
+    "and indexed for keyword and vector search."
+)
+
+corpus = services.corpus()
+
+
+def _ingest(items: list[tuple[str, Callable[[], object]]]) -> None:
+    """Ingest each item with live status; a failure is reported and the rest continue."""
+    outcomes: list[IngestOutcome] = []
+    bar = st.progress(0.0, text=f"0 of {len(items)} files")
+    for i, (name, run) in enumerate(items):
+        with st.status(f"{md_escape(name)}: parsing, chunking, embedding…", expanded=True) as box:
+            try:
+                report = run()
+            except AppError as exc:
+                outcomes.append(IngestOutcome(name, ok=False, error=str(exc)))
+                box.write(md_escape(str(exc)))
+                box.update(label=f"{md_escape(name)}: failed", state="error")
+            except Exception as exc:  # noqa: BLE001 - one bad file must not stop the batch
+                msg = f"Unexpected {type(exc).__name__}: {exc}"
+                outcomes.append(IngestOutcome(name, ok=False, error=msg))
+                box.update(label=f"{md_escape(name)}: failed", state="error")
+            else:
+                outcome = IngestOutcome(name, True, report.meta, report.added, report.timings)
+                outcomes.append(outcome)
+                stages = ", ".join(f"{k} {v:.2f}s" for k, v in report.timings.items())
+                box.write(f"{md_escape(outcome.summary)} ({stages})")
+                box.update(label=f"{md_escape(name)}: {md_escape(outcome.summary)}",
+                           state="complete", expanded=False)
+        bar.progress((i + 1) / len(items), text=f"{i + 1} of {len(items)} files")
+    st.session_state[keys.LIB_LAST_REPORT] = outcomes
+    st.session_state[keys.LIB_UPLOAD_NONCE] += 1
+    st.rerun()
+
+
+def _load_sample() -> None:
+    files = services.sample_files()
+    if not files:
+        st.error("No sample filing found under data/sample/. Upload a filing instead.")
+        return
+    _ingest([(p.name, lambda p=p: corpus.ingest_path(p)) for p in files])
+
+
+def _reingest(doc) -> None:
+    source = doc.source or ""
+    if source.startswith(("http://", "https://")):
+        loader = lambda: corpus.ingest_url(source)  # noqa: E731
+    elif source and Path(source).is_file():
+        data = Path(source).read_bytes()
+        loader = lambda: corpus.ingest_bytes(data, doc.file_name, source=source)  # noqa: E731
+    else:
+        st.error(f"The original file of {md_escape(doc.file_name)} is no longer available "
+                 f"({md_escape(source) or 'uploaded in the browser'}): upload it again instead.")
+        return
+    corpus.delete(doc.doc_id)
+    _ingest([(doc.file_name, loader)])
+
+
+docs = corpus.documents()
+
+# --- empty state ---------------------------------------------------------------
+if not docs:
+    with st.container(border=True):
+        st.subheader("Your corpus is empty")
+        sample = services.sample_files()
+        names = ", ".join(p.name for p in sample) or "none found"
+        st.write(
+            "Load the project's sample 10-K in one click to try the agent, or add your own "
+            "filings below. Web questions use the bundled web snapshot (data/web_snapshot/) "
+            "when no Tavily key is set."
+        )
+        if st.button("Load the sample filing", type="primary", disabled=not sample,
+                     key="lib_load_sample", help=f"Sample files: {names}"):
+            _load_sample()
+
+render_outcomes(st.session_state[keys.LIB_LAST_REPORT])
+
+# --- add filings ---------------------------------------------------------------
+st.subheader("Add filings")
+up_col, url_col = st.columns([3, 2], gap="large")
+with up_col:
+    files = st.file_uploader(
+        "Upload one or more filings",
+        type=UPLOAD_TYPES,
+        accept_multiple_files=True,
+        key=f"lib_uploader_{st.session_state[keys.LIB_UPLOAD_NONCE]}",
+        help=f"Up to {services.base_settings().max_file_mb:g} MB each; "
+             "the type is checked by content, not by extension.",
+    )
+    with st.expander("Optional metadata (applies to every file of this upload)"):
+        m1, m2, m3 = st.columns(3)
+        company = m1.text_input("Company", key="lib_meta_company") or None
+        form_type = m2.text_input("Form", placeholder="10-K", key="lib_meta_form") or None
+        period = m3.text_input("Period", placeholder="FY2023", key="lib_meta_period") or None
+    if st.button("Ingest files", type="primary", disabled=not files, key="lib_ingest"):
+        meta = dict(company=company, form_type=form_type, period=period)
+        _ingest([
+            (f.name, lambda f=f: corpus.ingest_bytes(f.getvalue(), f.name, **meta))
+            for f in files
+        ])
+with url_col:
+    url = st.text_input(
+        "…or an EDGAR URL",
+        placeholder="https://www.sec.gov/Archives/edgar/data/…/…-10k.htm",
+        key="lib_url",
+        help="http(s) only; downloads are limited to SEC hosts.",
+    )
+    if st.button("Fetch and ingest", disabled=not url, key="lib_fetch"):
+        _ingest([(url, lambda: corpus.ingest_url(url.strip()))])
+
+if not docs:
+    st.stop()
+
+# --- documents -------------------------------------------------------------------
+st.subheader(f"Documents ({len(docs)})")
+render_documents(docs)
+by_id = {d.doc_id: d for d in docs}
+act_col, btn1, btn2 = st.columns([3, 1, 1], vertical_alignment="bottom")
+target = act_col.selectbox(
+    "Document", list(by_id), format_func=lambda i: doc_label(by_id[i]), key="lib_action_doc"
+)
+if btn1.button("Re-ingest", key="lib_reingest", width="stretch",
+               help="Parse and index the document again from its original file or URL."):
+    _reingest(by_id[target])
+if btn2.button("Delete", key="lib_delete", width="stretch"):
+    st.session_state[keys.LIB_CONFIRM_DELETE] = target
+pending = st.session_state.get(keys.LIB_CONFIRM_DELETE)
+if pending in by_id:
+    st.warning(f"Delete **{md_escape(doc_label(by_id[pending]))}** and all its chunks?")
+    yes, no, _ = st.columns([1, 1, 4])
+    if yes.button("Yes, delete", type="primary", key="lib_delete_yes"):
+        corpus.delete(pending)
+        st.session_state[keys.LIB_CONFIRM_DELETE] = None
+        st.session_state[keys.APP_FLASH].append(
+            ("success", f"Deleted {by_id[pending].file_name}."))
+        st.rerun()
+    if no.button("Cancel", key="lib_delete_no"):
+        st.session_state[keys.LIB_CONFIRM_DELETE] = None
+        st.rerun()
+
+# --- section browser ---------------------------------------------------------------
+st.subheader("Browse sections")
+sections = corpus.store.sections()
+b1, b2 = st.columns(2)
+doc_id = b1.selectbox("Document", list(by_id), format_func=lambda i: doc_label(by_id[i]),
+                      key=keys.LIB_BROWSE_DOC)
+titles = sections.get(doc_id, [])
+section = b2.selectbox("Section", titles, key=keys.LIB_BROWSE_SECTION,
+                       help="Sections in reading order, as detected from the filing's Items.")
+if section:
+    chunks = corpus.store.chunks(doc_id, section)
+    st.caption(f"{len(chunks)} chunks in {md_escape(section)}")
+    st.dataframe(chunks_frame(chunks), hide_index=True, width="stretch")
+    focus = st.session_state.get("lib_focus_chunk")
+    for chunk in chunks:
+        render_chunk(chunk, focus=chunk.chunk_id == focus)

@@ -1,0 +1,5 @@
+"""research page (being built)."""
+
+import streamlit as st
+
+st.title("Research")

@@ -1,0 +1,5 @@
+"""runs page (being built)."""
+
+import streamlit as st
+
+st.title("Runs")
