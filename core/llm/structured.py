@@ -185,17 +185,15 @@ def call_structured(
         raw_msg: AIMessage = out["raw"] if native else out
         usage = usage + Usage.from_message(raw_msg)
         raw = _raw_text(raw_msg)
-        parsed = out.get("parsed") if native else None
+        # langchain's parsers "complete" truncated JSON (parse_partial_json), which would
+        # silently drop list items; so the raw text always goes through our stricter repair.
         try:
-            if isinstance(parsed, schema):
-                return StructuredResult(parsed, usage, attempt, raw, False, method)
-            if isinstance(parsed, dict):
-                value = parse_model(parsed, schema)
-                return StructuredResult(value, usage, attempt, raw, not _is_json(raw), method)
             value = parse_model(raw, schema)
             return StructuredResult(value, usage, attempt, raw, not _is_json(raw), method)
         except RepairError as exc:
-            last, kind = f"unusable reply: {exc}", "output"
+            cut = raw_msg.response_metadata.get("finish_reason") == "length"
+            last, kind = f"unusable reply: {exc}" + (" (cut off at the token limit)" if cut
+                                                     else ""), "output"
             log.warning("%s: attempt %d/%d gave %s", role, attempt, max_attempts, last)
             convo = [
                 *base,

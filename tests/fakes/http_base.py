@@ -26,7 +26,7 @@ class Response:
 
 @dataclass
 class Recorded:
-    """One request as received."""
+    """One request as received (header names lower-cased)."""
 
     method: str
     path: str
@@ -62,7 +62,8 @@ class ScriptedServer:
                     body = json.loads(raw) if raw else None
                 except json.JSONDecodeError:
                     body = raw.decode("utf-8", "replace")
-                rec = Recorded(method, self.path, dict(self.headers.items()), body)
+                rec = Recorded(method, self.path,
+                               {k.lower(): v for k, v in self.headers.items()}, body)
                 with owner._lock:
                     owner.requests.append(rec)
                 reply = owner.handle(method, self.path.split("?")[0], body)

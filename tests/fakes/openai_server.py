@@ -65,13 +65,14 @@ class Behaviour:
         return cls(b.kind, b.content, b.tool_args, b.tool_name, b.status, b.headers, delay_s)
 
 
-def _words(obj: Any) -> int:
+def count_words(obj: Any) -> int:
+    """Whitespace words in all strings of a JSON value (the fake's token count)."""
     if isinstance(obj, str):
         return len(obj.split())
     if isinstance(obj, dict):
-        return sum(_words(v) for v in obj.values())
+        return sum(count_words(v) for v in obj.values())
     if isinstance(obj, list):
-        return sum(_words(v) for v in obj)
+        return sum(count_words(v) for v in obj)
     return 0
 
 
@@ -135,8 +136,8 @@ class FakeOpenAIServer(ScriptedServer):
                 "id": f"call_{next(self._ids)}", "type": "function",
                 "function": {"name": name, "arguments": b.tool_args}}]}
             finish = "tool_calls"
-        prompt = max(1, _words(request.get("messages", [])))
-        completion = max(1, _words(b.content or "") + _words(b.tool_args or ""))
+        prompt = max(1, count_words(request.get("messages", [])))
+        completion = max(1, count_words(b.content or "") + count_words(b.tool_args or ""))
         return Response(200, {
             "id": f"chatcmpl-{next(self._ids)}", "object": "chat.completion", "created": 0,
             "model": request.get("model", self.model),
