@@ -1,0 +1,186 @@
+"""EDGAR HTML and inline-XBRL loader.
+
+The tree is walked once: text is emitted at block boundaries, so nested div/span are read
+once. ``ix:header``, ``display:none`` blocks, scripts and styles are dropped (dei facts are
+read from ``ix:nonNumeric`` first). Tables become " | "-joined rows preceded by their
+caption lines, and their spans are recorded for chunking.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from lxml import etree
+from lxml import html as lxml_html
+
+from core.errors import IngestError
+from core.ingest.tables import BLOCK_TAGS, SKIP_TAGS, flat_text, is_hidden, render_table, table_rows
+from core.ingest.text import (
+    clean_inline,
+    declared_charset,
+    decode_bytes,
+    is_furniture,
+    repair_replacement_chars,
+)
+from core.types import ParsedDocument
+
+DEI_NAMES = (
+    "dei:EntityRegistrantName",
+    "dei:DocumentType",
+    "dei:DocumentFiscalYearFocus",
+    "dei:DocumentFiscalPeriodFocus",
+    "dei:DocumentPeriodEndDate",
+)
+_DEI_LOWER = {name.lower(): name for name in DEI_NAMES}
+_XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.S)
+_BR = "\x1f"  # marks <br>: source newlines are mere spaces, <br> is a line break
+CAPTION_MAX_BLOCKS = 3
+CAPTION_MAX_CHARS = 400
+
+Block = tuple[str, str]  # (kind "text" | "table", text)
+
+
+class _Emitter:
+    """Collects inline text into the current block and closes blocks on demand."""
+
+    def __init__(self) -> None:
+        self.blocks: list[Block] = []
+        self.buf: list[str] = []
+        self.tables = 0
+
+    def flush(self) -> None:
+        if not self.buf:
+            return
+        lines = (clean_inline(line) for line in "".join(self.buf).split(_BR))
+        self.buf = []
+        text = repair_replacement_chars("\n".join(line for line in lines if line))
+        if text:
+            self.blocks.append(("text", text))
+
+    def add(self, kind: str, text: str) -> None:
+        self.flush()
+        text = repair_replacement_chars(text)
+        if text:
+            self.blocks.append((kind, text))
+
+
+def read_dei(root) -> dict[str, str]:
+    """First value of each wanted dei fact (``ix:nonNumeric``), hidden header included."""
+    facts: dict[str, str] = {}
+    for el in root.iter("ix:nonnumeric"):
+        name = _DEI_LOWER.get((el.get("name") or "").lower())
+        if name and name not in facts:
+            value = clean_inline(el.text_content())
+            if value:
+                facts[name] = value
+    return facts
+
+
+def _walk(root, out: _Emitter) -> None:
+    """Depth-first walk without recursion (old markup nests deeply)."""
+    stack: list[tuple[object, bool]] = [(root, False)]
+    while stack:
+        el, closing = stack.pop()
+        if closing:
+            if el.tag in BLOCK_TAGS:
+                out.flush()
+            if el.tail:
+                out.buf.append(el.tail)
+            continue
+        tag = el.tag
+        if not isinstance(tag, str) or tag in SKIP_TAGS or is_hidden(el):
+            if isinstance(tag, str) and tag in BLOCK_TAGS:
+                out.flush()
+            if el.tail:
+                out.buf.append(el.tail)
+            continue
+        if tag == "br":
+            out.buf.append(_BR)
+            if el.tail:
+                out.buf.append(el.tail)
+            continue
+        if tag == "table":
+            text, is_data = render_table(table_rows(el))
+            if text:
+                out.add("table" if is_data else "text", text)
+                out.tables += is_data
+                if el.tail:
+                    out.buf.append(el.tail)
+                continue
+        if tag in BLOCK_TAGS:
+            out.flush()
+        if el.text:
+            out.buf.append(el.text)
+        stack.append((el, True))
+        stack.extend((child, False) for child in reversed(el))
+    out.flush()
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def drop_furniture(blocks: list[Block]) -> list[Block]:
+    """Remove page furniture: bare page numbers, "Table of Contents" links and short
+    numbered running headers/footers that repeat on many pages."""
+    keys = Counter(
+        _DIGITS.sub("#", text) for kind, text in blocks if kind == "text" and len(text) <= 100
+    )
+    kept: list[Block] = []
+    for kind, text in blocks:
+        if kind == "text" and len(text) <= 100:
+            key = _DIGITS.sub("#", text)
+            if is_furniture(text):
+                continue
+            if "#" in key and keys[key] >= 8:
+                continue
+        kept.append((kind, text))
+    return kept
+
+
+def assemble(blocks: list[Block]) -> tuple[str, list[tuple[int, int]]]:
+    """Join blocks with blank lines; each table span starts at its caption lines."""
+    parts: list[str] = []
+    starts: list[int] = []
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    for i, (kind, text) in enumerate(blocks):
+        starts.append(pos)
+        parts.append(text)
+        end = pos + len(text)
+        if kind == "table":
+            first, used = i, 0
+            for j in range(i - 1, max(-1, i - 1 - CAPTION_MAX_BLOCKS), -1):
+                prev_kind, prev = blocks[j]
+                if prev_kind != "text" or used + len(prev) > CAPTION_MAX_CHARS:
+                    break
+                first, used = j, used + len(prev)
+            start = max(starts[first], spans[-1][1] + 2 if spans else 0)
+            spans.append((start, end))
+        pos = end + 2
+    return "\n\n".join(parts), spans
+
+
+def parse_root(data: bytes):
+    """Decode the bytes honestly and parse them into an lxml HTML tree."""
+    text = decode_bytes(data, declared_charset(data))
+    text = _XML_DECL.sub("", text, count=1)
+    try:
+        return lxml_html.document_fromstring(text)
+    except (etree.ParserError, ValueError) as exc:
+        raise IngestError(f"The HTML could not be parsed ({exc}); is the file complete?") from exc
+
+
+def load_html(data: bytes) -> ParsedDocument:
+    """Load EDGAR HTML / inline XBRL into clean text with tables, dei facts and title."""
+    root = parse_root(data)
+    dei = read_dei(root)
+    title_el = root.find(".//title")
+    title = flat_text(title_el) if title_el is not None else None
+    out = _Emitter()
+    body = root.find("body")
+    _walk(body if body is not None else root, out)
+    text, spans = assemble(drop_furniture(out.blocks))
+    return ParsedDocument(
+        text=text, tables=len(spans), dei=dei, title=title or None, table_spans=spans
+    )

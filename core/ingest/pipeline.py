@@ -1,0 +1,110 @@
+"""prepare(): bytes -> validated, parsed, sectioned and chunked document, ready to store."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from core.config import Settings
+from core.errors import IngestError
+from core.ingest.chunking import chunk_document
+from core.ingest.html import load_html
+from core.ingest.meta import UNKNOWN, company_from, form_from, period_from, safe_file_name
+from core.ingest.pdf import load_pdf
+from core.ingest.sections import detect_sections
+from core.ingest.sniff import sniff
+from core.ingest.text import load_text
+from core.types import Chunk, DocumentMeta, ParsedDocument
+
+_LOADERS = {"pdf": load_pdf, "html": load_html, "text": load_text}
+
+
+@dataclass
+class Prepared:
+    """A document ready for the store: its metadata, its chunks, seconds per stage."""
+
+    meta: DocumentMeta
+    chunks: list[Chunk]
+    timings: dict[str, float] = field(default_factory=dict)
+    parsed: ParsedDocument | None = None
+
+
+def _check_size(data: bytes, name: str, settings: Settings) -> None:
+    if not data:
+        raise IngestError(f"'{name}' is empty (0 bytes). Check that the upload or download worked.")
+    if len(data) > settings.max_file_bytes:
+        raise IngestError(
+            f"'{name}' is {len(data) / 1024 / 1024:.1f} MB, over the "
+            f"{settings.max_file_mb:g} MB limit. Raise the limit with DTR_MAX_FILE_MB "
+            "or upload a smaller file."
+        )
+
+
+def parse(data: bytes, file_name: str = "") -> ParsedDocument:
+    """Sniff the type by content and run its loader; refuse a document without text."""
+    kind = sniff(data, file_name)
+    doc = _LOADERS[kind](data)
+    if not doc.text.strip():
+        what = {"html": "HTML", "text": "text file"}.get(kind, kind.upper())
+        raise IngestError(
+            f"The {what} '{file_name}' holds no readable text after cleaning. "
+            "Check that it is the filing itself (not an index page or an empty export)."
+        )
+    return doc
+
+
+def prepare(
+    data: bytes,
+    file_name: str,
+    settings: Settings,
+    *,
+    company: str | None = None,
+    form_type: str | None = None,
+    period: str | None = None,
+    source: str = "",
+) -> Prepared:
+    """Validate, parse, find sections and chunk one file (nothing is stored here).
+
+    Explicit company/form_type/period win over iXBRL dei facts, which win over the cover
+    text; what stays unknown is "unknown". Raises IngestError with an actionable message.
+    """
+    name = safe_file_name(file_name)
+    _check_size(data, name, settings)
+    timings: dict[str, float] = {}
+
+    t0 = time.perf_counter()
+    doc = parse(data, name)
+    timings["parse"] = time.perf_counter() - t0
+
+    form = form_type or form_from(doc.dei, doc.text)
+    t0 = time.perf_counter()
+    sections = detect_sections(doc.text, form)
+    timings["sections"] = time.perf_counter() - t0
+
+    doc_id = hashlib.sha256(data).hexdigest()[:16]
+    t0 = time.perf_counter()
+    chunks = chunk_document(doc, sections, doc_id, settings)
+    timings["chunk"] = time.perf_counter() - t0
+    if not chunks:
+        raise IngestError(
+            f"'{name}' produced no usable text chunks (only boilerplate). "
+            "Check that it is the filing itself."
+        )
+
+    meta = DocumentMeta(
+        doc_id=doc_id,
+        file_name=name,
+        company=company or company_from(doc.dei, doc.text) or UNKNOWN,
+        form_type=form or UNKNOWN,
+        period=period or period_from(doc.dei, doc.text, form) or UNKNOWN,
+        sections=[s.title for s in sections],
+        n_chunks=len(chunks),
+        n_tables=doc.tables,
+        n_pages=max((p.number for p in doc.pages), default=0),
+        source=source,
+        size_bytes=len(data),
+        ingested_at=datetime.now(UTC).isoformat(timespec="seconds"),
+    )
+    return Prepared(meta=meta, chunks=chunks, timings=timings, parsed=doc)

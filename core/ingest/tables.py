@@ -1,0 +1,106 @@
+"""HTML tables as readable rows: "Total revenue | 26,974 | 26,914".
+
+EDGAR tables spread one value over several cells (a "$" cell, the number, a ")" or "%"
+cell) and pad rows with empty spacer cells. Rows keep only the cells that carry text,
+glue those fragments back together and join cells with " | ".
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.ingest.text import clean_inline
+
+BLOCK_TAGS = frozenset(
+    "address article aside blockquote body caption center dd div dl dt fieldset figcaption "
+    "figure footer form h1 h2 h3 h4 h5 h6 header hr html li main nav ol p pre section table "
+    "tbody td tfoot th thead tr ul".split()
+)
+SKIP_TAGS = frozenset("script style head title noscript template ix:header object".split())
+_HIDDEN = re.compile(r"display\s*:\s*none", re.I)
+_CURRENCY = frozenset({"$", "€", "£", "¥", "US$"})
+_TRAILERS = re.compile(r"^(?:\)|%|\)%|%\)|\)\s*%)$")
+
+
+def is_hidden(el) -> bool:
+    """True for elements a browser would not show (``display:none``, ``hidden``)."""
+    style = el.get("style")
+    return bool(style and _HIDDEN.search(style)) or el.get("hidden") is not None
+
+
+def flat_text(el) -> str:
+    """Visible text of an element on one line: blocks become spaces, inline text is glued."""
+    parts: list[str] = []
+    stack: list[tuple[object, bool]] = [(el, False)]
+    while stack:
+        node, closing = stack.pop()
+        if closing:
+            if node.tag in BLOCK_TAGS or node.tag == "br":
+                parts.append(" ")
+            if node is not el and node.tail:
+                parts.append(node.tail)
+            continue
+        tag = node.tag
+        skip = not isinstance(tag, str) or (node is not el and tag in SKIP_TAGS)
+        if skip or is_hidden(node):
+            if node is not el and node.tail:
+                parts.append(node.tail)
+            continue
+        if tag in BLOCK_TAGS:
+            parts.append(" ")
+        if node.text:
+            parts.append(node.text)
+        stack.append((node, True))
+        stack.extend((child, False) for child in reversed(node))
+    return clean_inline("".join(parts))
+
+
+def merge_cells(cells: list[str]) -> list[str]:
+    """Drop empty cells, glue "$" to the number after it and ")" / "%" to the one before."""
+    out: list[str] = []
+    pending = ""
+    for cell in cells:
+        if not cell:
+            continue
+        if cell in _CURRENCY:
+            pending += cell
+            continue
+        if _TRAILERS.match(cell) and out and not pending:
+            out[-1] += cell
+            continue
+        out.append(pending + cell)
+        pending = ""
+    if pending:
+        out.append(pending)
+    return out
+
+
+def table_rows(table) -> list[list[str]]:
+    """Non-empty rows of a table (its own rows, not those of nested tables), cells merged."""
+    rows: list[list[str]] = []
+    caption = table.find("caption")
+    if caption is not None:
+        text = flat_text(caption)
+        if text:
+            rows.append([text])
+    for tr in table.xpath("./tr|./*/tr"):
+        if is_hidden(tr):
+            continue
+        cells = [flat_text(td) for td in tr if td.tag in ("td", "th") and not is_hidden(td)]
+        merged = merge_cells(cells)
+        if merged:
+            rows.append(merged)
+    return rows
+
+
+def render_table(rows: list[list[str]]) -> tuple[str, bool]:
+    """Render rows as text; the flag says whether it is a data table (else prose/layout).
+
+    A table whose rows hold at most one cell only wraps prose and returns ("", False) so the
+    caller walks it as ordinary blocks; a single row reads as one line of text.
+    """
+    if not rows or max(len(r) for r in rows) <= 1:
+        return "", False
+    if len(rows) == 1:
+        return " ".join(rows[0]), False
+    return "\n".join(" | ".join(r) for r in rows), True

@@ -1,0 +1,128 @@
+"""HTML / inline-XBRL loader, decoding and table rendering."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.errors import IngestError
+from core.ingest.html import load_html
+from core.ingest.tables import merge_cells
+from core.ingest.text import declared_charset, decode_bytes, load_text
+
+FIXTURE = Path(__file__).parent / "fixtures" / "ingest" / "synthetic_10k.htm"
+
+
+@pytest.fixture(scope="module")
+def doc():
+    return load_html(FIXTURE.read_bytes())
+
+
+def test_fixture_really_is_windows_1252():
+    data = FIXTURE.read_bytes()
+    assert b"\x92" in data and declared_charset(data) == "windows-1252"
+    with pytest.raises(UnicodeDecodeError):
+        data.decode("utf-8")
+
+
+def test_dei_facts_read_from_header_and_body(doc):
+    assert doc.dei == {
+        "dei:DocumentType": "10-K",
+        "dei:DocumentFiscalYearFocus": "2023",
+        "dei:DocumentFiscalPeriodFocus": "FY",
+        "dei:DocumentPeriodEndDate": "December 31, 2023",
+        "dei:EntityRegistrantName": "ACME WIDGETS, INC.",
+    }
+
+
+def test_hidden_content_scripts_and_styles_are_dropped(doc):
+    assert doc.text.startswith("UNITED STATES\n\nSECURITIES AND EXCHANGE COMMISSION")
+    for hidden in ("0009999999", "iso4217", "SECRET HIDDEN NOTE", "SCRIPTTEXT", "color: red"):
+        assert hidden not in doc.text
+    # the visible inline fact stays: it is content
+    assert "Revenue was $26,974 million in fiscal year 2023" in doc.text
+
+
+def test_decoding_keeps_curly_quote_and_normalises_nbsp(doc):
+    assert "Acme’s widgets are intensely competitive" in doc.text
+    assert "\ufffd" not in doc.text and "\xa0" not in doc.text
+    assert "December 31." in doc.text  # raw 0xA0 byte became a plain space
+    assert "Yes ☐ No ☒" in doc.text
+
+
+def test_nested_elements_read_once_and_paragraphs_kept(doc):
+    assert doc.text.count("Nested division text that a naive extractor reads") == 1
+    assert doc.text.count("Acme designs precision widgets") == 1
+    assert "\n\nNested division text" in doc.text
+    assert "Acme designs precision widgets for industrial customers." in doc.text
+
+
+def test_tables_as_rows_with_caption_and_merged_cells(doc):
+    assert "Total revenue | $26,974 | $26,914" in doc.text
+    assert "Net loss | $(1,234) | $(567)" in doc.text
+    assert "Gross margin | 56.9% | 64.9%" in doc.text
+    assert "Item 1A. | Risk Factors | 4" in doc.text
+    assert doc.tables == 2 == len(doc.table_spans)
+    spans = [doc.text[a:b] for a, b in doc.table_spans]
+    results = next(s for s in spans if "Total revenue" in s)
+    assert "Consolidated Results of Operations\n\n(In millions)\n\nYear Ended" in results
+    assert results.rstrip().endswith("Gross margin | 56.9% | 64.9%")
+
+
+def test_layout_table_wrapping_prose_is_text(doc):
+    line = "Acme was founded in 1987 and is headquartered in Springfield."
+    assert line in doc.text
+    assert not any(line in doc.text[a:b] for a, b in doc.table_spans)
+
+
+def test_page_furniture_dropped(doc):
+    lines = doc.text.split("\n")
+    assert "Table of Contents" not in lines
+    assert not any(line.strip().isdigit() for line in lines)
+
+
+def test_merge_cells_rules():
+    assert merge_cells(["Revenue", "", "$", "1,234", "", "$", "(56", ")"]) == [
+        "Revenue",
+        "$1,234",
+        "$(56)",
+    ]
+    assert merge_cells(["Margin", "12.5", "%"]) == ["Margin", "12.5%"]
+    assert merge_cells(["", " ", ""][:1]) == []
+
+
+def test_decode_bytes_order():
+    assert decode_bytes("Acme’s “quote”".encode("cp1252")) == "Acme’s “quote”"
+    assert decode_bytes("naïve ☒".encode()) == "naïve ☒"
+    # valid UTF-8 wins over a wrong windows-1252 declaration
+    assert decode_bytes("café".encode(), "windows-1252") == "café"
+    # Latin-1 declarations are read as windows-1252, like browsers do
+    assert decode_bytes(b"\x93hi\x94", "iso-8859-1") == "“hi”"
+    # bytes windows-1252 leaves undefined never become U+FFFD
+    assert "\ufffd" not in decode_bytes(b"a\x81b\x92c")
+
+
+def test_xml_declaration_charset_and_c1_references():
+    data = (
+        b'<?xml version="1.0" encoding="windows-1252"?>'
+        b"<html><body><p>Acme\x92s &#147;best&#148;</p></body></html>"
+    )
+    assert declared_charset(data) == "windows-1252"
+    assert load_html(data).text == "Acme’s “best”"
+
+
+def test_br_breaks_lines_source_newlines_do_not():
+    data = b"<html><body><p>one\ntwo<br>three</p><div>four</div></body></html>"
+    assert load_html(data).text == "one two\nthree\n\nfour"
+
+
+def test_unparseable_html_raises_ingest_error():
+    with pytest.raises(IngestError):
+        load_html(b"")
+
+
+def test_text_loader_normalises():
+    doc = load_text("# Title\r\n\r\n\r\n\r\nBody\xa0text\tline".encode())
+    assert doc.text == "# Title\n\nBody text line"
+    assert doc.title == "Title"

@@ -1,0 +1,92 @@
+"""PDF loader: pages kept, AES-encrypted files opened, corrupted and scanned PDFs refused."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from pypdf import PdfWriter
+from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+
+from core.errors import IngestError
+from core.ingest.pdf import load_pdf
+
+
+def make_pdf(pages: list[str], *, encrypt: bool = False, password: str = "") -> bytes:
+    """A real PDF with one Helvetica text line per input line (empty string: blank page)."""
+    writer = PdfWriter()
+    font = DictionaryObject(
+        {
+            NameObject("/Type"): NameObject("/Font"),
+            NameObject("/Subtype"): NameObject("/Type1"),
+            NameObject("/BaseFont"): NameObject("/Helvetica"),
+            NameObject("/Encoding"): NameObject("/WinAnsiEncoding"),
+        }
+    )
+    for text in pages:
+        page = writer.add_blank_page(612, 792)
+        if not text:
+            continue
+        ops = ["BT", "/F1 11 Tf", "14 TL", "72 720 Td"]
+        for line in text.split("\n"):
+            escaped = line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+            ops.append(f"({escaped}) Tj T*")
+        ops.append("ET")
+        stream = DecodedStreamObject()
+        stream.set_data("\n".join(ops).encode("cp1252"))
+        resources = {NameObject("/Font"): DictionaryObject({NameObject("/F1"): font})}
+        page[NameObject("/Resources")] = DictionaryObject(resources)
+        page.replace_contents(stream)
+    if encrypt:
+        writer.encrypt(user_password=password, owner_password="owner-secret", algorithm="AES-256")
+    buf = io.BytesIO()
+    writer.write(buf)
+    return buf.getvalue()
+
+
+PAGES = [
+    "ACME WIDGETS, INC.\nFORM 10-K\nTable of Contents",
+    "Table of Contents\nItem 1. Business\nAcme designs precision widgets.\n2",
+    "Item 1A. Risk Factors\nThe market for widgets is intensely competitive.\n"
+    "Acme’s rivals are large.\n3",
+]
+
+
+def test_pages_kept_as_spans():
+    doc = load_pdf(make_pdf(PAGES))
+    assert [p.number for p in doc.pages] == [1, 2, 3]
+    page2 = doc.text[doc.pages[1].start : doc.pages[1].end]
+    page3 = doc.text[doc.pages[2].start : doc.pages[2].end]
+    assert page2.startswith("Item 1. Business") and "precision widgets" in page2
+    assert "intensely competitive" in page3 and "Acme’s rivals" in page3
+    # furniture at the page edges is dropped: running "Table of Contents", page numbers
+    assert not page3.endswith("3") and not page2.startswith("Table of Contents")
+    assert all(a.end + 2 == b.start for a, b in zip(doc.pages, doc.pages[1:], strict=False))
+
+
+def test_aes_encrypted_with_empty_password_opens():
+    data = make_pdf(PAGES, encrypt=True)
+    assert b"/Encrypt" in data
+    doc = load_pdf(data)
+    assert "intensely competitive" in doc.text and len(doc.pages) == 3
+
+
+def test_password_protected_pdf_is_refused_clearly():
+    with pytest.raises(IngestError, match="password"):
+        load_pdf(make_pdf(PAGES, encrypt=True, password="s3cret"))
+
+
+def test_corrupted_pdf_raises_ingest_error():
+    with pytest.raises(IngestError, match="corrupted"):
+        load_pdf(b"%PDF-1.7\n" + bytes(range(256)) * 20)
+
+
+def test_truncated_pdf_raises_ingest_error():
+    data = make_pdf(PAGES)
+    with pytest.raises(IngestError):
+        load_pdf(data[: len(data) // 3])
+
+
+def test_pdf_without_text_looks_scanned():
+    with pytest.raises(IngestError, match="scanned"):
+        load_pdf(make_pdf(["", ""]))
