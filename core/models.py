@@ -42,7 +42,10 @@ class SentenceEmbedder:
         self.name = model_ref
         self.batch_size = batch_size
         self._model = SentenceTransformer(path, device="cpu")
-        self.dim = int(self._model.get_sentence_embedding_dimension())
+        get_dim = getattr(self._model, "get_embedding_dimension", None) or getattr(
+            self._model, "get_sentence_embedding_dimension"
+        )
+        self.dim = int(get_dim())
         self._lock = threading.Lock()
 
     def encode(self, texts: list[str]) -> np.ndarray:
