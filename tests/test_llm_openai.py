@@ -13,6 +13,7 @@ from core.llm.factory import DUMMY_KEY, describe_llm, make_chat_model, test_conn
 from core.llm.prompts import SYSTEM_SAFETY, fence_evidence
 from core.llm.structured import StructuredCallError, call_structured
 from core.llm.usage import Usage
+from tests.fakes.fixtures import llm_settings
 from tests.fakes.openai_server import Behaviour, FakeOpenAIServer, count_words
 
 pytestmark = pytest.mark.slow
@@ -34,11 +35,7 @@ def server():
 
 
 def make_settings(server, tmp_path, **kw) -> Settings:
-    values = dict(data_dir=tmp_path, llm_base_url=server.base_url, llm_model=server.model,
-                  llm_api_key=SECRET, llm_timeout_s=5.0, llm_max_retries=2,
-                  llm_retry_backoff_s=0.01)
-    values.update(kw)
-    return Settings(_env_file=None, **values)
+    return llm_settings(server, tmp_path, **{"llm_api_key": SECRET, **kw})
 
 
 def messages():
@@ -137,6 +134,25 @@ def test_timeout_every_time_gives_llm_output_error(server, tmp_path):
     assert info.value.kind == "timeout" and info.value.attempts == 2
     assert "No reply from" in str(info.value) and "0.5 s" in str(info.value)
     assert len(server.chat_requests) == 2
+
+
+def test_endpoint_without_json_schema_falls_back_to_json_mode(server, tmp_path):
+    server.enqueue(Behaviour.error(400, "response_format type json_schema is not supported"),
+                   Behaviour.text('```json\n{"claim": "c", "citations": []}\n```'))
+    result = ask(server, tmp_path)
+    assert result.value == Finding(claim="c", citations=[])
+    assert result.method == "json_mode" and result.attempts == 2
+    first, second = server.chat_requests
+    assert first["response_format"]["type"] == "json_schema"
+    assert second["response_format"] == {"type": "json_object"}
+    assert "JSON schema" in second["messages"][0]["content"]
+
+
+def test_other_bad_requests_fail_at_once(server, tmp_path):
+    server.enqueue(Behaviour.error(400, "context length exceeded"), Behaviour.json(GOOD))
+    with pytest.raises(StructuredCallError, match="HTTP 400") as info:
+        ask(server, tmp_path, llm_structured_method="function_calling")
+    assert info.value.kind == "bad_request" and len(server.chat_requests) == 1
 
 
 def test_auth_failure_is_not_retried_and_hides_the_key(server, tmp_path):

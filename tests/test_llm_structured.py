@@ -138,3 +138,18 @@ def test_fake_bind_tools_records_tools():
     llm.bind_tools([Plan], tool_choice="Plan").invoke("hi")
     tools = llm.call_kwargs[0]["tools"]
     assert tools[0]["function"]["name"] == "Plan" and llm.call_kwargs[0]["tool_choice"] == "Plan"
+
+
+def test_backoff_doubles_is_capped_and_honours_retry_after(cfg):
+    from core.llm.structured import MAX_BACKOFF_S, MAX_RETRY_AFTER_S, _backoff
+
+    slow = cfg.model_copy(update={"llm_retry_backoff_s": 1.0})
+    assert [_backoff(slow, n, None) for n in (1, 2, 3)] == [1.0, 2.0, 4.0]
+    assert _backoff(slow, 10, None) == MAX_BACKOFF_S
+    request = httpx.Request("POST", "http://127.0.0.1/v1/chat/completions")
+    limited = openai.RateLimitError("slow down", body=None, response=httpx.Response(
+        429, request=request, headers={"retry-after": "3"}))
+    assert _backoff(slow, 1, limited) == 3.0
+    greedy = openai.RateLimitError("slow down", body=None, response=httpx.Response(
+        429, request=request, headers={"retry-after": "3600"}))
+    assert _backoff(slow, 1, greedy) == MAX_RETRY_AFTER_S

@@ -160,9 +160,10 @@ def call_structured(
     """
     method = settings.llm_structured_method
     native = _supports_native(llm)
-    base = convert_to_messages(messages)
+    original = convert_to_messages(messages)
+    base = original
     if method == "json_mode" or not native:
-        base = _with_instruction(base, schema)
+        base = _with_instruction(original, schema)
     runnable = _runnable(llm, schema, method, native)
     max_attempts = 1 + settings.llm_max_retries
     usage = Usage()
@@ -177,6 +178,15 @@ def call_structured(
             failure = describe(exc, settings)
             last, kind = failure.message, failure.kind
             log.warning("%s: attempt %d/%d failed: %s", role, attempt, max_attempts, last)
+            if failure.kind == "bad_request" and native and method == "json_schema":
+                # Servers without json_schema support (llama.cpp, older vLLM, some proxies)
+                # reject the request: fall back to json_object with the schema in the prompt.
+                log.warning("%s: endpoint rejected json_schema; switching to json_mode", role)
+                method = "json_mode"
+                base = _with_instruction(original, schema)
+                convo = list(base)
+                runnable = _runnable(llm, schema, method, native)
+                continue
             if not failure.retriable:
                 break
             if attempt < max_attempts:
