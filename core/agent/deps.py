@@ -1,0 +1,144 @@
+"""What the graph's nodes depend on, passed in (never created at module level).
+
+``AgentDeps`` bundles settings, the retriever, the web search provider, the chat
+model (``None``: offline engine) and ``CorpusInfo`` (the corpus's real documents
+and section titles, which the planner must choose from). ``ask_llm`` runs one
+structured call for a role and turns every failure into ``None`` plus a warning,
+so the role falls back to its offline rule and the run goes on.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel
+
+from core.agent.state import RoleUsage
+from core.config import Settings
+from core.types import DocumentMeta
+
+log = logging.getLogger(__name__)
+M = TypeVar("M", bound=BaseModel)
+
+
+@dataclass
+class CorpusInfo:
+    """The corpus as the planner may see it: documents and their section titles."""
+
+    documents: list[DocumentMeta] = field(default_factory=list)
+    sections: dict[str, list[str]] = field(default_factory=dict)
+
+    @classmethod
+    def from_store(cls, store: Any) -> CorpusInfo:
+        """Read documents and sections from a ``CorpusStore``."""
+        docs = list(store.documents())
+        sections = dict(store.sections())
+        for d in docs:
+            sections.setdefault(d.doc_id, list(d.sections))
+        return cls(documents=docs, sections=sections)
+
+    def all_sections(self, doc_ids: list[str] | None = None) -> list[str]:
+        """Distinct section titles (of ``doc_ids`` when given), in document order."""
+        out: list[str] = []
+        for doc_id, titles in self.sections.items():
+            if doc_ids and doc_id not in doc_ids:
+                continue
+            out.extend(t for t in titles if t not in out)
+        return out
+
+    def doc(self, doc_id: str) -> DocumentMeta | None:
+        return next((d for d in self.documents if d.doc_id == doc_id), None)
+
+    def latest_year(self) -> int | None:
+        """The latest 4-digit year found in the documents' periods."""
+        years = [int(y) for d in self.documents for y in re.findall(r"(?:19|20)\d\d", d.period)]
+        return max(years) if years else None
+
+
+def match_section(name: str | None, titles: list[str]) -> str | None:
+    """The corpus title ``name`` refers to: exact, by Item prefix ("Item 1A"), or None."""
+    if not name:
+        return None
+    want = " ".join(name.split()).lower().rstrip(".")
+    for title in titles:
+        if title.lower() == want:
+            return title
+    item = re.match(r"item\s+(\d+[a-z]?)\b", want)
+    for title in titles:
+        low = title.lower()
+        if item and re.match(rf"item\s+{item.group(1)}\b", low):
+            return title
+        if not item and want and want in low:
+            return title
+    return None
+
+
+@dataclass
+class AgentDeps:
+    """Dependencies of every node; ``llm=None`` selects the offline engine."""
+
+    settings: Settings
+    retriever: Any
+    corpus: CorpusInfo
+    web: Any = None
+    llm: Any = None
+    reranker: Any = None
+    embedder: Any = None
+
+    @property
+    def web_available(self) -> bool:
+        return self.web is not None and getattr(self.web, "name", "") != "none"
+
+    @property
+    def text_embedder(self) -> Any:
+        """The embedder for offline sentence scoring (the retriever's, unless given)."""
+        if self.embedder is not None:
+            return self.embedder
+        return getattr(self.retriever, "embedder", None)
+
+    @property
+    def backend(self) -> str:
+        if self.llm is None:
+            return "offline engine"
+        name = getattr(self.llm, "model_name", None) or getattr(self.llm, "model", None)
+        return f"llm:{name or type(self.llm).__name__}"
+
+
+@dataclass
+class RoleCall(Generic[M]):
+    """One role's LLM call: the value (None: use the offline rule), usage, and a warning."""
+
+    value: M | None
+    usage: RoleUsage
+    warning: str | None = None
+
+
+def to_role_usage(usage: Any, fallback: bool = False) -> RoleUsage:
+    """Convert ``core.llm.usage.Usage`` (or None) to ``RoleUsage``."""
+    return RoleUsage(
+        calls=getattr(usage, "calls", 0) or 0,
+        prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
+        completion_tokens=getattr(usage, "completion_tokens", 0) or 0,
+        fallbacks=1 if fallback else 0,
+    )
+
+
+def ask_llm(deps: AgentDeps, role: str, schema: type[M], messages: list[Any]) -> RoleCall[M]:
+    """Run one structured call for ``role``; any failure gives ``value=None`` and a warning."""
+    if deps.llm is None:
+        return RoleCall(None, RoleUsage())
+    from core.llm.failures import redact
+    from core.llm.structured import call_structured
+
+    try:
+        result = call_structured(deps.llm, schema, messages, deps.settings, role=role)
+    except Exception as exc:  # noqa: BLE001 - every failure degrades to the offline rule
+        usage = to_role_usage(getattr(exc, "usage", None), fallback=True)
+        msg = redact(f"{role}: LLM output unusable ({exc}); used the offline rule instead.",
+                     deps.settings)
+        log.warning(msg)
+        return RoleCall(None, usage, msg)
+    return RoleCall(result.value, to_role_usage(result.usage))

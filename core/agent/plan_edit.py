@@ -1,0 +1,180 @@
+"""Plan review: pure functions to check and edit a plan (the UI and CLI use these).
+
+``validate_plan`` returns every problem with a message an analyst can act on;
+``parse_plan`` turns what a UI or a JSON file hands back into ``PlanStep``s and
+raises ``PlanValidationError`` listing the faults. Edits never mutate their input.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pydantic import ValidationError
+
+from core.agent.deps import match_section
+from core.agent.state import PlanStep
+from core.errors import PlanValidationError
+
+TOOLS = ("filing_search", "web_search")
+MAX_PLAN_STEPS = 20
+ROW_COLUMNS = ("sub_question", "tool", "section", "keywords", "doc_ids", "justification")
+
+
+def _split(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [v.strip() for v in value.split(",") if v.strip()]
+    return [str(v).strip() for v in value if str(v).strip()]
+
+
+def _step_problems(n: int, raw: Any) -> tuple[PlanStep | None, list[str]]:
+    if isinstance(raw, PlanStep):
+        return raw, []
+    if not isinstance(raw, Mapping):
+        return None, [f"step {n}: expected an object with sub_question, tool, ... "
+                      f"(got {type(raw).__name__})"]
+    data = dict(raw)
+    for key in ("keywords", "doc_ids"):
+        if key in data:
+            data[key] = _split(data[key])
+    if "section" in data and not (data["section"] or "").strip():
+        data["section"] = None
+    if data.get("tool") not in TOOLS:
+        return None, [f"step {n}: unknown tool {data.get('tool')!r}; use one of "
+                      f"{', '.join(TOOLS)}"]
+    try:
+        return PlanStep.model_validate(data), []
+    except ValidationError as exc:
+        return None, [f"step {n}: {'.'.join(map(str, e['loc']))}: {e['msg']}"
+                      for e in exc.errors()]
+
+
+def parse_plan(value: Any) -> list[PlanStep]:
+    """Steps from PlanSteps, dicts, ``{"steps": [...]}`` or JSON text; raises on bad shapes."""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError as exc:
+            raise PlanValidationError([f"the plan is not valid JSON: {exc}"]) from None
+    if isinstance(value, Mapping) and "steps" in value:
+        value = value["steps"]
+    if not isinstance(value, Sequence) or isinstance(value, str | bytes):
+        raise PlanValidationError(["the plan must be a list of steps"])
+    steps: list[PlanStep] = []
+    problems: list[str] = []
+    for n, raw in enumerate(value, start=1):
+        step, errs = _step_problems(n, raw)
+        problems.extend(errs)
+        if step is not None:
+            steps.append(step)
+    if problems:
+        raise PlanValidationError(problems)
+    return steps
+
+
+def normalise_plan(plan: list[PlanStep]) -> list[PlanStep]:
+    """Trim text fields; web steps carry no section or document filter."""
+    out = []
+    for step in plan:
+        upd: dict[str, Any] = {"sub_question": step.sub_question.strip(),
+                               "keywords": [k.strip() for k in step.keywords if k.strip()]}
+        if step.tool == "web_search":
+            upd.update(section=None, doc_ids=[])
+        out.append(step.model_copy(update=upd))
+    return out
+
+
+def validate_plan(plan: Sequence[Any], corpus_sections: Mapping[str, Sequence[str]], *,
+                  web_available: bool = True) -> list[str]:
+    """Every problem of ``plan`` against the corpus (doc_id -> section titles); [] if fine."""
+    try:
+        steps = parse_plan(list(plan))
+    except PlanValidationError as exc:
+        return list(exc.problems)
+    if not steps:
+        return ["the plan has no steps: add at least one"]
+    problems: list[str] = []
+    if len(steps) > MAX_PLAN_STEPS:
+        problems.append(f"the plan has {len(steps)} steps; at most {MAX_PLAN_STEPS} are allowed")
+    known = set(corpus_sections)
+    for n, step in enumerate(steps, start=1):
+        if not step.sub_question.strip():
+            problems.append(f"step {n}: the sub-question is empty; write what this step "
+                            "should find or delete the step")
+        if step.tool == "web_search":
+            if not web_available:
+                problems.append(f"step {n}: web search is not available in this setup "
+                                "(no Tavily key, no snapshot); use filing_search")
+            continue
+        if not known:
+            problems.append(f"step {n}: the corpus has no filings; ingest one or use web_search")
+            continue
+        unknown = [d for d in step.doc_ids if d not in known]
+        if unknown:
+            problems.append(f"step {n}: unknown document id(s) {', '.join(unknown)}; "
+                            f"known: {', '.join(sorted(known))}")
+        if step.section:
+            scope = [d for d in step.doc_ids if d in known] or list(known)
+            titles = list(dict.fromkeys(t for d in scope for t in corpus_sections[d]))
+            if match_section(step.section, titles) is None:
+                shown = "; ".join(titles[:25]) + (" ..." if len(titles) > 25 else "")
+                problems.append(f"step {n}: section {step.section!r} is not in the selected "
+                                f"filings; choose one of: {shown or 'none'} (or leave it empty)")
+    return problems
+
+
+def check_plan(plan: Any, corpus_sections: Mapping[str, Sequence[str]], *,
+               web_available: bool = True) -> list[PlanStep]:
+    """Parsed, normalised steps; raises ``PlanValidationError`` listing every problem."""
+    steps = parse_plan(plan)
+    problems = validate_plan(steps, corpus_sections, web_available=web_available)
+    if problems:
+        raise PlanValidationError(problems)
+    return normalise_plan(steps)
+
+
+def add_step(plan: list[PlanStep], step: PlanStep | None = None,
+             index: int | None = None) -> list[PlanStep]:
+    """A copy of ``plan`` with ``step`` (a blank filing step by default) inserted at ``index``."""
+    out = list(plan)
+    new = step or PlanStep(sub_question="", justification="added by the analyst")
+    out.insert(len(out) if index is None else max(0, min(index, len(out))), new)
+    return out
+
+
+def delete_step(plan: list[PlanStep], index: int) -> list[PlanStep]:
+    """A copy of ``plan`` without step ``index`` (0-based)."""
+    if not 0 <= index < len(plan):
+        raise PlanValidationError([f"there is no step {index + 1} to delete"])
+    return plan[:index] + plan[index + 1:]
+
+
+def move_step(plan: list[PlanStep], index: int, to: int) -> list[PlanStep]:
+    """A copy of ``plan`` with step ``index`` moved to position ``to`` (0-based)."""
+    if not 0 <= index < len(plan):
+        raise PlanValidationError([f"there is no step {index + 1} to move"])
+    out = list(plan)
+    step = out.pop(index)
+    out.insert(max(0, min(to, len(out))), step)
+    return out
+
+
+def plan_to_rows(plan: list[PlanStep]) -> list[dict[str, str]]:
+    """Table rows (strings only) for an editable grid; lists become comma-separated text."""
+    return [{"sub_question": s.sub_question, "tool": s.tool, "section": s.section or "",
+             "keywords": ", ".join(s.keywords), "doc_ids": ", ".join(s.doc_ids),
+             "justification": s.justification} for s in plan]
+
+
+def rows_to_plan(rows: Sequence[Mapping[str, Any]]) -> list[PlanStep]:
+    """Steps from table rows (blank rows skipped); raises ``PlanValidationError`` on faults."""
+    kept = [dict(r) for r in rows
+            if any(str(r.get(c) or "").strip() for c in ("sub_question", "keywords", "section"))]
+    for row in kept:
+        row["tool"] = str(row.get("tool") or "filing_search").strip()
+        row["justification"] = str(row.get("justification") or "")
+        row["sub_question"] = str(row.get("sub_question") or "")
+    return parse_plan(kept)

@@ -1,0 +1,99 @@
+"""Policy role: CONTINUE, REVISE or FINISH after each step, with a reason.
+
+The decision is a rule over the reflection's coverage verdict (judged by the LLM
+in the distiller's call when one is configured, by term coverage offline) and
+the run's bounds, so it costs no extra LLM call. A step that found nothing or
+only weak evidence is never silently accepted: while revisions remain it is
+REVISEd by ``revision_for`` (drop a wrong section filter, drop the document
+filter, broaden the query, switch tool); when none remain the gap is recorded
+and said in the answer.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+from core.agent.deps import AgentDeps
+from core.agent.planner import FILING_CUES
+from core.agent.state import Decision, PlanStep, ResearchState, StopReason, total_usage
+from core.agent.text import content_words
+
+POLICY_NOTE = (
+    "Rule-based over the reflection's coverage (no LLM call): weak -> REVISE while "
+    "max_revisions allows; last step or a bound reached -> FINISH; else CONTINUE."
+)
+
+
+def bound_reached(state: ResearchState, deps: AgentDeps) -> StopReason | None:
+    """The wall-time or token bound, if reached."""
+    s = deps.settings
+    started = state.get("started_at")
+    if started is not None and time.time() - started >= s.max_wall_s:
+        return StopReason(code="max_wall_s", message=f"wall-time limit of {s.max_wall_s:g} s "
+                          "reached; answered with the evidence gathered so far")
+    spent = total_usage(state.get("usage")).total
+    if spent >= s.max_tokens:
+        return StopReason(code="max_tokens", message=f"token budget of {s.max_tokens} reached "
+                          f"({spent} used); answered with the evidence gathered so far")
+    return None
+
+
+def decide(state: ResearchState, deps: AgentDeps) -> tuple[Decision, str, StopReason | None]:
+    """``(decision, reason, bound hit or None)`` for the step just reflected."""
+    s = deps.settings
+    index = state.get("step_index", 0)
+    plan = state["plan"]
+    work = state["work"]
+    used = len(state.get("revisions", []))
+    weak = work.coverage == "none" or not work.reranked
+    what = "found nothing" if not work.reranked else "found only weak evidence"
+    bound = bound_reached(state, deps)
+    if bound:
+        return "FINISH", bound.message, bound
+    if weak and used < s.max_revisions:
+        return "REVISE", f"step {index + 1} {what} (coverage: {work.coverage}); " \
+            f"revision {used + 1} of at most {s.max_revisions}", None
+    note = ""
+    limit = None
+    if weak:
+        note = f"step {index + 1} {what} and max_revisions ({s.max_revisions}) is used up; " \
+            "the gap is recorded. "
+        limit = StopReason(code="max_revisions", message=f"max_revisions ({s.max_revisions}) "
+                           f"reached: step {index + 1} is left without usable evidence")
+    elif work.coverage == "partial":
+        note = f"step {index + 1} answered only partly (kept, flagged). "
+    if index + 1 >= len(plan):
+        return "FINISH", note + "all plan steps are done", limit
+    if state.get("steps_run", 0) >= s.max_steps:
+        stop = StopReason(code="max_steps", message=f"max_steps ({s.max_steps}) reached: "
+                          f"{len(plan) - index - 1} plan step(s) not run")
+        return "FINISH", note + stop.message, stop
+    return "CONTINUE", note + f"moving on to step {index + 2} of {len(plan)}", limit
+
+
+def revision_for(step: PlanStep, state: ResearchState, deps: AgentDeps
+                 ) -> tuple[PlanStep, str]:
+    """The next change to try for a weak step: ``(new step, description)``."""
+    index = state.get("step_index", 0)
+    done = {r.change.split(":")[0] for r in state.get("revisions", []) if r.step == index}
+    if step.section and "drop section" not in done:
+        return step.model_copy(update={"section": None}), \
+            f"drop section: the '{step.section}' filter found nothing usable; search all sections"
+    if step.doc_ids and "drop documents" not in done:
+        return step.model_copy(update={"doc_ids": []}), \
+            "drop documents: search every document in scope"
+    broad = content_words(step.sub_question, limit=4)
+    if "broaden query" not in done and broad and broad != step.keywords:
+        return step.model_copy(update={"keywords": broad}), \
+            f"broaden query: keywords reduced to the sub-question's core terms {broad}"
+    if step.tool == "filing_search" and deps.web_available \
+            and not FILING_CUES.search(step.sub_question):
+        return step.model_copy(update={"tool": "web_search", "section": None, "doc_ids": []}), \
+            "switch tool: the filings did not answer; try web search"
+    if step.tool == "web_search" and deps.corpus.documents:
+        return step.model_copy(update={"tool": "filing_search"}), \
+            "switch tool: the web did not answer; try the filings"
+    words = re.findall(r"\w+", step.sub_question)
+    return step.model_copy(update={"keywords": words[:6]}), \
+        "broaden query: use the sub-question's own words"

@@ -1,0 +1,31 @@
+"""Reflection role: the step's one-sentence finding, appended to the research history.
+
+With an LLM the finding comes from the distiller's call (one call does both, see
+``distill.py``; ``REFLECT_NOTE`` states that contract). Offline rule: extractive —
+the best distilled sentence (the context lists them best first) with its reference.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.agent.state import Coverage, PlanStep
+from core.agent.text import shorten
+
+REFLECT_NOTE = (
+    "The reflection is the 'finding' field of the distiller's reply: ONE sentence answering "
+    "the sub-question from the distilled facts, plus the coverage verdict."
+)
+FINDING_CHARS = 320
+
+
+def offline_finding(step: PlanStep, context: str, coverage: Coverage) -> str:
+    """The first (best) fact line of ``context`` with its reference, or 'nothing found'."""
+    for line in context.splitlines():
+        line = re.sub(r"^\s*[-*•]\s*", "", line).strip()
+        m = re.match(r"(.*?)\s*(\[[^\[\]]+\])\s*$", line)
+        if not line or not m:
+            continue
+        prefix = {"partial": "Partly answered: ", "none": "Only weak evidence: "}.get(coverage, "")
+        return f"{prefix}{shorten(m.group(1), FINDING_CHARS).rstrip(' .')}. {m.group(2)}"
+    return f"No evidence found for: {step.sub_question}"

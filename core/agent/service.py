@@ -1,0 +1,190 @@
+"""ResearchService: the one facade the UI and the CLI use to run the deep research agent.
+
+    svc = ResearchService(settings, retriever, web, llm, corpus_info)
+    thread_id, plan, events = svc.start("question")   # pauses at plan review
+    stream = svc.resume(thread_id, edited_plan_or_None)
+    for event in stream: ...                          # typed events, live
+    record = stream.record                            # the saved RunRecord
+
+Paused runs live in the SQLite checkpointer under ``settings.data_dir`` and a
+``paused`` RunRecord under ``settings.runs_dir``, so a new process can resume them.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+from langgraph.types import Command
+
+from core.agent.checkpoint import open_checkpointer
+from core.agent.deps import AgentDeps, CorpusInfo
+from core.agent.events import Error, EventBase
+from core.agent.graph import build_graph
+from core.agent.plan_edit import check_plan
+from core.agent.state import PlanStep
+from core.config import Settings
+from core.errors import AppError
+from core.runs import RunRecord, list_runs, load_run, new_run_id, record_from_state, save_run
+
+log = logging.getLogger(__name__)
+APPROVE = "approve"
+NODES_PER_STEP = 8
+
+
+class RunStream:
+    """Iterate to receive a run's events; ``record`` is set once iteration ends."""
+
+    def __init__(self, gen: Iterator[EventBase]):
+        self._gen = gen
+        self.record: RunRecord | None = None
+
+    def __iter__(self) -> Iterator[EventBase]:
+        self.record = yield from self._gen
+
+    def run(self) -> RunRecord:
+        """Consume every event and return the final record."""
+        for _ in self:
+            pass
+        assert self.record is not None
+        return self.record
+
+
+class ResearchService:
+    """Start, review, resume and list deep research runs (see the module docstring)."""
+
+    def __init__(self, settings: Settings, retriever: Any, web: Any, llm: Any,
+                 corpus_info: CorpusInfo, *, reranker: Any = None, embedder: Any = None,
+                 store: Any = None, checkpointer: Any = None):
+        self.settings = settings
+        self.store = store
+        self.deps = AgentDeps(settings=settings, retriever=retriever, corpus=corpus_info,
+                              web=web, llm=llm, reranker=reranker, embedder=embedder)
+        self.checkpointer = checkpointer or open_checkpointer(settings)
+        self.graph = build_graph(self.deps, self.checkpointer)
+
+    @classmethod
+    def from_corpus(cls, settings: Settings, corpus: Any, *, llm: Any = None, web: Any = None,
+                    checkpointer: Any = None) -> ResearchService:
+        """Build from a ``core.corpus.Corpus`` (its retriever, reranker, embedder, store)."""
+        return cls(settings, corpus.retriever, web, llm, CorpusInfo.from_store(corpus.store),
+                   reranker=corpus.reranker, embedder=corpus.embedder, store=corpus.store,
+                   checkpointer=checkpointer)
+
+    # --- helpers ------------------------------------------------------------
+    def _config(self, thread_id: str) -> dict:
+        s = self.settings
+        limit = (s.max_steps + s.max_revisions + 2) * NODES_PER_STEP + 10
+        return {"configurable": {"thread_id": thread_id}, "recursion_limit": limit}
+
+    def _events(self, graph_input: Any, thread_id: str) -> Iterator[EventBase]:
+        for mode, chunk in self.graph.stream(graph_input, self._config(thread_id),
+                                             stream_mode=["updates", "custom"]):
+            if mode == "custom" and isinstance(chunk, EventBase):
+                yield chunk
+
+    def _waiting(self, thread_id: str) -> bool:
+        snap = self.graph.get_state(self._config(thread_id))
+        return bool(snap and "review" in (snap.next or ()))
+
+    def refresh_corpus(self) -> None:
+        """Re-read documents and sections from the store (after ingesting or deleting)."""
+        if self.store is not None:
+            self.deps.corpus = CorpusInfo.from_store(self.store)
+
+    # --- public API ---------------------------------------------------------
+    def start(self, question: str, doc_ids: list[str] | None = None
+              ) -> tuple[str, list[PlanStep], list[EventBase]]:
+        """Plan ``question`` and pause for review: ``(thread_id, plan, events so far)``."""
+        if not question or not question.strip():
+            raise AppError("The question is empty: type what you want to find out.")
+        self.refresh_corpus()
+        known = {d.doc_id for d in self.deps.corpus.documents}
+        unknown = [d for d in doc_ids or [] if d not in known]
+        if unknown:
+            raise AppError(f"Unknown document id(s) {', '.join(unknown)}; "
+                           "`python -m core docs` lists the ids.")
+        thread_id = new_run_id()
+        inputs = {"question": question.strip(), "doc_scope": list(doc_ids or [])}
+        events = list(self._events(inputs, thread_id))
+        values = self.graph.get_state(self._config(thread_id)).values
+        plan = list(values.get("plan", []))
+        record = RunRecord(id=thread_id, question=question.strip(), status="paused",
+                           backend=self.deps.backend, doc_scope=list(doc_ids or []), plan=plan,
+                           plan_source=values.get("plan_source", ""), events=events,
+                           usage=values.get("usage", {}), warnings=values.get("warnings", []))
+        save_run(record, self.settings)
+        return thread_id, plan, events
+
+    def pending_plan(self, thread_id: str) -> list[PlanStep]:
+        """The plan a paused run waits on; raises ``AppError`` if it is not paused."""
+        if not self._waiting(thread_id):
+            raise AppError(f"Run {thread_id} is not waiting for plan review.")
+        return list(self.graph.get_state(self._config(thread_id)).values["plan"])
+
+    def resume(self, thread_id: str, plan: Any = None) -> RunStream:
+        """Resume a paused run with the plan as proposed (None) or edited.
+
+        The edit is validated first: ``PlanValidationError`` leaves the paused run intact.
+        """
+        if not self._waiting(thread_id):
+            raise AppError(f"Run {thread_id} is not waiting for plan review "
+                           "(finished, unknown, or started with another data folder).")
+        value: Any = APPROVE
+        if plan is not None:
+            steps = check_plan(plan, self.deps.corpus.sections,
+                               web_available=self.deps.web_available)
+            value = [s.model_dump() for s in steps]
+        return RunStream(self._resume(thread_id, value))
+
+    def _resume(self, thread_id: str, value: Any) -> Iterator[EventBase]:
+        from core.llm.failures import redact
+
+        try:
+            base = load_run(self.settings, thread_id)
+        except AppError:
+            snap = self.graph.get_state(self._config(thread_id)).values
+            base = RunRecord(id=thread_id, question=snap.get("question", ""),
+                             backend=self.deps.backend)
+        events = list(base.events)
+        base = base.model_copy(update={"status": "running"})
+        try:
+            for event in self._events(Command(resume=value), thread_id):
+                events.append(event)
+                yield event
+        except Exception as exc:  # noqa: BLE001 - reported as an event and on the record
+            log.exception("run %s failed", thread_id)
+            msg = redact(f"The run failed: {type(exc).__name__}: {exc}", self.settings)
+            err = Error(node="graph", message=msg)
+            events.append(err)
+            yield err
+            record = base.model_copy(update={"status": "failed", "events": events, "error": msg})
+            save_run(record, self.settings)
+            return record
+        values = self.graph.get_state(self._config(thread_id)).values
+        record = record_from_state(thread_id, values, base.model_copy(
+            update={"status": "done", "events": events}))
+        save_run(record, self.settings)
+        return record
+
+    def ask(self, question: str, approve: bool = True, doc_ids: list[str] | None = None,
+            plan: Any = None) -> RunRecord:
+        """Start and (when ``approve``) resume at once; returns the final or paused record."""
+        thread_id, _, _ = self.start(question, doc_ids)
+        if not approve and plan is None:
+            return load_run(self.settings, thread_id)
+        return self.resume(thread_id, plan).run()
+
+    def paused_runs(self) -> list[RunRecord]:
+        """Saved runs still waiting for plan review, newest first."""
+        return [r for r in list_runs(self.settings, status="paused") if self._waiting(r.id)]
+
+    def discard(self, thread_id: str) -> None:
+        """Forget a run's checkpoints (its saved record, if any, stays)."""
+        self.checkpointer.delete_thread(thread_id)
+
+    def close(self) -> None:
+        conn = getattr(self.checkpointer, "conn", None)
+        if conn is not None:
+            conn.close()

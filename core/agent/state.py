@@ -1,0 +1,225 @@
+"""The research graph's state and the records it holds.
+
+Records are pydantic models (validated on the way in, JSON on the way out); the
+graph state is a ``TypedDict`` whose list/dict fields declare their reducers
+with ``Annotated`` so a node returns only what it adds. The SQLite checkpointer
+stores these records (see ``checkpoint.py`` for its allow-list of types).
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Literal, TypedDict
+
+from pydantic import BaseModel, Field
+
+from core.types import Hit, RerankerInfo
+
+Tool = Literal["filing_search", "web_search"]
+Strategy = Literal["vector", "keyword", "hybrid"]
+Coverage = Literal["answered", "partial", "none"]
+Decision = Literal["CONTINUE", "REVISE", "FINISH"]
+
+
+class PlanStep(BaseModel):
+    """One research step of the plan."""
+
+    sub_question: str = Field(description="The narrow question this step answers.")
+    justification: str = Field(default="", description="Why this step is needed.")
+    tool: Tool = Field(
+        default="filing_search",
+        description="filing_search (the ingested filings) or web_search (news, post-filing).",
+    )
+    keywords: list[str] = Field(default_factory=list, description="Key terms to search for.")
+    section: str | None = Field(
+        default=None, description="Filing section to search, from the corpus's section list."
+    )
+    doc_ids: list[str] = Field(
+        default_factory=list, description="Documents to search (empty: the whole scope)."
+    )
+
+
+class Evidence(BaseModel):
+    """A piece of evidence kept by a step: a filing chunk or a web result."""
+
+    id: str = Field(description="Chunk id, or the URL of a web result.")
+    kind: Literal["chunk", "web"]
+    text: str = Field(description="The evidence text as retrieved.")
+    label: str = Field(default="", description="Human citation label (filing, section, page).")
+    doc_id: str | None = None
+    section: str | None = None
+    page: int | None = None
+    url: str | None = None
+    title: str | None = None
+    date: str | None = None
+    score: float = Field(default=0.0, description="Final (reranked) score.")
+
+
+class StepRecord(BaseModel):
+    """One executed attempt of a plan step, kept in the research history."""
+
+    step: int = Field(description="0-based index of the plan step.")
+    attempt: int = Field(default=0, description="0 for the first try, n after n revisions.")
+    sub_question: str
+    tool: Tool
+    query: str = Field(description="The rewritten retrieval query.")
+    strategy: Strategy | None = Field(default=None, description="None for web search.")
+    evidence_ids: list[str] = Field(default_factory=list, description="Evidence kept, best first.")
+    context: str = Field(default="", description="Distilled context with [id] references.")
+    finding: str = Field(default="", description="One-sentence finding (reflection).")
+    coverage: Coverage = "none"
+    top_score: float = Field(default=0.0, description="Best reranked score of the step.")
+
+
+class Revision(BaseModel):
+    """A change the policy made to the current step before retrying it."""
+
+    step: int
+    reason: str
+    change: str = Field(description="What changed: broaden query, drop section, switch tool...")
+    before: PlanStep
+    after: PlanStep
+
+
+class StepWork(BaseModel):
+    """Scratch data of the step in progress (replaced at every step start)."""
+
+    query: str = ""
+    strategy: Strategy | None = None
+    candidates: list[Hit] = Field(default_factory=list, description="Retrieved, before rerank.")
+    reranked: list[Hit] = Field(default_factory=list, description="Kept after reranking.")
+    reranker: RerankerInfo | None = None
+    context: str = ""
+    evidence_ids: list[str] = Field(default_factory=list, description="Evidence the context cites.")
+    finding: str = ""
+    coverage: Coverage = "none"
+    missing: str = ""
+
+
+class RoleUsage(BaseModel):
+    """LLM calls and tokens spent by one role."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    fallbacks: int = Field(default=0, description="Calls answered by the offline rule instead.")
+
+    @property
+    def total(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    def __add__(self, other: RoleUsage) -> RoleUsage:
+        return RoleUsage(
+            calls=self.calls + other.calls,
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+            fallbacks=self.fallbacks + other.fallbacks,
+        )
+
+
+class Citation(BaseModel):
+    """A [n] marker of the answer and the evidence it points to."""
+
+    n: int
+    evidence_id: str
+    kind: Literal["chunk", "web"]
+    label: str
+    url: str | None = None
+
+
+class Answer(BaseModel):
+    """The synthesised answer after citation validation."""
+
+    text: str = Field(description="Multi-paragraph answer with [n] markers.")
+    citations: list[Citation] = Field(default_factory=list, description="Markers used, in order.")
+    invalid_markers: list[str] = Field(
+        default_factory=list, description="Markers removed because no such evidence exists."
+    )
+    not_found: list[str] = Field(default_factory=list, description="What could not be found.")
+    evidence: list[Evidence] = Field(
+        default_factory=list, description="The numbered evidence: [n] is evidence[n - 1]."
+    )
+    source: Literal["llm", "offline"] = "offline"
+
+
+class StopReason(BaseModel):
+    """Why the run ended."""
+
+    code: Literal[
+        "completed", "max_steps", "max_revisions", "max_wall_s", "max_tokens"
+    ]
+    message: str
+
+
+def merge_dict(left: dict, right: dict) -> dict:
+    """Reducer: right's keys override left's."""
+    return {**(left or {}), **(right or {})}
+
+
+def add_usage(left: dict[str, RoleUsage], right: dict[str, RoleUsage]) -> dict[str, RoleUsage]:
+    """Reducer: sum usage per role."""
+    out = dict(left or {})
+    for role, usage in (right or {}).items():
+        out[role] = out[role] + usage if role in out else usage
+    return out
+
+
+def add_numbers(left: dict[str, float], right: dict[str, float]) -> dict[str, float]:
+    """Reducer: sum timings per node."""
+    out = dict(left or {})
+    for key, value in (right or {}).items():
+        out[key] = out.get(key, 0.0) + value
+    return out
+
+
+class ResearchState(TypedDict, total=False):
+    """Everything a run knows; checkpointed after every node."""
+
+    question: str
+    """The analyst's question, as asked."""
+    doc_scope: list[str]
+    """Document ids the analyst limited the run to (empty: the whole corpus)."""
+    plan: list[PlanStep]
+    """The plan: proposed by the planner, possibly edited at review, revised by the policy."""
+    plan_source: Literal["llm", "offline"]
+    """Who wrote the plan."""
+    step_index: int
+    """0-based index of the step being researched; only ever increases."""
+    attempt: int
+    """Revisions made to the current step so far."""
+    steps_run: int
+    """Plan steps started so far (bounded by max_steps)."""
+    history: Annotated[list[StepRecord], operator.add]
+    """Research history: every executed attempt with its evidence ids, context and finding."""
+    evidence: Annotated[dict[str, Evidence], merge_dict]
+    """All evidence kept by any step, by id (chunk id or URL), with its text."""
+    revisions: Annotated[list[Revision], operator.add]
+    """Revisions the policy made, in order (bounded by max_revisions)."""
+    work: StepWork
+    """Scratch data of the step in progress."""
+    decision: Decision
+    """The policy's last decision, used for routing."""
+    decision_reason: str
+    """Why the policy decided so."""
+    usage: Annotated[dict[str, RoleUsage], add_usage]
+    """LLM calls and tokens per role."""
+    timings_ms: Annotated[dict[str, float], add_numbers]
+    """Milliseconds spent per node, summed over the run."""
+    warnings: Annotated[list[str], operator.add]
+    """Degradations (LLM fallbacks, dropped filters...) in the order they happened."""
+    started_at: float
+    """Epoch seconds when research started (after review), for the wall-time bound."""
+    answer: Answer
+    """The final cited answer."""
+    stop: StopReason
+    """Why the run ended."""
+    limit_hit: StopReason
+    """A bound that was reached before the end (kept for the final stop reason)."""
+
+
+def total_usage(usage: dict[str, RoleUsage] | None) -> RoleUsage:
+    """Sum of every role's usage."""
+    out = RoleUsage()
+    for u in (usage or {}).values():
+        out = out + u
+    return out

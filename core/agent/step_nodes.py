@@ -1,0 +1,174 @@
+"""Per-step nodes: rewrite, search (filings or web), rerank, distill, reflect; synthesis.
+
+Each node takes ``(state, deps)``, emits typed events and returns only the keys
+it changes. Role logic lives in the role modules; this file moves data between
+the state and the roles and reports what happened.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from core.agent.citations import best_records, number_evidence, renumber, validate_citations
+from core.agent.common import (
+    call_usage,
+    call_warnings,
+    current_step,
+    filter_terms,
+    usage_update,
+    warn,
+)
+from core.agent.deps import AgentDeps
+from core.agent.distill import distill
+from core.agent.events import (
+    AnswerReady,
+    Clock,
+    ContextDistilled,
+    HitsReranked,
+    HitsRetrieved,
+    HitView,
+    QueryRewritten,
+    StepReflected,
+    StrategyChosen,
+    emit,
+)
+from core.agent.policy import bound_reached
+from core.agent.reflect import offline_finding
+from core.agent.retrieval import hit_to_evidence, rerank_hits, search_filings, search_web
+from core.agent.rewriter import rewrite
+from core.agent.state import Answer, ResearchState, StepRecord, StopReason
+from core.agent.synthesize import synthesize
+
+
+def _budget_deps(state: ResearchState, deps: AgentDeps, node: str) -> tuple[AgentDeps, list]:
+    """``deps`` without the LLM once the token or time budget is spent (offline rules then)."""
+    if deps.llm is None:
+        return deps, []
+    bound = bound_reached(state, deps)
+    if bound is None:
+        return deps, []
+    msg = f"{node}: {bound.message}; using the offline rule for this call"
+    return replace(deps, llm=None), warn(node, state.get("step_index"), msg)
+
+
+def rewrite_node(state: ResearchState, deps: AgentDeps) -> dict:
+    clock = Clock()
+    index, step = state.get("step_index", 0), current_step(state)
+    deps, warnings = _budget_deps(state, deps, "rewrite")
+    query, strategy, why, source, call = rewrite(step, state.get("history", []), deps)
+    warnings += call_warnings("rewrite", index, call, "rewriter")
+    emit(QueryRewritten(node="rewrite", step=index, elapsed_ms=clock.ms, usage=call_usage(call),
+                        original=step.sub_question, query=query, source=source))
+    if step.tool == "web_search":
+        name = getattr(deps.web, "name", "web search")
+        strategy, why = None, f"web steps use the web search provider ({name}); " \
+            "the retrieval strategy applies to filing search only"
+    emit(StrategyChosen(node="rewrite", step=index, elapsed_ms=clock.ms,
+                        strategy=strategy or "web", justification=why, source=source))
+    work = state["work"].model_copy(update={"query": query, "strategy": strategy})
+    return {"work": work, "warnings": warnings, **usage_update("rewriter", call)}
+
+
+def search_filings_node(state: ResearchState, deps: AgentDeps) -> dict:
+    clock = Clock()
+    index, step, work = state.get("step_index", 0), current_step(state), state["work"]
+    strategy = work.strategy or "hybrid"
+    hits, filters, timings, problem = search_filings(step, work.query, strategy,
+                                                     state.get("doc_scope") or [], deps)
+    warnings = warn("search_filings", index, problem, "retrieval") if problem else []
+    emit(HitsRetrieved(node="search_filings", step=index, elapsed_ms=clock.ms,
+                       tool="filing_search", query=work.query, strategy=strategy,
+                       filters=filters, hits=[HitView.from_hit(h) for h in hits],
+                       timings_ms=timings))
+    return {"work": work.model_copy(update={"candidates": hits}), "warnings": warnings}
+
+
+def search_web_node(state: ResearchState, deps: AgentDeps) -> dict:
+    clock = Clock()
+    index, work = state.get("step_index", 0), state["work"]
+    hits, problem = search_web(work.query, deps)
+    warnings = warn("search_web", index, problem, "retrieval") if problem else []
+    emit(HitsRetrieved(node="search_web", step=index, elapsed_ms=clock.ms, tool="web_search",
+                       query=work.query, strategy="web", hits=[HitView.from_hit(h) for h in hits],
+                       timings_ms={"total": clock.ms}))
+    return {"work": work.model_copy(update={"candidates": hits}), "warnings": warnings}
+
+
+def rerank_node(state: ResearchState, deps: AgentDeps) -> dict:
+    clock = Clock()
+    index, step, work = state.get("step_index", 0), current_step(state), state["work"]
+    kept, info, problem = rerank_hits(work.query, work.candidates, step.tool, deps)
+    warnings = warn("rerank", index, problem, "retrieval") if problem else []
+    emit(HitsReranked(node="rerank", step=index, elapsed_ms=clock.ms, rerank_query=work.query,
+                      hits=[HitView.from_hit(h) for h in kept], reranker=info))
+    return {"work": work.model_copy(update={"reranked": kept, "reranker": info}),
+            "warnings": warnings}
+
+
+def distill_node(state: ResearchState, deps: AgentDeps) -> dict:
+    clock = Clock()
+    index, step, work = state.get("step_index", 0), current_step(state), state["work"]
+    warnings: list[str] = []
+    if not work.reranked:
+        context, ids, finding, coverage, missing, source, call = \
+            "", [], "", "none", "no evidence was retrieved", "offline", None
+    else:
+        deps, warnings = _budget_deps(state, deps, "distill")
+        d = distill(step, work.query, work.reranked, filter_terms(step, deps), deps)
+        context, ids, finding, coverage, missing, source, call = \
+            d.context, d.evidence_ids, d.finding, d.coverage, d.missing, d.source, d.call
+        warnings += call_warnings("distill", index, call, "distiller")
+        if call.value is not None and source == "offline":
+            warnings += warn("distill", index, "distiller: the LLM's context cited no evidence "
+                             "id; used the offline rule instead", "distiller")
+    emit(ContextDistilled(node="distill", step=index, elapsed_ms=clock.ms, usage=call_usage(call),
+                          context=context, evidence_ids=ids, source=source))
+    work = work.model_copy(update={"context": context, "evidence_ids": ids, "finding": finding,
+                                   "coverage": coverage, "missing": missing})
+    return {"work": work, "warnings": warnings, **usage_update("distiller", call)}
+
+
+def reflect_node(state: ResearchState, deps: AgentDeps) -> dict:
+    clock = Clock()
+    index, step, work = state.get("step_index", 0), current_step(state), state["work"]
+    finding = work.finding or offline_finding(step, work.context, work.coverage)
+    kept = [h for h in work.reranked if h.chunk.chunk_id in work.evidence_ids]
+    record = StepRecord(
+        step=index, attempt=state.get("attempt", 0), sub_question=step.sub_question,
+        tool=step.tool, query=work.query, strategy=work.strategy, evidence_ids=work.evidence_ids,
+        context=work.context, finding=finding, coverage=work.coverage,
+        top_score=max((h.score for h in work.reranked), default=0.0),
+    )
+    emit(StepReflected(node="reflect", step=index, elapsed_ms=clock.ms, finding=finding,
+                       coverage=work.coverage, attempt=state.get("attempt", 0)))
+    return {"history": [record], "evidence": {h.chunk.chunk_id: hit_to_evidence(h) for h in kept},
+            "work": work.model_copy(update={"finding": finding})}
+
+
+def synthesize_node(state: ResearchState, deps: AgentDeps) -> dict:
+    clock = Clock()
+    history = state.get("history", [])
+    numbered = number_evidence(best_records(history), state.get("evidence", {}))
+    stop = state.get("limit_hit") or StopReason(code="completed",
+                                                message="all plan steps were researched")
+    deps, warnings = _budget_deps(state, deps, "synthesize")
+    text, not_found, source, call = synthesize(state["question"], history, numbered, stop, deps)
+    warnings += call_warnings("synthesize", None, call, "synthesizer")
+    first = validate_citations(text, numbered)
+    invalid = first.invalid
+    check, numbered = renumber(first, numbered)
+    if invalid:
+        warnings += warn("synthesize", None, f"synthesis: removed {len(invalid)} citation "
+                         f"marker(s) not in the run's evidence: {', '.join(invalid)}",
+                         "synthesizer")
+    if source == "llm" and check.uncited:
+        warnings += warn("synthesize", None, f"synthesis: {len(check.uncited)} sentence(s) cite "
+                         "no evidence; read them as the model's reasoning", "synthesizer")
+    answer = Answer(text=check.text, citations=check.citations, invalid_markers=invalid,
+                    not_found=not_found, evidence=list(numbered.values()), source=source)
+    emit(AnswerReady(node="synthesize", elapsed_ms=clock.ms, usage=call_usage(call),
+                     answer=answer.text, citations=[c.model_dump() for c in answer.citations],
+                     invalid_markers=invalid, not_found=not_found,
+                     stop_reason=stop.code, stop_message=stop.message, source=source))
+    return {"answer": answer, "stop": stop, "warnings": warnings,
+            **usage_update("synthesizer", call)}

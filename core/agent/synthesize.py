@@ -1,0 +1,120 @@
+"""Synthesis role: the final multi-paragraph answer, every evidence sentence cited [n].
+
+Evidence is numbered 1..N over the best attempt of each step; the LLM sees it
+fenced as data and must cite only those numbers; ``citations.validate_citations``
+then removes or flags any other marker. Offline rule: per step, the distilled
+sentences with their markers, then what could not be found, said plainly.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel, Field
+
+from core.agent.citations import best_records
+from core.agent.deps import AgentDeps, ask_llm
+from core.agent.state import Evidence, StepRecord, StopReason
+
+SYNTH_PROMPT = """You write the final answer of a research run over SEC filings and web sources.
+Answer the question in several short paragraphs using ONLY the numbered evidence and findings.
+- Cite every sentence that states a fact with the number(s) of its evidence, like [1] or [2][3];
+  use only numbers that appear in the evidence list.
+- Connect the parts of the question explicitly (e.g. how a later development relates to a risk
+  the filing states), citing both sides.
+- Say plainly what you could not find; never invent facts, figures or sources.
+- not_found: the parts of the question the evidence does not answer (empty list if none)."""
+
+OFFLINE_NOTE = ("(Offline engine: extractive answer quoting the evidence; configure an LLM for an "
+                "analytical synthesis across sources.)")
+MAX_SENTENCES_PER_STEP = 3
+
+
+class SynthesisOutput(BaseModel):
+    """The synthesiser's reply."""
+
+    answer: str = Field(description="Multi-paragraph answer; every fact cites [n] markers.")
+    not_found: list[str] = Field(default_factory=list, description="Parts not answered.")
+
+
+def limit_note(stop: StopReason) -> str:
+    """The sentence that says which bound ended or shaped the run."""
+    if stop.code == "max_revisions":
+        return f"Limit reached: {stop.message}."
+    return f"Stopped early: {stop.message}."
+
+
+def synth_messages(question: str, records: list[StepRecord], numbered: dict[int, Evidence]
+                   ) -> list[tuple[str, str]]:
+    from core.llm.prompts import fence_evidence, with_safety
+
+    findings = [{"id": f"finding-{r.step + 1}", "text": f"{r.sub_question} -> {r.finding}"}
+                for r in records]
+    blocks = [{"id": str(n), "text": ev.text, "source": ev.label, "url": ev.url,
+               "date": ev.date} for n, ev in numbered.items()]
+    user = (f"Question: {question}\n\nStep findings:\n"
+            + (fence_evidence(findings) if findings else "(none)")
+            + "\n\nNumbered evidence (cite as [n]):\n"
+            + (fence_evidence(blocks) if blocks else "(no evidence was found)"))
+    return [("system", with_safety(SYNTH_PROMPT)), ("user", user)]
+
+
+def _context_sentences(context: str) -> list[tuple[str, list[str]]]:
+    """``(sentence, [evidence ids])`` from context lines ``- fact [id]``."""
+    out = []
+    for line in context.splitlines():
+        line = re.sub(r"^\s*[-*•]\s*", "", line).strip()
+        ids = re.findall(r"\[([^\[\]]+)\]", line)
+        text = re.sub(r"\s*\[[^\[\]]+\]", "", line).strip()
+        if text and ids:
+            out.append((text, [p.strip() for i in ids for p in i.split(",")]))
+    return out
+
+
+def offline_answer(question: str, records: list[StepRecord], numbered: dict[int, Evidence],
+                   stop: StopReason | None) -> tuple[str, list[str]]:
+    """Extractive answer: per step, its best sentences with [n] markers; then the gaps."""
+    n_of = {ev.id: n for n, ev in numbered.items()}
+    paragraphs: list[str] = []
+    not_found: list[str] = []
+    for rec in records:
+        usable = [(t, [n_of[i] for i in ids if i in n_of])
+                  for t, ids in _context_sentences(rec.context)]
+        usable = [(t, ns) for t, ns in usable if ns][:MAX_SENTENCES_PER_STEP]
+        if rec.coverage == "none" or not usable:
+            not_found.append(rec.sub_question)
+            continue
+        body = " ".join(
+            f"{t.rstrip()}{'' if t.rstrip().endswith(('.', '!', '?')) else '.'} "
+            + "".join(f"[{n}]" for n in dict.fromkeys(ns))
+            for t, ns in usable
+        )
+        lead = "Partly answered — " if rec.coverage == "partial" else ""
+        paragraphs.append(f"{lead}{rec.sub_question}\n{body}")
+    if not paragraphs:
+        paragraphs.append("I could not find evidence in the filings or web sources to answer: "
+                          f"{question}")
+    elif not_found:
+        paragraphs.append("I could not find usable evidence for: "
+                          + "; ".join(q.rstrip(".?") for q in not_found) + ".")
+    if stop is not None and stop.code != "completed":
+        paragraphs.append(limit_note(stop))
+    paragraphs.append(OFFLINE_NOTE)
+    return "\n\n".join(paragraphs), not_found
+
+
+def synthesize(question: str, history: list[StepRecord], numbered: dict[int, Evidence],
+               stop: StopReason | None, deps: AgentDeps, allow_llm: bool = True):
+    """``(text, not_found, source, RoleCall | None)``."""
+    records = best_records(history)
+    call = None
+    if allow_llm:
+        call = ask_llm(deps, "synthesizer", SynthesisOutput,
+                       synth_messages(question, records, numbered))
+        if call.value is not None and call.value.answer.strip():
+            text = call.value.answer.strip()
+            if stop is not None and stop.code != "completed":
+                text += f"\n\n{limit_note(stop)}"
+            return text, list(call.value.not_found), "llm", call
+    text, not_found = offline_answer(question, records, numbered, stop)
+    return text, not_found, "offline", call

@@ -1,0 +1,187 @@
+"""Run records: what a deep or baseline run did, saved as JSON under ``settings.runs_dir``.
+
+A record keeps the question, plan, every event (so a UI can replay the run as it
+happened), the numbered evidence, the cited answer, usage, timings and why the
+run stopped. Records are scrubbed of configured keys when saved and exported.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from core.agent.events import AgentEvent
+from core.agent.state import (
+    Answer,
+    Evidence,
+    PlanStep,
+    Revision,
+    RoleUsage,
+    StepRecord,
+    StopReason,
+    total_usage,
+)
+from core.config import Settings
+from core.errors import AppError
+
+_RUN_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+def new_run_id() -> str:
+    """A fresh run id (also the graph's thread id)."""
+    return datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:8]
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class RunRecord(BaseModel):
+    """One run, deep or baseline, as saved and exported."""
+
+    id: str = Field(default_factory=new_run_id, description="Run id = graph thread id.")
+    kind: Literal["deep", "baseline"] = "deep"
+    question: str
+    created: str = Field(default_factory=_now, description="UTC time the run started.")
+    status: Literal["paused", "running", "done", "failed"] = "done"
+    backend: str = Field(default="offline engine", description="LLM model or 'offline engine'.")
+    doc_scope: list[str] = Field(default_factory=list)
+    plan: list[PlanStep] = Field(default_factory=list)
+    plan_source: str = ""
+    events: list[AgentEvent] = Field(default_factory=list, description="Every event, in order.")
+    history: list[StepRecord] = Field(default_factory=list)
+    revisions: list[Revision] = Field(default_factory=list)
+    evidence: list[Evidence] = Field(default_factory=list, description="[n] is evidence[n - 1].")
+    answer: Answer | None = None
+    usage: dict[str, RoleUsage] = Field(default_factory=dict, description="Per role.")
+    timings_ms: dict[str, float] = Field(default_factory=dict, description="Per node, summed.")
+    wall_s: float = Field(default=0.0, description="Wall time of the run (review excluded).")
+    stop_reason: StopReason | None = None
+    warnings: list[str] = Field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def total_usage(self) -> RoleUsage:
+        return total_usage(self.usage)
+
+
+def _path(settings: Settings, run_id: str) -> Path:
+    if not _RUN_ID.match(run_id or ""):
+        raise AppError(f"Invalid run id {run_id!r}: use the id shown by the run list.")
+    return settings.runs_dir / f"{run_id}.json"
+
+
+def scrub(text: str, settings: Settings) -> str:
+    """``text`` without configured keys or key-looking tokens."""
+    from core.llm.failures import redact
+
+    return redact(text, settings)
+
+
+def export_json(record: RunRecord, settings: Settings) -> str:
+    """The record as indented JSON, keys scrubbed."""
+    return scrub(record.model_dump_json(indent=2), settings)
+
+
+def save_run(record: RunRecord, settings: Settings) -> Path:
+    """Write the record (atomically) and return its path."""
+    path = _path(settings, record.id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(export_json(record, settings), encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def load_run(settings: Settings, run_id: str) -> RunRecord:
+    """The saved record ``run_id``; raises ``AppError`` when there is none."""
+    path = _path(settings, run_id)
+    if not path.exists():
+        raise AppError(f"No saved run {run_id!r} under {settings.runs_dir}.")
+    return RunRecord.model_validate_json(path.read_text(encoding="utf-8"))
+
+
+def list_runs(settings: Settings, *, status: str | None = None) -> list[RunRecord]:
+    """Saved records, newest first (optionally only one status)."""
+    if not settings.runs_dir.is_dir():
+        return []
+    out = []
+    for path in settings.runs_dir.glob("*.json"):
+        try:
+            rec = RunRecord.model_validate_json(path.read_text(encoding="utf-8"))
+        except (ValueError, OSError):
+            continue
+        if status is None or rec.status == status:
+            out.append(rec)
+    return sorted(out, key=lambda r: (r.created, r.id), reverse=True)
+
+
+def delete_run(settings: Settings, run_id: str) -> bool:
+    """Delete a saved record; False when it did not exist."""
+    path = _path(settings, run_id)
+    if not path.exists():
+        return False
+    path.unlink()
+    return True
+
+
+def _evidence_line(n: int, ev: Evidence) -> str:
+    where = ev.url if ev.kind == "web" else ev.id
+    return f"{n}. {ev.label} — `{where}`"
+
+
+def export_markdown(record: RunRecord, settings: Settings) -> str:
+    """A readable Markdown report of the run, keys scrubbed."""
+    u = record.total_usage
+    lines = [f"# {record.question}", "",
+             f"- run: `{record.id}` ({record.kind}, {record.status}), {record.created}",
+             f"- backend: {record.backend}",
+             f"- time: {record.wall_s:.1f} s; LLM calls: {u.calls}; tokens: {u.total} "
+             f"({u.prompt_tokens} prompt + {u.completion_tokens} completion)"]
+    if record.stop_reason:
+        lines.append(f"- stopped: {record.stop_reason.code} — {record.stop_reason.message}")
+    if record.plan:
+        lines += ["", "## Plan", ""]
+        for i, s in enumerate(record.plan, start=1):
+            where = f", section {s.section}" if s.section else ""
+            lines.append(f"{i}. {s.sub_question} ({s.tool}{where})")
+    if record.history:
+        lines += ["", "## Research", ""]
+        for r in record.history:
+            tag = f" (retry {r.attempt})" if r.attempt else ""
+            lines.append(f"- step {r.step + 1}{tag}: query `{r.query}` "
+                         f"[{r.strategy or 'web'}] -> {r.coverage}: {r.finding}")
+    lines += ["", "## Answer", "", record.answer.text if record.answer else
+              f"(no answer{': ' + record.error if record.error else ''})"]
+    if record.evidence:
+        lines += ["", "## Sources", ""]
+        lines += [_evidence_line(n, ev) for n, ev in enumerate(record.evidence, start=1)]
+    if record.warnings:
+        lines += ["", "## Warnings", ""] + [f"- {w}" for w in record.warnings]
+    return scrub("\n".join(lines) + "\n", settings)
+
+
+def record_from_state(run_id: str, values: dict[str, Any], base: RunRecord) -> RunRecord:
+    """Fill ``base`` (question, events, created...) from the graph's final state values."""
+    answer = values.get("answer")
+    started = values.get("started_at")
+    wall = (datetime.now(UTC).timestamp() - started) if started else base.wall_s
+    return base.model_copy(update={
+        "id": run_id,
+        "plan": values.get("plan", base.plan),
+        "plan_source": values.get("plan_source", base.plan_source),
+        "history": values.get("history", []),
+        "revisions": values.get("revisions", []),
+        "evidence": answer.evidence if answer else [],
+        "answer": answer,
+        "usage": values.get("usage", {}),
+        "timings_ms": values.get("timings_ms", {}),
+        "wall_s": round(wall, 3),
+        "stop_reason": values.get("stop"),
+        "warnings": values.get("warnings", []),
+    })
