@@ -166,11 +166,10 @@ def export_markdown(record: RunRecord, settings: Settings) -> str:
     return scrub("\n".join(lines) + "\n", settings)
 
 
-def record_from_state(run_id: str, values: dict[str, Any], base: RunRecord) -> RunRecord:
+def record_from_state(run_id: str, values: dict[str, Any], base: RunRecord,
+                      wall_s: float) -> RunRecord:
     """Fill ``base`` (question, events, created...) from the graph's final state values."""
     answer = values.get("answer")
-    started = values.get("started_at")
-    wall = (datetime.now(UTC).timestamp() - started) if started else base.wall_s
     return base.model_copy(update={
         "id": run_id,
         "plan": values.get("plan", base.plan),
@@ -181,7 +180,7 @@ def record_from_state(run_id: str, values: dict[str, Any], base: RunRecord) -> R
         "answer": answer,
         "usage": values.get("usage", {}),
         "timings_ms": values.get("timings_ms", {}),
-        "wall_s": round(wall, 3),
+        "wall_s": round(wall_s, 3),
         "stop_reason": values.get("stop"),
         "warnings": values.get("warnings", []),
     })

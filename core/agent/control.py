@@ -7,8 +7,6 @@ re-runs the planner or resets the research history.
 
 from __future__ import annotations
 
-import time
-
 from langgraph.types import interrupt
 
 from core.agent.common import current_step, usage_update, warn
@@ -54,7 +52,7 @@ def review_node(state: ResearchState, deps: AgentDeps) -> dict:
     if edited:
         plan = check_plan(value, deps.corpus.sections, web_available=deps.web_available)
     emit(PlanApproved(node="review", plan=plan, edited=edited))
-    return {"plan": plan, "started_at": time.time(), "step_index": 0, "attempt": 0}
+    return {"plan": plan, "started_at": deps.clock(), "step_index": 0, "attempt": 0}
 
 
 def start_step_node(state: ResearchState, deps: AgentDeps) -> dict:

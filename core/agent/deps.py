@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import logging
 import re
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -87,6 +89,8 @@ class AgentDeps:
     llm: Any = None
     reranker: Any = None
     embedder: Any = None
+    clock: Callable[[], float] = time.time
+    """Wall clock for the max_wall_s bound (tests pass a fake one)."""
 
     @property
     def web_available(self) -> bool:

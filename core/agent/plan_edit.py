@@ -128,12 +128,20 @@ def validate_plan(plan: Sequence[Any], corpus_sections: Mapping[str, Sequence[st
 
 def check_plan(plan: Any, corpus_sections: Mapping[str, Sequence[str]], *,
                web_available: bool = True) -> list[PlanStep]:
-    """Parsed, normalised steps; raises ``PlanValidationError`` listing every problem."""
+    """Parsed, normalised steps (sections as exact corpus titles); raises
+    ``PlanValidationError`` listing every problem."""
     steps = parse_plan(plan)
     problems = validate_plan(steps, corpus_sections, web_available=web_available)
     if problems:
         raise PlanValidationError(problems)
-    return normalise_plan(steps)
+    out = []
+    for step in normalise_plan(steps):
+        if step.section:  # "Item 7" -> the corpus's exact title
+            scope = step.doc_ids or list(corpus_sections)
+            titles = [t for d in scope for t in corpus_sections.get(d, [])]
+            step = step.model_copy(update={"section": match_section(step.section, titles)})
+        out.append(step)
+    return out
 
 
 def add_step(plan: list[PlanStep], step: PlanStep | None = None,

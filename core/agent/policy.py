@@ -12,7 +12,6 @@ and said in the answer.
 from __future__ import annotations
 
 import re
-import time
 
 from core.agent.deps import AgentDeps
 from core.agent.planner import FILING_CUES
@@ -29,7 +28,7 @@ def bound_reached(state: ResearchState, deps: AgentDeps) -> StopReason | None:
     """The wall-time or token bound, if reached."""
     s = deps.settings
     started = state.get("started_at")
-    if started is not None and time.time() - started >= s.max_wall_s:
+    if started is not None and deps.clock() - started >= s.max_wall_s:
         return StopReason(code="max_wall_s", message=f"wall-time limit of {s.max_wall_s:g} s "
                           "reached; answered with the evidence gathered so far")
     spent = total_usage(state.get("usage")).total

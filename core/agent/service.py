@@ -13,6 +13,7 @@ Paused runs live in the SQLite checkpointer under ``settings.data_dir`` and a
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -149,6 +150,7 @@ class ResearchService:
                              backend=self.deps.backend)
         events = list(base.events)
         base = base.model_copy(update={"status": "running"})
+        t0 = time.perf_counter()
         try:
             for event in self._events(Command(resume=value), thread_id):
                 events.append(event)
@@ -159,12 +161,13 @@ class ResearchService:
             err = Error(node="graph", message=msg)
             events.append(err)
             yield err
-            record = base.model_copy(update={"status": "failed", "events": events, "error": msg})
+            record = base.model_copy(update={"status": "failed", "events": events, "error": msg,
+                                             "wall_s": round(time.perf_counter() - t0, 3)})
             save_run(record, self.settings)
             return record
         values = self.graph.get_state(self._config(thread_id)).values
         record = record_from_state(thread_id, values, base.model_copy(
-            update={"status": "done", "events": events}))
+            update={"status": "done", "events": events}), time.perf_counter() - t0)
         save_run(record, self.settings)
         return record
 
