@@ -13,7 +13,8 @@ from core.ingest.pdf import load_pdf
 
 
 def make_pdf(pages: list[str], *, encrypt: bool = False, password: str = "") -> bytes:
-    """A real PDF with one Helvetica text line per input line (empty string: blank page)."""
+    """A real PDF with one Helvetica text line per input line (empty string: blank page);
+    a tab in a line starts the next column, 220 points to the right."""
     writer = PdfWriter()
     font = DictionaryObject(
         {
@@ -27,11 +28,12 @@ def make_pdf(pages: list[str], *, encrypt: bool = False, password: str = "") -> 
         page = writer.add_blank_page(612, 792)
         if not text:
             continue
-        ops = ["BT", "/F1 11 Tf", "14 TL", "72 720 Td"]
-        for line in text.split("\n"):
-            escaped = line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
-            ops.append(f"({escaped}) Tj T*")
-        ops.append("ET")
+        ops = []
+        for row, line in enumerate(text.split("\n")):
+            for col, cell in enumerate(line.split("\t")):  # a tab jumps to the next column
+                escaped = cell.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+                x, y = 72 + 220 * col, 720 - 14 * row
+                ops.append(f"BT /F1 11 Tf {x} {y} Td ({escaped}) Tj ET")
         stream = DecodedStreamObject()
         stream.set_data("\n".join(ops).encode("cp1252"))
         resources = {NameObject("/Font"): DictionaryObject({NameObject("/F1"): font})}
@@ -90,3 +92,21 @@ def test_truncated_pdf_raises_ingest_error():
 def test_pdf_without_text_looks_scanned():
     with pytest.raises(IngestError, match="scanned"):
         load_pdf(make_pdf(["", ""]))
+
+
+def test_layout_columns_become_table_rows():
+    page = (
+        "Item 7. Management's Discussion and Analysis\n"
+        + "Results of operations were strong this year for every segment we serve.\n" * 6
+        + "Consolidated Statements of Income\n"
+        "\tFiscal 2023\tFiscal 2022\n"
+        "Total revenue\t$26,974\t$26,914\n"
+        "Net income\t4,368\t9,752"
+    )
+    doc = load_pdf(make_pdf([page]))
+    assert "Total revenue | $26,974 | $26,914" in doc.text
+    assert "Net income | 4,368 | 9,752" in doc.text
+    assert doc.tables == 1
+    ((start, end),) = doc.table_spans
+    assert doc.text[start:end].startswith("Consolidated Statements of Income")
+    assert doc.text[start:end].endswith("Net income | 4,368 | 9,752")

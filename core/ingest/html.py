@@ -15,7 +15,16 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from core.errors import IngestError
-from core.ingest.tables import BLOCK_TAGS, SKIP_TAGS, flat_text, is_hidden, render_table, table_rows
+from core.ingest.tables import (
+    BLOCK_TAGS,
+    SKIP_TAGS,
+    Block,
+    assemble,
+    flat_text,
+    is_hidden,
+    render_table,
+    table_rows,
+)
 from core.ingest.text import (
     clean_inline,
     declared_charset,
@@ -35,10 +44,6 @@ DEI_NAMES = (
 _DEI_LOWER = {name.lower(): name for name in DEI_NAMES}
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.S)
 _BR = "\x1f"  # marks <br>: source newlines are mere spaces, <br> is a line break
-CAPTION_MAX_BLOCKS = 3
-CAPTION_MAX_CHARS = 400
-
-Block = tuple[str, str]  # (kind "text" | "table", text)
 
 
 class _Emitter:
@@ -136,29 +141,6 @@ def drop_furniture(blocks: list[Block]) -> list[Block]:
                 continue
         kept.append((kind, text))
     return kept
-
-
-def assemble(blocks: list[Block]) -> tuple[str, list[tuple[int, int]]]:
-    """Join blocks with blank lines; each table span starts at its caption lines."""
-    parts: list[str] = []
-    starts: list[int] = []
-    spans: list[tuple[int, int]] = []
-    pos = 0
-    for i, (kind, text) in enumerate(blocks):
-        starts.append(pos)
-        parts.append(text)
-        end = pos + len(text)
-        if kind == "table":
-            first, used = i, 0
-            for j in range(i - 1, max(-1, i - 1 - CAPTION_MAX_BLOCKS), -1):
-                prev_kind, prev = blocks[j]
-                if prev_kind != "text" or used + len(prev) > CAPTION_MAX_CHARS:
-                    break
-                first, used = j, used + len(prev)
-            start = max(starts[first], spans[-1][1] + 2 if spans else 0)
-            spans.append((start, end))
-        pos = end + 2
-    return "\n\n".join(parts), spans
 
 
 def parse_root(data: bytes):

@@ -1,5 +1,8 @@
 """PDF loader (pypdf): page texts joined by blank lines, each page kept as a ``Page`` span.
 
+Pages are read in pypdf's layout mode and turned into paragraphs and table rows by
+``pdf_layout``; detected tables are counted and their spans kept for chunking.
+
 Encrypted files with an empty user password (common for filings) are opened with
 ``decrypt("")``, which needs the ``cryptography`` package for AES. No OCR: a PDF without
 extractable text is refused with a message saying it looks scanned.
@@ -9,17 +12,16 @@ from __future__ import annotations
 
 import io
 import logging
-import re
 
 from pypdf import PdfReader
 from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError, PyPdfError
 
 from core.errors import IngestError
-from core.ingest.text import clean_lines, is_furniture, repair_replacement_chars
+from core.ingest.pdf_layout import page_text
+from core.ingest.text import clean_controls
 from core.types import Page, ParsedDocument
 
 log = logging.getLogger(__name__)
-_HYPHEN_BREAK = re.compile(r"(?<=[a-z])-\n(?=[a-z])")
 
 
 def _open(data: bytes) -> PdfReader:
@@ -46,18 +48,20 @@ def _open(data: bytes) -> PdfReader:
     return reader
 
 
-def _page_text(page, number: int) -> str:
+def _page_text(page, number: int) -> tuple[str, bool]:
+    """Layout-mode text (words whole, columns aligned); plain mode if layout fails or is empty
+    (pypdf's layout mode returns nothing for some pages that plain mode reads)."""
     try:
-        text = page.extract_text() or ""
+        text = page.extract_text(extraction_mode="layout", layout_mode_space_vertically=False)
+        if text.strip():
+            return text, True
+    except Exception as exc:  # noqa: BLE001 - pypdf raises many types on odd pages
+        log.info("PDF page %d: layout extraction failed (%s); using plain mode", number, exc)
+    try:
+        return page.extract_text() or "", False
     except (PyPdfError, ValueError, KeyError, TypeError, AttributeError) as exc:
         log.warning("PDF page %d: text extraction failed (%s); page skipped", number, exc)
-        return ""
-    lines = clean_lines(_HYPHEN_BREAK.sub("", text)).split("\n")
-    while lines and is_furniture(lines[0]):  # "Table of Contents" link at the top
-        lines.pop(0)
-    while lines and is_furniture(lines[-1]):  # the page number at the bottom
-        lines.pop()
-    return repair_replacement_chars("\n".join(lines).strip())
+        return "", False
 
 
 def load_pdf(data: bytes) -> ParsedDocument:
@@ -73,14 +77,17 @@ def load_pdf(data: bytes) -> ParsedDocument:
         raise IngestError("The PDF has no pages. Download it again or use the HTML filing.")
     parts: list[str] = []
     spans: list[Page] = []
+    tables: list[tuple[int, int]] = []
     pos = 0
     for number, page in enumerate(pages, start=1):
-        text = _page_text(page, number)
+        raw, layout = _page_text(page, number)
+        text, page_tables = page_text(clean_controls(raw), join_wraps=layout)
         if not text:
             continue
         if parts:
             pos += 2  # the blank line between pages
         spans.append(Page(number=number, start=pos, end=pos + len(text)))
+        tables.extend((pos + a, pos + b) for a, b in page_tables)
         parts.append(text)
         pos += len(text)
     if not parts:
@@ -93,4 +100,10 @@ def load_pdf(data: bytes) -> ParsedDocument:
         title = (reader.metadata or {}).get("/Title") or None
     except (PyPdfError, ValueError, KeyError, TypeError):
         title = None
-    return ParsedDocument(text="\n\n".join(parts), pages=spans, title=str(title) if title else None)
+    return ParsedDocument(
+        text="\n\n".join(parts),
+        pages=spans,
+        tables=len(tables),
+        table_spans=tables,
+        title=str(title) if title else None,
+    )

@@ -18,6 +18,10 @@ BLOCK_TAGS = frozenset(
 )
 SKIP_TAGS = frozenset("script style head title noscript template ix:header object".split())
 _HIDDEN = re.compile(r"display\s*:\s*none", re.I)
+CAPTION_MAX_BLOCKS = 3
+CAPTION_MAX_CHARS = 400
+
+Block = tuple[str, str]  # (kind "text" | "table", text)
 _CURRENCY = frozenset({"$", "€", "£", "¥", "US$"})
 _TRAILERS = re.compile(r"^(?:\)|%|\)%|%\)|\)\s*%)$")
 
@@ -104,3 +108,26 @@ def render_table(rows: list[list[str]]) -> tuple[str, bool]:
     if len(rows) == 1:
         return " ".join(rows[0]), False
     return "\n".join(" | ".join(r) for r in rows), True
+
+
+def assemble(blocks: list[Block]) -> tuple[str, list[tuple[int, int]]]:
+    """Join blocks with blank lines; each table span starts at its caption lines."""
+    parts: list[str] = []
+    starts: list[int] = []
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    for i, (kind, text) in enumerate(blocks):
+        starts.append(pos)
+        parts.append(text)
+        end = pos + len(text)
+        if kind == "table":
+            first, used = i, 0
+            for j in range(i - 1, max(-1, i - 1 - CAPTION_MAX_BLOCKS), -1):
+                prev_kind, prev = blocks[j]
+                if prev_kind != "text" or used + len(prev) > CAPTION_MAX_CHARS:
+                    break
+                first, used = j, used + len(prev)
+            start = max(starts[first], spans[-1][1] + 2 if spans else 0)
+            spans.append((start, end))
+        pos = end + 2
+    return "\n\n".join(parts), spans

@@ -99,6 +99,7 @@ _SPACES = str.maketrans(
         **dict.fromkeys("\u200b\ufeff\xad", ""),
     }
 )
+_CONTROL_MAP = str.maketrans({**_CONTROLS, **_C1_TO_CP1252, "\f": "\n", "\r": ""})
 _MULTI_SPACE = re.compile(r" {2,}")
 _SPACE_AROUND_NL = re.compile(r" *\n *")
 _MANY_NL = re.compile(r"\n{3,}")
@@ -118,6 +119,11 @@ def is_furniture(line: str) -> bool:
     """True for page furniture: a bare page number or a "Table of Contents" link line."""
     line = line.strip()
     return len(line) <= 40 and bool(_PAGE_NO.match(line) or _NAV_LINK.match(line))
+
+
+def clean_controls(text: str) -> str:
+    """Drop control characters (NUL and friends) and map C1 codes to windows-1252 marks."""
+    return text.translate(_CONTROL_MAP)
 
 
 def clean_inline(text: str) -> str:
