@@ -2,9 +2,10 @@
 
 Layout mode keeps words whole and columns aligned with runs of spaces (plain mode breaks
 words across lines on many filings). A line whose columns are separated by three or more
-spaces and which carries figures is a table row; consecutive rows form a table block. An
-indented line starts a new paragraph; a line following a full-width line is its continuation
-(joined with a space, unless it opens an Item or Part heading).
+spaces and whose value columns hold figures (a few words at most) is a table row;
+consecutive rows form a table block. An indented line starts a new paragraph; a line
+following a full-width line is its continuation (joined with a space, unless it opens an
+Item or Part heading).
 """
 
 from __future__ import annotations
@@ -15,10 +16,13 @@ from core.ingest.tables import Block, assemble, merge_cells
 from core.ingest.text import clean_inline, is_furniture, repair_replacement_chars
 
 _GAP = re.compile(r" {3,}")
+_JUSTIFIED = re.compile(r"\S  \S")
+_RUNS_ON = re.compile(r"(?:,|\b[a-z]+)$")
 _FIGURE = re.compile(r"\d|^[—–-]$")
 _HYPHEN_BREAK = re.compile(r"(?<=[a-z])-\n(?=[a-z])")
 _HEADING = re.compile(r"(?:part|items?)\s+[0-9ivx]", re.I)
 PARAGRAPH_INDENT = 4
+MAX_WORDS_PER_VALUE = 4
 SOFT_WRAP_CHARS = 90
 CAPTION_LINES = 3
 CAPTION_LINE_CHARS = 80
@@ -27,9 +31,16 @@ MAX_HEADING_IN_TABLE = 60
 
 def _row(line: str) -> str | None:
     """ " | "-joined cells when the line looks like a table row with figures, else None."""
-    cells = _GAP.split(line.strip())
+    stripped = line.strip()
+    if len(_JUSTIFIED.findall(stripped)) >= 3:  # words spread by justification: prose
+        return None
+    cells = _GAP.split(stripped)
     if len(cells) < 2 or not any(_FIGURE.search(c) for c in cells[1:]):
         return None
+    if any(len(c.split()) > MAX_WORDS_PER_VALUE for c in cells[1:]):  # a sentence, not values
+        return None
+    if len(cells[0].split()) >= 6 and any(_RUNS_ON.search(c) for c in cells[1:]):
+        return None  # "The years ended | December 26, 2015, | ... and": a sentence again
     return " | ".join(merge_cells([clean_inline(c) for c in cells]))
 
 
