@@ -43,9 +43,9 @@ def cmd_ingest(args, settings: Settings) -> int:
 
 
 def cmd_docs(args, settings: Settings) -> int:
-    from core.store.corpus_store import CorpusStore
+    from core.store.registry import Registry
 
-    store = CorpusStore(settings, embedder=None)
+    store = Registry(settings.registry_path)  # listing needs no model
     docs = store.documents()
     if not docs:
         print(f"The corpus at {settings.data_dir} is empty. "
@@ -69,9 +69,7 @@ def _section_counts(store, doc_id: str) -> dict[str, int]:
 
 
 def cmd_delete(args, settings: Settings) -> int:
-    from core.store.corpus_store import CorpusStore
-
-    store = CorpusStore(settings, embedder=None)
+    store = _corpus(settings).store
     for doc_id in args.doc_ids:
         if store.get_document(doc_id) is None:
             print(f"✗ No document {doc_id}; `python -m core docs` lists the ids.", file=sys.stderr)
