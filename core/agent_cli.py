@@ -137,7 +137,8 @@ def _review(service, thread_id: str, out: IO[str], input_fn: Callable[[str], str
             print(f"Run {thread_id} left paused; resume it with "
                   f"`python -m core ask --resume {thread_id}`.", file=out)
             return None
-        path = service.settings.runs_dir / f"{thread_id}.plan.json"
+        path = service.settings.data_dir / "plan-edits" / f"{thread_id}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps([s.model_dump() for s in service.pending_plan(thread_id)],
                                    indent=2), encoding="utf-8")
         try:
