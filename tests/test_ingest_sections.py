@@ -135,3 +135,9 @@ def test_heading_glued_to_previous_sentence_in_pdf_text():
     )
     titles = [s.title for s in detect_sections(text)]
     assert titles == ["Item 1. Business", "Item 3. Legal Proceedings"]
+
+
+def test_other_forms_and_8k_item_numbers_are_not_10k_items():
+    text = "FORM 8-K\n\nItem 2.02 Results of Operations\n\nText.\n\nItem 9.01 Exhibits\n\nMore."
+    assert [s.title for s in detect_sections(text, "8-K")] == ["Document"]
+    assert [s.title for s in detect_sections(text)] == ["Document"]

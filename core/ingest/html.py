@@ -52,7 +52,6 @@ class _Emitter:
     def __init__(self) -> None:
         self.blocks: list[Block] = []
         self.buf: list[str] = []
-        self.tables = 0
 
     def flush(self) -> None:
         if not self.buf:
@@ -109,7 +108,6 @@ def _walk(root, out: _Emitter) -> None:
             text, is_data = render_table(table_rows(el))
             if text:
                 out.add("table" if is_data else "text", text)
-                out.tables += is_data
                 if el.tail:
                     out.buf.append(el.tail)
                 continue

@@ -27,7 +27,7 @@ _ITEM_LINE = re.compile(
 _GLUED_ITEM = re.compile(
     r"(?<=[.”\")])items?[ \t]+(?P<a>\d{1,2}[a-c]?)(?P<b>)(?P<part>)\.[ \t]*$", re.I | re.M
 )
-_AFTER_OK = re.compile(r"^(?:[ \t]*[.:\-–—|]|[ \t]*$|[ \t]+[A-Z\[“\"'])")
+_AFTER_OK = re.compile(r"^(?:[ \t]*[.:\-–—|](?!\d)|[ \t]*$|[ \t]+[A-Z\[“\"'])")  # not 8-K "2.02"
 _PART_LINE = re.compile(
     r"^[ \t]*part[ \t]+(?P<part>iv|iii|ii|i)\b(?![^\n]*\bitem)[^\n]{0,80}$", re.I | re.M
 )
@@ -156,12 +156,16 @@ def _start_with_part_line(text: str, cand: _Candidate, floor: int) -> int:
 
 
 def detect_sections(text: str, form_type: str | None = None) -> list[Section]:
-    """Split text into Item sections (10-K by default, 10-Q when the form says so).
+    """Split text into Item sections (10-K by default, 10-Q when the form says so; other
+    forms, whose Items differ, stay one "Document" section).
 
     Text before the first Item becomes "Cover" (or "Preamble"); without at least two Items
     the whole text is one "Document" section.
     """
-    ten_q = "10-Q" in (form_type or "").upper()
+    form = (form_type or "").upper()
+    if form and form != "UNKNOWN" and not form.startswith(("10-K", "10-Q")):
+        return [Section(title="Document", start=0, end=len(text))]  # 8-K, 20-F...: other Items
+    ten_q = form.startswith("10-Q")
     cands = _candidates(text, ten_q)
     _weigh(text, cands)
     chain = _best_chain(cands)
