@@ -165,6 +165,10 @@ class CorpusStore:
         """BM25 scores of ``query`` for given chunks (used by the fallback reranker)."""
         return self.keyword.score(query, chunk_ids)
 
+    def keyword_idf(self, terms: list[str]) -> dict[str, float]:
+        """Corpus IDF of tokenised terms (used by the fallback reranker)."""
+        return self.keyword.idf(terms)
+
     def close(self) -> None:
         """Close the registry. The Chroma client stays cached for the process."""
         self.registry.close()

@@ -114,6 +114,13 @@ class KeywordIndex:
             by_row = dict(zip(rows, scores, strict=True))
         return {c: float(by_row.get(self._row.get(c, -1), 0.0)) for c in chunk_ids}
 
+    def idf(self, terms: list[str]) -> dict[str, float]:
+        """Corpus IDF of each (already tokenised) term; 0 for unknown terms."""
+        with self._lock:
+            self.ensure()
+            table = self._bm25.idf if self._bm25 is not None else {}
+            return {t: float(table.get(t, 0.0)) for t in terms}
+
     def __len__(self) -> int:
         self.ensure()
         return len(self._ids)

@@ -1,0 +1,109 @@
+"""Choosing the reranker (cross-encoder vs fallback, with its reason) and the real-model paths."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from core.retrieval import rerank
+from core.retrieval.fallback import METHODS, FallbackReranker
+from core.retrieval.rerank import get_reranker
+from core.retrieval.retriever import Retriever
+from core.store.corpus_store import CorpusStore
+from tests.fixtures.retrieval.corpus import amd_10k, nvda_10k, nvda_10q
+
+
+@pytest.fixture
+def store(settings, hash_embedder):
+    s = CorpusStore(settings, hash_embedder)
+    for meta, chunks in (nvda_10k(), nvda_10q(), amd_10k()):
+        s.add(meta, chunks)
+    yield s
+    s.close()
+
+
+def test_offline_without_weights_uses_the_named_fallback(settings, hash_embedder, store,
+                                                         monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setattr(rerank, "probe_hub", lambda *a: pytest.fail("no probe when offline"))
+    reranker = get_reranker(settings, hash_embedder, store)
+    assert reranker.info.kind == "fallback"
+    assert "HF_HUB_OFFLINE=1" in reranker.info.reason
+    assert settings.reranker_model in reranker.info.reason
+    assert reranker.info.name.startswith("fallback:")
+
+
+def test_unreachable_hub_is_probed_briefly_then_falls_back(settings, hash_embedder, store,
+                                                           monkeypatch):
+    with socket.socket() as s:  # a port nothing listens on, on this machine
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setenv("HF_HUB_OFFLINE", "0")
+    monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{port}")
+    monkeypatch.setattr(rerank, "_in_cache", lambda ref: False)
+    fast = settings.model_copy(update={"reranker_hub_probe_s": 0.5})
+    reranker = get_reranker(fast, hash_embedder, store)
+    assert reranker.info.kind == "fallback"
+    assert "did not answer within 0.5s" in reranker.info.reason
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_every_fallback_method_reorders_candidates(settings, hash_embedder, store, method):
+    reranker = FallbackReranker(hash_embedder, store, method=method)
+    retriever = Retriever(store, hash_embedder, reranker, settings)
+    res = retriever.search("revenue", k=3, rerank_query="export controls on H100 to China")
+    assert "Export controls" in res.hits[0].chunk.text
+    assert res.reranker.name == f"fallback:{method} " + res.reranker.name.split(" ", 1)[1]
+
+
+def test_unknown_fallback_method_is_refused(hash_embedder, store):
+    with pytest.raises(ValueError, match="lexical"):
+        FallbackReranker(hash_embedder, store, method="nope")
+
+
+@pytest.mark.slow
+def test_cross_encoder_from_a_local_folder(tmp_path, settings, hash_embedder, store):
+    """A real CrossEncoder built from the bundled MiniLM weights (untrained head) loads from a
+    folder and scores (query, chunk) pairs; only the loading path is under test here."""
+    from sentence_transformers import CrossEncoder
+
+    from core.models import resolve_embedding_path
+
+    folder = tmp_path / "tiny-cross-encoder"
+    CrossEncoder(resolve_embedding_path("bundled:all-MiniLM-L6-v2"), num_labels=1).save(
+        str(folder)
+    )
+    local = settings.model_copy(update={"reranker_model": str(folder)})
+    reranker = get_reranker(local, hash_embedder, store)
+    assert reranker.info.kind == "cross-encoder"
+    assert "folder" in reranker.info.reason
+    res = Retriever(store, hash_embedder, reranker, local).search("revenue", k=4)
+    assert res.reranker.kind == "cross-encoder" and len(res.hits) == 4
+    scores = [h.stages["reranked"].score for h in res.hits]
+    assert scores == sorted(scores, reverse=True)
+    assert [h.rank for h in res.hits] == [1, 2, 3, 4]
+
+
+@pytest.mark.slow
+def test_real_embedder_end_to_end(settings, real_embedder):
+    """One path through the bundled all-MiniLM-L6-v2: ingest records, search, rerank."""
+    store = CorpusStore(settings, real_embedder)
+    try:
+        for meta, chunks in (nvda_10k(), amd_10k()):
+            store.add(meta, chunks)
+        retriever = Retriever(store, real_embedder,
+                              get_reranker(settings, real_embedder, store), settings)
+        vec = retriever.search("How many people work at NVIDIA?", strategy="vector", k=2,
+                               doc_ids=[nvda_10k()[0].doc_id], rerank=False)
+        assert "26,196 employees" in " ".join(h.chunk.text for h in vec.hits)
+        res = retriever.search("Who are the competitors?", k=2,
+                               rerank_query="competition could reduce revenue and margins",
+                               sections=["Item 1A"])
+        assert res.reranker.kind == "fallback"
+        assert all(h.chunk.section == "Item 1A. Risk Factors" for h in res.hits)
+        assert {"fused", "reranked"} <= set(res.hits[0].stages)
+        stored = store.get_vectors([res.hits[0].chunk.chunk_id])
+        assert stored[res.hits[0].chunk.chunk_id].shape == (real_embedder.dim,)
+    finally:
+        store.close()
