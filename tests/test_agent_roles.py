@@ -135,13 +135,13 @@ def test_policy_revises_weak_steps_then_records_the_gap(deps, settings):
     plan = [PlanStep(sub_question="a", section="Item 1A. Risk Factors", doc_ids=["doc1"]),
             PlanStep(sub_question="b")]
     state = {"plan": plan, "step_index": 0, "work": StepWork(), "revisions": [], "steps_run": 1}
-    assert decide(state, deps)[0] == "REVISE"
+    assert decide(state, deps).decision == "REVISE"
     new, change = revision_for(plan[0], state, deps)
     assert change.startswith("drop section") and new.section is None
     state["revisions"] = [object()] * settings.max_revisions
-    decision, reason, limit = decide(state, deps)
-    assert decision == "CONTINUE" and limit.code == "max_revisions"
-    assert "max_revisions" in reason
+    out = decide(state, deps)
+    assert out.decision == "CONTINUE" and out.limit.code == "max_revisions"
+    assert "max_revisions" in out.reason
 
 
 def test_citation_validator_drops_invented_markers_and_maps_ids():

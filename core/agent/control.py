@@ -78,13 +78,13 @@ def policy_node(state: ResearchState, deps: AgentDeps) -> dict:
     """CONTINUE, REVISE or FINISH with a reason (rule over coverage and bounds)."""
     clock = Clock()
     index = state.get("step_index", 0)
-    decision, reason, limit = decide(state, deps)
-    emit(PolicyDecided(node="policy", step=index, elapsed_ms=clock.ms, decision=decision,
-                       reason=reason))
-    update: dict = {"decision": decision, "decision_reason": reason}
-    if limit is not None:
-        update["limit_hit"] = limit
-    if decision == "CONTINUE":
+    out = decide(state, deps)
+    emit(PolicyDecided(node="policy", step=index, elapsed_ms=clock.ms, decision=out.decision,
+                       reason=out.reason))
+    update: dict = {"decision": out.decision, "decision_reason": out.reason}
+    if out.limit is not None:
+        update["limit_hit"] = out.limit
+    if out.decision == "CONTINUE":
         update.update(step_index=index + 1, attempt=0)
     return update
 

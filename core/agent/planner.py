@@ -48,7 +48,7 @@ _SPLIT = re.compile(
     re.IGNORECASE,
 )
 _LEAD = re.compile(r"^(?:then|also|next|finally|additionally|in addition|and)\b[\s,]*", re.I)
-_REFERS_BACK = re.compile(r"\b(this|these|those|such|that)\s+(new\s+)?\w+", re.IGNORECASE)
+_REFERS_BACK = re.compile(r"\b(?:this|these|those|such)\s+(?:new\s+)?(\w+)", re.IGNORECASE)
 _CUE = re.compile(rf"\b(?:{_VERBS})\b", re.IGNORECASE)
 
 WEB_CUES = re.compile(
@@ -154,7 +154,9 @@ def offline_plan(question: str, deps: AgentDeps, scope: list[str]) -> list[PlanS
     previous: list[str] = []
     for n, clause in enumerate(clauses, start=1):
         keywords = content_words(clause)
-        if _REFERS_BACK.search(clause):  # "this new strategy": carry the names it refers to
+        ref = _REFERS_BACK.search(clause)
+        if ref and previous:  # "this new strategy": search for what it refers to instead
+            keywords = [w for w in keywords if w.lower() != ref.group(1).lower()]
             keywords += [w for w in previous if w[0].isupper() and w not in keywords]
         previous = content_words(clause)
         tool, why_tool = choose_tool(clause, deps.corpus, deps.web_available)

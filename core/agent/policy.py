@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from pydantic import BaseModel, Field
+
 from core.agent.deps import AgentDeps
 from core.agent.planner import FILING_CUES
 from core.agent.state import Decision, PlanStep, ResearchState, StopReason, total_usage
@@ -22,6 +24,14 @@ POLICY_NOTE = (
     "Rule-based over the reflection's coverage (no LLM call): weak -> REVISE while "
     "max_revisions allows; last step or a bound reached -> FINISH; else CONTINUE."
 )
+
+
+class PolicyDecision(BaseModel):
+    """The policy's output after a step."""
+
+    decision: Decision = Field(description="CONTINUE to the next step, REVISE this step, FINISH.")
+    reason: str = Field(description="Why, in one sentence a reader can check.")
+    limit: StopReason | None = Field(default=None, description="A bound that was reached.")
 
 
 def bound_reached(state: ResearchState, deps: AgentDeps) -> StopReason | None:
@@ -38,8 +48,8 @@ def bound_reached(state: ResearchState, deps: AgentDeps) -> StopReason | None:
     return None
 
 
-def decide(state: ResearchState, deps: AgentDeps) -> tuple[Decision, str, StopReason | None]:
-    """``(decision, reason, bound hit or None)`` for the step just reflected."""
+def decide(state: ResearchState, deps: AgentDeps) -> PolicyDecision:
+    """The decision for the step just reflected (see the module docstring)."""
     s = deps.settings
     index = state.get("step_index", 0)
     plan = state["plan"]
@@ -49,10 +59,11 @@ def decide(state: ResearchState, deps: AgentDeps) -> tuple[Decision, str, StopRe
     what = "found nothing" if not work.reranked else "found only weak evidence"
     bound = bound_reached(state, deps)
     if bound:
-        return "FINISH", bound.message, bound
+        return PolicyDecision(decision="FINISH", reason=bound.message, limit=bound)
     if weak and used < s.max_revisions:
-        return "REVISE", f"step {index + 1} {what} (coverage: {work.coverage}); " \
-            f"revision {used + 1} of at most {s.max_revisions}", None
+        return PolicyDecision(decision="REVISE", reason=f"step {index + 1} {what} (coverage: "
+                              f"{work.coverage}); revision {used + 1} of at most "
+                              f"{s.max_revisions}")
     note = ""
     limit = None
     if weak:
@@ -63,12 +74,14 @@ def decide(state: ResearchState, deps: AgentDeps) -> tuple[Decision, str, StopRe
     elif work.coverage == "partial":
         note = f"step {index + 1} answered only partly (kept, flagged). "
     if index + 1 >= len(plan):
-        return "FINISH", note + "all plan steps are done", limit
+        return PolicyDecision(decision="FINISH", reason=note + "all plan steps are done",
+                              limit=limit)
     if state.get("steps_run", 0) >= s.max_steps:
         stop = StopReason(code="max_steps", message=f"max_steps ({s.max_steps}) reached: "
                           f"{len(plan) - index - 1} plan step(s) not run")
-        return "FINISH", note + stop.message, stop
-    return "CONTINUE", note + f"moving on to step {index + 2} of {len(plan)}", limit
+        return PolicyDecision(decision="FINISH", reason=note + stop.message, limit=stop)
+    return PolicyDecision(decision="CONTINUE", limit=limit,
+                          reason=note + f"moving on to step {index + 2} of {len(plan)}")
 
 
 def revision_for(step: PlanStep, state: ResearchState, deps: AgentDeps
