@@ -19,7 +19,6 @@ PAGES = ROOT / "pages"
 
 st.set_page_config(
     page_title="Deep Filings — research agent",
-    page_icon="🔎",
     layout="wide",
     initial_sidebar_state="expanded",
 )
@@ -30,13 +29,13 @@ for _key, _default in keys.SHARED_DEFAULTS.items():
 page = st.navigation(
     {
         "Research": [
-            st.Page(PAGES / "research.py", title="Research", icon="🔎", default=True),
-            st.Page(PAGES / "compare.py", title="Compare", icon="⚖️"),
-            st.Page(PAGES / "runs.py", title="Runs", icon="🗂️"),
+            st.Page(PAGES / "research.py", title="Research", default=True),
+            st.Page(PAGES / "compare.py", title="Compare"),
+            st.Page(PAGES / "runs.py", title="Runs"),
         ],
         "Corpus": [
-            st.Page(PAGES / "library.py", title="Library", icon="📚"),
-            st.Page(PAGES / "settings.py", title="Settings", icon="⚙️"),
+            st.Page(PAGES / "library.py", title="Library"),
+            st.Page(PAGES / "settings.py", title="Settings"),
         ],
     }
 )

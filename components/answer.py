@@ -52,8 +52,8 @@ def render_answer(
     lines = []
     for c in citations:
         where = c.get("url") if c.get("kind") == "web" else c.get("evidence_id")
-        icon = "🌐" if c.get("kind") == "web" else "📄"
-        lines.append(f"- {icon} {md_escape(citation_label(c))} · {md_escape(where or '')}")
+        icon = "web" if c.get("kind") == "web" else "filing"
+        lines.append(f"- *{icon}* · {md_escape(citation_label(c))} · {md_escape(where or '')}")
     st.markdown("\n".join(lines))
     numbers = [c.get("n") for c in citations]
     by_n = {c.get("n"): c for c in citations}

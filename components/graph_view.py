@@ -12,14 +12,17 @@ from collections.abc import Iterable, Sequence
 
 import streamlit as st
 
-DEFAULT_NODES = ["planner", "review", "rewrite", "supervisor", "retrieve", "rerank", "distill",
-                 "reflect", "policy", "revise", "synthesize"]
+DEFAULT_NODES = ["__start__", "plan", "review", "start_step", "rewrite", "search_filings",
+                 "search_web", "rerank", "distill", "reflect", "policy", "revise", "synthesize",
+                 "__end__"]
 DEFAULT_EDGES: list[tuple[str, str, bool]] = [
-    ("__start__", "planner", False), ("planner", "review", False), ("review", "rewrite", False),
-    ("rewrite", "supervisor", False), ("supervisor", "retrieve", False),
-    ("retrieve", "rerank", False), ("rerank", "distill", False), ("distill", "reflect", False),
-    ("reflect", "policy", False), ("policy", "rewrite", True), ("policy", "revise", True),
-    ("policy", "synthesize", True), ("revise", "rewrite", False), ("synthesize", "__end__", False),
+    ("__start__", "plan", False), ("plan", "review", False), ("review", "start_step", False),
+    ("start_step", "rewrite", True), ("start_step", "synthesize", True),
+    ("rewrite", "search_filings", True), ("rewrite", "search_web", True),
+    ("search_filings", "rerank", False), ("search_web", "rerank", False),
+    ("rerank", "distill", False), ("distill", "reflect", False), ("reflect", "policy", False),
+    ("policy", "start_step", True), ("policy", "revise", True), ("policy", "synthesize", True),
+    ("revise", "start_step", False), ("synthesize", "__end__", False),
 ]
 CURRENT = "#f39c12"
 VISITED = "#cfe2f3"

@@ -15,10 +15,14 @@ LIB_LAST_REPORT = "lib_last_report"  # list of per-file outcomes of the last ing
 LIB_BROWSE_DOC = "lib_browse_doc"
 LIB_BROWSE_SECTION = "lib_browse_section"
 LIB_CONFIRM_DELETE = "lib_confirm_delete"
+LIB_FOCUS_CHUNK = "lib_focus_chunk"  # chunk to highlight (opened from a citation)
 
 # --- research ----------------------------------------------------------------
 RES_THREAD = "res_thread_id"  # thread id of the run on screen (mirrored in ?thread=)
-RES_QUESTION = "res_question"
+RES_QUESTION = "res_question"  # the question box
+RES_QUESTION_SHOWN = "res_question_shown"  # the question of the run on screen
+RES_PROPOSAL = "res_proposal"  # the PlanProposed event under review
+RES_APPROVED = "res_approved_plan"  # PlanSteps approved, handed to resume()
 RES_SCOPE = "res_scope_docs"
 RES_PLAN_DF = "res_plan_df"  # DataFrame under edit (source of the data_editor)
 RES_PLAN_EDITOR = "res_plan_editor"  # data_editor widget key
@@ -32,6 +36,7 @@ RES_TIMINGS = "res_timings"  # {"plan_s": ..., "answer_s": ...}
 # --- compare -----------------------------------------------------------------
 CMP_RESULT = "cmp_result"
 CMP_QUESTION = "cmp_question"
+CMP_DEEP_RUN = "cmp_deep_run_id"  # a deep run to compare against (from Research)
 
 # --- runs --------------------------------------------------------------------
 RUNS_OPEN = "runs_open_id"

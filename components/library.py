@@ -41,7 +41,7 @@ def outcomes_frame(outcomes: Sequence[IngestOutcome]) -> pd.DataFrame:
         m = o.meta
         rows.append({
             "file": o.name,
-            "result": ("✅ added" if o.added else "➖ unchanged") if o.ok else "❌ failed",
+            "result": ("✓ added" if o.added else "= unchanged") if o.ok else "✗ failed",
             "company": m.company if m else "",
             "form": m.form_type if m else "",
             "period": m.period if m else "",

@@ -7,13 +7,13 @@ import streamlit as st
 from components.text import md_escape
 
 DECISION_STYLE: dict[str, tuple[str, str]] = {
-    # decision: (badge colour, icon)
-    "CONTINUE": ("blue", "➡️"),
-    "REVISE": ("orange", "🔁"),
-    "FINISH": ("green", "🏁"),
+    # decision: (badge colour, symbol); symbols any text font has, not emoji
+    "CONTINUE": ("blue", "→"),
+    "REVISE": ("orange", "↻"),
+    "FINISH": ("green", "✓"),
 }
 COVERAGE_STYLE: dict[str, str] = {"answered": "green", "partial": "orange", "none": "red"}
-TOOL_LABEL = {"filing_search": "📄 filing search", "web_search": "🌐 web search"}
+TOOL_LABEL = {"filing_search": "filing search", "web_search": "web search"}
 
 
 def decision_style(decision: str) -> tuple[str, str]:
@@ -24,7 +24,7 @@ def decision_style(decision: str) -> tuple[str, str]:
 def render_policy_badge(decision: str, reason: str = "") -> None:
     """The policy's decision as a coloured badge, followed by its reason."""
     colour, icon = decision_style(decision)
-    st.badge(f"Policy: {decision.upper()}", icon=icon, color=colour)
+    st.badge(f"Policy: {icon} {decision.upper()}", color=colour)
     if reason:
         st.caption(md_escape(reason))
 

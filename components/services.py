@@ -106,3 +106,36 @@ def sample_files() -> list[Path]:
     if not SAMPLE_DIR.is_dir():
         return []
     return sorted(p for p in SAMPLE_DIR.iterdir() if p.suffix.lower() in SAMPLE_SUFFIXES)
+
+
+@st.cache_resource(show_spinner="Preparing the research agent…")
+def _research(settings_json: str):
+    from core.agent.service import ResearchService
+
+    settings = Settings.model_validate_json(settings_json)
+    return ResearchService.from_corpus(
+        settings, corpus(), llm=llm(settings), web=web_search(settings)
+    )
+
+
+def research_service(settings: Settings | None = None):
+    """The ResearchService (compiled graph + SQLite checkpointer) for these settings."""
+    s = settings or session_settings()
+    return _research(s.model_dump_json())
+
+
+def all_sections(corpus_obj) -> list[str]:
+    """Distinct section titles of the corpus, in document order."""
+    from core.agent.deps import CorpusInfo
+
+    return CorpusInfo.from_store(corpus_obj.store).all_sections()
+
+
+def graph_structure(service) -> tuple[list[str], list[tuple[str, str, bool]]] | None:
+    """(nodes, edges) of the service's compiled graph, or None to use the default picture."""
+    from components.graph_view import structure_from_langgraph
+
+    try:
+        return structure_from_langgraph(service.graph.get_graph())
+    except Exception:  # noqa: BLE001 - the picture falls back to the design's graph
+        return None

@@ -115,7 +115,7 @@ class StepCard:
 
     def _on_plan_revised(self, e: ev.PlanRevised) -> None:
         with self.notes:
-            st.info(f"🔁 Revision {e.revisions_used}: {md_escape(e.change)} — next try: "
+            st.info(f"↻ Revision {e.revisions_used}: {md_escape(e.change)} — next try: "
                     f"“{md_escape(e.after.sub_question)}” ({e.after.tool}"
                     + (f", {md_escape(e.after.section)}" if e.after.section else "") + ")")
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import streamlit as st
 
 from components import keys, services
+from components.entry_guard import ensure_entry_ran
 from components.library import (
     IngestOutcome,
     chunks_frame,
@@ -19,9 +20,11 @@ from components.library import (
 from components.text import md_escape
 from core.errors import AppError
 
+ensure_entry_ran()
+
 UPLOAD_TYPES = ["htm", "html", "xhtml", "xml", "pdf", "txt", "md"]
 
-st.title("📚 Library")
+st.title("Library")
 st.caption(
     "The filings the agent can search. Upload 10-K/10-Q files (EDGAR HTML or inline XBRL, PDF, "
     "text) or paste an EDGAR URL; each file is parsed into sections, chunked (tables kept) "
@@ -146,6 +149,7 @@ act_col, btn1, btn2 = st.columns([3, 1, 1], vertical_alignment="bottom")
 target = act_col.selectbox(
     "Document", list(by_id), format_func=lambda i: doc_label(by_id[i]), key="lib_action_doc"
 )
+
 if btn1.button("Re-ingest", key="lib_reingest", width="stretch",
                help="Parse and index the document again from its original file or URL."):
     _reingest(by_id[target])
@@ -178,6 +182,6 @@ if section:
     chunks = corpus.store.chunks(doc_id, section)
     st.caption(f"{len(chunks)} chunks in {md_escape(section)}")
     st.dataframe(chunks_frame(chunks), hide_index=True, width="stretch")
-    focus = st.session_state.get("lib_focus_chunk")
+    focus = st.session_state.get(keys.LIB_FOCUS_CHUNK)
     for chunk in chunks:
         render_chunk(chunk, focus=chunk.chunk_id == focus)

@@ -1,5 +1,104 @@
-"""runs page (being built)."""
+"""Runs: past runs listed; open one to replay it exactly as it streamed; export; delete."""
 
+from __future__ import annotations
+
+import pandas as pd
 import streamlit as st
 
+from components import keys, services
+from components.citation_view import citation_opener
+from components.entry_guard import ensure_entry_ran
+from components.run_view import RunView
+from components.text import md_escape, preview
+from core.errors import AppError
+from core.runs import delete_run, export_json, export_markdown, list_runs, load_run
+
+ensure_entry_ran()
+
 st.title("Runs")
+st.caption("Every research run is saved with its events, evidence and answer. Open one to replay "
+           "it step by step as it streamed; export it as Markdown or JSON.")
+
+settings = services.session_settings()
+ss = st.session_state
+runs = list_runs(settings)
+
+if not runs:
+    with st.container(border=True):
+        st.subheader("No runs yet")
+        st.write("Ask a question on the Research page: the run appears here once it is planned.")
+        st.page_link("pages/research.py", label="Go to Research")
+    st.stop()
+
+
+def _row(r) -> dict:
+    return {
+        "question": preview(r.question, 90),
+        "date": r.created.replace("T", " ")[:19],
+        "kind": r.kind,
+        "status": r.status,
+        "backend": r.backend,
+        "steps": len({h.step for h in r.history}) or len(r.plan),
+        "seconds": round(r.wall_s, 1),
+        "LLM calls": r.total_usage.calls,
+        "tokens": r.total_usage.total,
+        "id": r.id,
+    }
+
+
+st.dataframe(pd.DataFrame([_row(r) for r in runs]), hide_index=True, width="stretch")
+
+by_id = {r.id: r for r in runs}
+if ss.get(keys.RUNS_OPEN) not in by_id:
+    ss[keys.RUNS_OPEN] = runs[0].id
+run_id = st.selectbox(
+    "Open a run", list(by_id), key=keys.RUNS_OPEN,
+    format_func=lambda i: f"{by_id[i].created[:16].replace('T', ' ')} · {by_id[i].kind} · "
+                          f"{preview(by_id[i].question, 80)}",
+)
+try:
+    record = load_run(settings, run_id)
+except AppError as exc:
+    st.error(md_escape(str(exc)))
+    st.stop()
+
+u = record.total_usage
+st.subheader(preview(record.question, 140))
+st.caption(f"{record.kind} run · {record.status} · {md_escape(record.backend)} · "
+           f"{record.wall_s:.1f} s · {u.calls} LLM calls · {u.total:,} tokens · id {record.id}")
+
+c1, c2, c3, c4 = st.columns([1, 1, 1, 2])
+c1.download_button("Export Markdown", export_markdown(record, settings),
+                   file_name=f"run-{record.id}.md", mime="text/markdown", key="runs_export_md")
+c2.download_button("Export JSON", export_json(record, settings),
+                   file_name=f"run-{record.id}.json", mime="application/json",
+                   key="runs_export_json")
+if c3.button("Delete run", key="runs_delete"):
+    ss[keys.RUNS_CONFIRM_DELETE] = record.id
+if record.status == "paused" and c4.button("Continue reviewing this plan", key="runs_resume"):
+    st.switch_page("pages/research.py", query_params={"thread": record.id})
+
+if ss.get(keys.RUNS_CONFIRM_DELETE) == record.id:
+    st.warning("Delete this run record? Its export is the only copy afterwards.")
+    yes, no, _ = st.columns([1, 1, 4])
+    if yes.button("Yes, delete", type="primary", key="runs_delete_yes"):
+        delete_run(settings, record.id)
+        ss[keys.RUNS_CONFIRM_DELETE] = None
+        ss.pop(keys.RUNS_OPEN, None)
+        ss[keys.APP_FLASH].append(("success", "Run deleted."))
+        st.rerun()
+    if no.button("Cancel", key="runs_delete_no"):
+        ss[keys.RUNS_CONFIRM_DELETE] = None
+        st.rerun()
+
+st.divider()
+if not record.events:
+    st.info("This run has no recorded events.")
+else:
+    graph_col, _ = st.columns([1, 2])
+    view = RunView(key=f"replay_{record.id}", graph_area=graph_col,
+                   offline=record.backend == "offline engine",
+                   open_citation=citation_opener(services.corpus(), record.id, settings))
+    view.add_all(record.events)
+if record.error:
+    st.error(md_escape(record.error))

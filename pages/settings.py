@@ -6,14 +6,18 @@ import streamlit as st
 from pydantic import ValidationError
 
 from components import keys, services
+from components.entry_guard import ensure_entry_ran
 from components.text import md_escape
 
-st.title("⚙️ Settings")
+ensure_entry_ran()
+
+st.title("Settings")
 st.caption(
     "Changes apply to this browser session only: keys stay in memory (or in the environment "
     "variables the server was started with) and are never written to run records, logs or "
     "exports. Defaults come from DTR_* environment variables."
 )
+
 
 base = services.base_settings()
 current = services.session_settings()

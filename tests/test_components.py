@@ -117,9 +117,9 @@ def test_empty_plan_is_rejected():
 
 
 def test_graph_dot_highlights_current_and_visited_nodes():
-    dot = graph_dot(DEFAULT_NODES, DEFAULT_EDGES, current="rerank", visited=["planner"])
+    dot = graph_dot(DEFAULT_NODES, DEFAULT_EDGES, current="rerank", visited=["plan"])
     assert f'"rerank" [fillcolor="{CURRENT}", penwidth=2.5]' in dot
-    assert f'"planner" [fillcolor="{VISITED}"]' in dot
+    assert f'"plan" [fillcolor="{VISITED}"]' in dot
     assert '"policy" -> "revise" [style=dashed]' in dot
     assert dot.startswith("digraph") and dot.rstrip().endswith("}")
     assert '"x" [' in graph_dot(['x"'], [], current=None)  # quotes cannot break the DOT

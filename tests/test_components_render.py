@@ -83,8 +83,9 @@ def test_run_view_draws_cards_badges_and_answer():
     assert labels[0].startswith("Step 1") and "REVISE" in labels[0]
     assert "retry 1" in labels[1] and "CONTINUE" in labels[1]
     assert labels[2].startswith("Step 2") and "FINISH" in labels[2]
-    badges = " ".join(m.value for m in at.markdown)
-    assert "Policy: REVISE" in badges and "Policy: FINISH" in badges
+    badges = [m.value for m in at.markdown if m.value.startswith(":")]
+    assert any("Policy: ↻ REVISE" in b and ":orange-badge" in b for b in badges), badges
+    assert any("Policy: ✓ FINISH" in b and ":green-badge" in b for b in badges), badges
     assert any("Approved plan" in m.value for m in at.markdown)
     assert any("dropped the section filter" in i.value for i in at.info)
     answer = [m for m in at.markdown if "Rivals compete [1]" in m.value]

@@ -1,0 +1,290 @@
+"""Every page through the entry file with Streamlit's AppTest (offline engine, temp corpus).
+
+The embedder is the fast deterministic HashEmbedder here (the real bundled model
+runs in the browser test and in ``test_app_real_models``); everything else is
+real: ingest, Chroma, BM25, the fallback reranker, the agent graph with its
+SQLite checkpointer, the web snapshot, run records.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from components import keys
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "streamlit_app.py")
+TIMEOUT = 120
+
+
+@pytest.fixture
+def app_env(tmp_path, monkeypatch):
+    """A fresh data folder, no .env, no LLM key, cached services cleared, hash embedder."""
+    from core.models import HashEmbedder
+
+    monkeypatch.setenv("DTR_DATA_DIR", str(tmp_path / "store"))
+    monkeypatch.chdir(tmp_path)  # no stray .env is read
+    embedder = HashEmbedder()
+    monkeypatch.setattr("core.models.get_embedder", lambda settings: embedder)
+    st.cache_resource.clear()
+    yield tmp_path
+    st.cache_resource.clear()
+
+
+def boot(page: str | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
+    assert not at.exception, [e.value for e in at.exception]
+    if page:
+        at.switch_page(page).run()
+        assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def texts(at: AppTest) -> str:
+    """Everything readable on the page (markdown, captions, alerts, titles)."""
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    parts += [e.value for kind in (at.error, at.warning, at.info, at.success) for e in kind]
+    parts += [t.value for t in at.title] + [s.value for s in at.subheader]
+    parts += [m.value for m in at.sidebar.markdown] + [c.value for c in at.sidebar.caption]
+    return "\n".join(str(p) for p in parts).replace("\\", "")
+
+
+def load_sample(at: AppTest) -> AppTest:
+    at.switch_page("pages/library.py").run()
+    at.button(key="lib_load_sample").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def ask_walkthrough(at: AppTest) -> AppTest:
+    at.switch_page("pages/research.py").run()
+    at.button(key="res_example").click().run()
+    assert "Northwind Semiconductor" in at.text_area(key=keys.RES_QUESTION).value
+    at.button(key="FormSubmitter:res_ask_form-Ask").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+# --- entry, sidebar, empty states ------------------------------------------------------
+
+
+def test_first_start_without_key_or_network_shows_what_is_active(app_env):
+    at = boot()
+    side = texts(at)
+    assert "offline engine" in side
+    assert "Reranker" in side and "fallback" in side
+    assert "Web snapshot" in side  # the bundled data/web_snapshot
+    metrics = {m.label: m.value for m in at.sidebar.metric}
+    assert metrics == {"Documents": "0", "Chunks": "0"}
+    assert str(app_env / "store") in side
+    # Research is the default page; an empty corpus says what to do next
+    assert at.title[0].value == "Research"
+    assert "corpus is empty" in texts(at)
+
+
+@pytest.mark.parametrize(
+    ("page", "title", "hint"),
+    [
+        ("pages/library.py", "Library", "Your corpus is empty"),
+        ("pages/compare.py", "Compare", "corpus is empty"),
+        ("pages/runs.py", "Runs", "No runs yet"),
+        ("pages/settings.py", "Settings", "session only"),
+    ],
+)
+def test_every_page_renders_with_an_empty_corpus(app_env, page, title, hint):
+    at = boot(page)
+    assert at.title[0].value == title
+    assert hint in texts(at)
+    assert at.sidebar.metric, "the shared sidebar is drawn on every page"
+
+
+# --- library -----------------------------------------------------------------------------
+
+
+def test_load_sample_then_browse_sections_and_delete(app_env):
+    at = load_sample(boot())
+    page = texts(at)
+    assert "1 of 1 succeeded" in page
+    docs = at.dataframe[1].value  # [0] is the ingest summary
+    assert docs.loc[0, "company"].startswith("Northwind")
+    assert docs.loc[0, "form"] == "10-K"
+    assert docs.loc[0, "chunks"] > 10 and docs.loc[0, "tables"] > 0
+    assert {m.label: m.value for m in at.sidebar.metric}["Documents"] == "1"
+    section_box = at.selectbox(key=keys.LIB_BROWSE_SECTION)
+    risk = next(o for o in section_box.options if o.startswith("Item 1A"))
+    section_box.select(risk).run()
+    assert f"chunks in {risk}" in texts(at)
+    assert "competit" in texts(at).lower()  # the risk factor text is shown
+
+    at.button(key="lib_delete").click().run()
+    at.button(key="lib_delete_yes").click().run()
+    assert not at.exception
+    assert "Your corpus is empty" in texts(at)
+    assert {m.label: m.value for m in at.sidebar.metric}["Documents"] == "0"
+
+
+def test_bad_upload_is_explained_while_the_good_file_goes_in(app_env):
+    at = boot("pages/library.py")
+    good = (b"ACME Corp Annual Report\n\nItem 1A. Risk Factors\n\n"
+            + b"Competition from larger rivals could reduce our margins. " * 40)
+    at.file_uploader[0].set_value([
+        ("renamed.htm", bytes(range(256)) * 40, "text/html"),
+        ("empty.txt", b"", "text/plain"),
+        ("acme-notes.txt", good, "text/plain"),
+    ]).run()
+    at.button(key="lib_ingest").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    page = texts(at)
+    assert "1 of 3 succeeded" in page
+    errors = [e.value.replace("\\", "") for e in at.error]
+    assert any("renamed.htm" in e and "not a supported type" in e for e in errors), errors
+    assert any("empty.txt" in e and "empty" in e.lower() for e in errors), errors
+    docs = at.dataframe[1].value
+    assert list(docs["file"]) == ["acme-notes.txt"]
+
+
+# --- research -----------------------------------------------------------------------------
+
+
+def test_review_approve_answer_with_the_offline_engine(app_env):
+    at = ask_walkthrough(load_sample(boot()))
+    thread = at.query_params.get("thread")
+    assert thread, "the paused run's thread id is in the URL"
+    thread = thread[0] if isinstance(thread, list) else thread
+    assert "Review the plan" in texts(at)
+    plan = at.data_editor[0].value
+    assert len(plan) >= 2
+    assert set(plan["tool"]) == {"filing_search", "web_search"}
+    assert not at.button(key="res_approve").disabled
+
+    at.button(key="res_approve").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    labels = [s.label for s in at.status]
+    assert len(labels) >= len(plan)
+    assert all(lbl.startswith("Step") for lbl in labels)
+    assert all(any(d in lbl for d in ("CONTINUE", "REVISE", "FINISH")) for lbl in labels)
+    page = texts(at)
+    assert "Policy:" in page and "Rewritten query" in page and "Supervisor" in page
+    assert "Distilled context" in page and "Reflection:" in page
+    assert len(at.get("plotly_chart")) >= len(plan)  # a reranker chart per step
+    assert "LLM calls" in [m.label for m in at.metric]
+    answer = [m.value for m in at.markdown if "[1]" in m.value and "Offline engine" in m.value]
+    assert answer, "a cited answer is shown"
+    assert [b.label for b in at.get("download_button")] == ["Export Markdown", "Export JSON"]
+    # a citation opens its chunk in document, section and page
+    pills = at.pills[0]
+    pills.set_value(pills.options and 1).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "cited chunk" in texts(at)
+    assert "Northwind" in texts(at)
+
+
+def test_invalid_plan_edits_are_explained_and_block_approval(app_env):
+    at = ask_walkthrough(load_sample(boot()))
+    frame = at.session_state[keys.RES_PLAN_DF].copy()
+    frame.loc[0, "sub_question"] = ""
+    frame.loc[1, "section"] = "Item 99. Nowhere"
+    frame.loc[1, "tool"] = "filing_search"
+    at.session_state[keys.RES_PLAN_DF] = frame
+    at.run()
+    errors = " ".join(e.value for e in at.error).replace("\\", "")
+    assert "sub-question is empty" in errors
+    assert "Item 99. Nowhere" in errors and "not in the selected filings" in errors
+    assert at.button(key="res_approve").disabled
+
+
+def test_paused_run_survives_a_browser_refresh(app_env):
+    at = ask_walkthrough(load_sample(boot()))
+    thread = at.query_params["thread"]
+    thread = thread[0] if isinstance(thread, list) else thread
+    plan = at.data_editor[0].value
+
+    fresh = AppTest.from_file(APP, default_timeout=TIMEOUT)  # new session, same server
+    fresh.query_params["thread"] = thread
+    fresh.run()
+    assert not fresh.exception, [e.value for e in fresh.exception]
+    assert "Review the plan" in texts(fresh)
+    assert list(fresh.data_editor[0].value["sub_question"]) == list(plan["sub_question"])
+    fresh.button(key="res_approve").click().run()
+    assert not fresh.exception, [e.value for e in fresh.exception]
+    assert any("Offline engine" in m.value for m in fresh.markdown)
+
+
+def test_unknown_thread_in_url_is_explained(app_env):
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["thread"] = "20990101-000000-deadbeef"
+    at.run()
+    assert not at.exception
+    assert "No run 20990101-000000-deadbeef" in texts(at)
+
+
+# --- runs and compare -----------------------------------------------------------------------
+
+
+def _finished_run(at: AppTest) -> AppTest:
+    ask_walkthrough(load_sample(at))
+    at.button(key="res_approve").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_runs_page_replays_exports_and_deletes(app_env):
+    at = _finished_run(boot())
+    live_labels = [s.label for s in at.status]
+    at.switch_page("pages/runs.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    table = at.dataframe[0].value
+    assert list(table["status"]) == ["done"]
+    assert table.loc[0, "backend"] == "offline engine"
+    assert [s.label for s in at.status] == live_labels  # replayed exactly as it streamed
+    assert [b.label for b in at.get("download_button")] == ["Export Markdown", "Export JSON"]
+    at.button(key="runs_delete").click().run()
+    at.button(key="runs_delete_yes").click().run()
+    assert "No runs yet" in texts(at)
+
+
+def test_compare_from_a_finished_run_shows_both_sides(app_env):
+    at = _finished_run(boot())
+    at.button(key="res_compare").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title[0].value == "Compare"
+    subheaders = [s.value for s in at.subheader]
+    assert "Baseline RAG" in subheaders and "Deep agent" in subheaders
+    labels = [m.label for m in at.metric]
+    assert labels.count("LLM calls") >= 2 and labels.count("Tokens") >= 2
+    assert len(at.pills) == 2  # each answer's citations can be opened
+    at.pills[0].set_value(1).run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+# --- settings -------------------------------------------------------------------------------
+
+
+def test_settings_are_validated_session_only_and_test_connection_reports_failure(app_env):
+    at = boot("pages/settings.py")
+    secret = "sk-test-SECRET-123456"
+    at.text_input[0].set_value("http://127.0.0.1:9/v1")  # nothing listens on port 9
+    at.text_input[1].set_value("my-model")
+    at.text_input[2].set_value(secret)
+    at.number_input[2].set_value(3)  # top-k
+    at.number_input[3].set_value(5)  # top-n > top-k
+    at.button(key="FormSubmitter:settings_form-Save for this session").click().run()
+    assert any("Top-n must not exceed top-k" in e.value for e in at.error)
+    assert at.session_state[keys.APP_OVERRIDES] == {}
+
+    at.number_input[2].set_value(20)
+    at.button(key="FormSubmitter:settings_form-Save for this session").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    overrides = at.session_state[keys.APP_OVERRIDES]
+    assert overrides["llm_api_key"] == secret and overrides["top_n"] == 5
+    assert "my-model @ http://127.0.0.1:9/v1" in texts(at)  # sidebar shows the active LLM
+
+    at.button(key="settings_test").click().run()
+    errors = " ".join(e.value for e in at.error).replace("\\", "")
+    assert "Could not connect" in errors
+    assert secret not in texts(at)
+    assert not (app_env / ".env").exists()
