@@ -245,3 +245,20 @@ def test_llm_run_counts_calls_per_role(settings):
     assert record.answer.invalid_markers == ["[5]"] and "[5]" not in record.answer.text
     assert [c.kind for c in record.answer.citations] == ["chunk", "web"]
     assert any("removed 1 citation" in w for w in record.warnings)
+
+
+class _Crashing(FakeRetriever):
+    def search(self, *args, **kwargs):
+        raise RuntimeError("index corrupted (token sk-live-ABCDEF123456)")
+
+
+def test_a_crashing_component_fails_the_run_with_an_error_event(settings):
+    svc = make_service(settings, retriever=_Crashing())
+    thread_id, _, _ = svc.start("What were Acme's revenue results?")
+    stream = svc.resume(thread_id)
+    events = list(stream)
+    assert events[-1].type == "error" and "index corrupted" in events[-1].message
+    assert "sk-live-ABCDEF123456" not in events[-1].message
+    record = load_run(settings, thread_id)
+    assert record.status == "failed" and record.answer is None
+    assert record.error == events[-1].message

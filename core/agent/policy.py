@@ -6,7 +6,8 @@ the run's bounds, so it costs no extra LLM call. A step that found nothing or
 only weak evidence is never silently accepted: while revisions remain it is
 REVISEd by ``revision_for`` (drop a wrong section filter, drop the document
 filter, broaden the query, switch tool); when none remain the gap is recorded
-and said in the answer.
+and said in the answer. ``max_revisions`` counts revisions across the whole run; when it is
+used up the run still goes on to the remaining steps, and the stop reason says so.
 """
 
 from __future__ import annotations

@@ -156,8 +156,8 @@ class ResearchService:
                 events.append(event)
                 yield event
         except Exception as exc:  # noqa: BLE001 - reported as an event and on the record
-            log.exception("run %s failed", thread_id)
             msg = redact(f"The run failed: {type(exc).__name__}: {exc}", self.settings)
+            log.error("run %s: %s", thread_id, msg)  # redacted; no raw traceback with secrets
             err = Error(node="graph", message=msg)
             events.append(err)
             yield err
