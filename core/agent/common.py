@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from core.agent.deps import AgentDeps, RoleCall
 from core.agent.events import Warning as WarningEvent
@@ -55,16 +54,3 @@ def filter_terms(step: PlanStep, deps: AgentDeps) -> set[str]:
             out |= terms(doc.company) | set(re.findall(r"(?:19|20)\d\d", doc.period))
     return out
 
-
-def merge_updates(*updates: dict[str, Any]) -> dict[str, Any]:
-    """Merge node updates; list values concatenate, dict values merge."""
-    out: dict[str, Any] = {}
-    for upd in updates:
-        for key, value in upd.items():
-            if key in out and isinstance(value, list):
-                out[key] = out[key] + value
-            elif key in out and isinstance(value, dict):
-                out[key] = {**out[key], **value}
-            else:
-                out[key] = value
-    return out
