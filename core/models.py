@@ -42,10 +42,9 @@ class SentenceEmbedder:
         self.name = model_ref
         self.batch_size = batch_size
         self._model = SentenceTransformer(path, device="cpu")
-        get_dim = getattr(self._model, "get_embedding_dimension", None) or getattr(
-            self._model, "get_sentence_embedding_dimension"
-        )
-        self.dim = int(get_dim())
+        model = self._model
+        get_dim = getattr(model, "get_embedding_dimension", None)
+        self.dim = int(get_dim() if get_dim else model.get_sentence_embedding_dimension())
         self._lock = threading.Lock()
 
     def encode(self, texts: list[str]) -> np.ndarray:
