@@ -10,6 +10,7 @@ carries its rank and score from each stage it went through.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import OrderedDict
 from typing import get_args
@@ -35,15 +36,18 @@ class Retriever:
         self.reranker = reranker
         self.settings = settings
         self._qcache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._qlock = threading.Lock()
 
     def encode_query(self, text: str) -> np.ndarray:
         """The query's vector (a small per-process cache avoids re-encoding)."""
-        vec = self._qcache.get(text)
+        with self._qlock:
+            vec = self._qcache.get(text)
         if vec is None:
             vec = np.asarray(self.embedder.encode([text])[0], dtype=np.float32)
-            self._qcache[text] = vec
-            if len(self._qcache) > 256:
-                self._qcache.popitem(last=False)
+            with self._qlock:
+                self._qcache[text] = vec
+                if len(self._qcache) > 256:
+                    self._qcache.popitem(last=False)
         return vec
 
     def search(

@@ -8,8 +8,9 @@ tokens ``net``, ``revenue``, ``2015`` and ``3991``:
 * numbers are normalised: thousands separators, currency signs and accounting
   parentheses go (``"$1,577"`` -> ``1577``, ``"(1,234)"`` -> ``1234``), decimals
   stay (``"3.5%"`` -> ``3.5``);
-* possessives fold (``"amd's"`` -> ``amd``) and a light plural folding (the
-  "S" stemmer of Harman, 1991) maps ``risks``/``risk``, ``companies``/``company``;
+* possessives fold (``"amd's"`` -> ``amd``); a light plural folding (Harman's
+  "S" stemmer, 1991: ``risks``->``risk``) is available with ``stem=True`` but off
+  by default: on real filings it did not help (data/bench/RESULTS.md);
 * English stopwords and question boilerplate ("what", "describe", "according",
   "the company", "filing", ...) are dropped, since every filing matches them.
 """
@@ -75,7 +76,7 @@ def normalise_numbers(text: str) -> str:
     return _THOUSANDS.sub("", text)
 
 
-def tokenize(text: str, *, stem: bool = True, stopwords: frozenset[str] = STOPWORDS) -> list[str]:
+def tokenize(text: str, *, stem: bool = False, stopwords: frozenset[str] = STOPWORDS) -> list[str]:
     """Split ``text`` into normalised index/query tokens (see the module docstring)."""
     text = _APOS.sub("", normalise_numbers(text.lower()))
     out: list[str] = []
