@@ -68,7 +68,7 @@ def rerank_figure(hits: Sequence[HitView]):
     import plotly.graph_objects as go
 
     ordered = sorted(hits, key=lambda h: h.rank)
-    labels = [f"[{h.rank}] {preview(h.label, 48)}" for h in ordered]
+    labels = [f"[{h.rank}] {bar_label(h)}" for h in ordered]
     scores = [h.stages["reranked"].score if "reranked" in h.stages else h.score for h in ordered]
     colours = ["#2e7d32" if h.kind == "web" else "#1f4e79" for h in ordered]
     fig = go.Figure(go.Bar(
@@ -83,6 +83,15 @@ def rerank_figure(hits: Sequence[HitView]):
         title=dict(text="Reranker scores", font=dict(size=13)),
     )
     return fig
+
+
+def bar_label(h: HitView) -> str:
+    """Short label that tells hits apart: section, page and chunk number, or the page title."""
+    if h.kind == "web":
+        return preview(h.label, 44)
+    page = f" p.{h.page}" if h.page else ""
+    number = h.id.rsplit("-", 1)[-1].lstrip("0") or "0"
+    return f"{preview(h.section or h.label, 30)}{page} #{number}"
 
 
 def render_rerank_chart(hits: Sequence[HitView], *, key: str) -> None:

@@ -51,7 +51,7 @@ def graph_dot(
     seen = set(visited)
     lines = [
         "digraph agent {",
-        '  graph [rankdir=TB, bgcolor="transparent", nodesep=0.25, ranksep=0.3];',
+        '  graph [rankdir=LR, bgcolor="transparent", nodesep=0.2, ranksep=0.25];',
         '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=11, '
         'color="#1f4e79", height=0.3];',
         '  edge [color="#7f8c8d", arrowsize=0.6];',

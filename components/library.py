@@ -70,8 +70,8 @@ def render_outcomes(outcomes: Sequence[IngestOutcome]) -> None:
 
 
 def documents_frame(docs: Sequence[DocumentMeta]) -> pd.DataFrame:
-    """Documents as the library table shows them."""
-    return pd.DataFrame([
+    """Documents as the library table shows them (no pages column when none has pages)."""
+    frame = pd.DataFrame([
         {
             "company": d.company,
             "form": d.form_type,
@@ -86,6 +86,9 @@ def documents_frame(docs: Sequence[DocumentMeta]) -> pd.DataFrame:
         }
         for d in docs
     ])
+    if not frame.empty and frame["pages"].isna().all():
+        frame = frame.drop(columns=["pages"])
+    return frame
 
 
 def render_documents(docs: Sequence[DocumentMeta]) -> None:

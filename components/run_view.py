@@ -45,12 +45,14 @@ class RunView:
         show_plan: bool = True,
         open_citation: Callable[[dict[str, Any]], None] | None = None,
         live: bool = False,
+        wall_s: float | None = None,
     ):
         self.key = key
         self.offline = offline
         self.show_plan = show_plan
         self.open_citation = open_citation
         self.live = live
+        self.wall_s = wall_s
         self.nodes, self.edges = graph or (DEFAULT_NODES, DEFAULT_EDGES)
         self.events: list[ev.EventBase] = []
         self.visited: list[str] = []
@@ -62,11 +64,13 @@ class RunView:
         self.notes = st.container()
         self.steps_area = st.container()
         self.answer_slot = st.empty()
+        self._drawn_node: str | None = None
+        self._drawn_usage_at = 0.0
         self._draw_graph(None)
 
     # --- routing -------------------------------------------------------------
-    def add(self, event: ev.EventBase) -> None:
-        """Draw one event."""
+    def add(self, event: ev.EventBase, *, redraw: bool = True) -> None:
+        """Draw one event (``redraw``: also refresh the graph and the cost meter)."""
         self.events.append(event)
         if event.node and event.node not in self.visited:
             self.visited.append(event.node)
@@ -84,13 +88,28 @@ class RunView:
         elif kind in ("warning", "error"):
             with self.notes:
                 (st.error if kind == "error" else st.warning)(md_escape(event.message))
-        self._draw_graph(event.node)
-        self._draw_usage()
+        if redraw:
+            self.refresh(force=kind in ("answer_ready", "error"))
 
     def add_all(self, events: Iterable[ev.EventBase]) -> None:
-        """Replay events in order."""
+        """Replay events in order, then draw the graph and the meter once."""
         for e in events:
-            self.add(e)
+            self.add(e, redraw=False)
+        self.refresh(force=True)
+
+    def refresh(self, *, force: bool = False) -> None:
+        """Redraw the graph when the current node changed, the meter at most every 0.5 s.
+
+        Throttled because every redraw is re-laid out in the browser; a run emits
+        dozens of events a second offline.
+        """
+        node = self.events[-1].node if self.events else None
+        if force or node != self._drawn_node:
+            self._draw_graph(node)
+        now = time.perf_counter()
+        if force or now - self._drawn_usage_at >= 0.5:
+            self._draw_usage()
+            self._drawn_usage_at = now
 
     def _card(self, step: int) -> StepCard | None:
         attempts = [a for (s, a) in self.cards if s == step]
@@ -111,11 +130,12 @@ class RunView:
                 st.caption(md_escape(note))
 
     def _draw_graph(self, node: str | None) -> None:
+        self._drawn_node = node
         with self.graph_slot.container():
             render_graph(self.nodes, self.edges, current=node, visited=self.visited)
 
     def _draw_usage(self) -> None:
-        wall = time.perf_counter() - self.t0 if self.live else None
+        wall = time.perf_counter() - self.t0 if self.live else self.wall_s
         with self.usage_slot.container():
             render_usage(usage_from_events(self.events), offline=self.offline, wall_s=wall)
 

@@ -111,7 +111,8 @@ class StepCard:
         with self.policy.container():
             render_policy_badge(e.decision, e.reason)
         _, icon = decision_style(e.decision)
-        self.box.update(label=self._label(f"{icon} {e.decision}"), state="complete")
+        self.box.update(label=self._label(f"{icon} {e.decision}"), state="complete",
+                        expanded=True)
 
     def _on_plan_revised(self, e: ev.PlanRevised) -> None:
         with self.notes:
@@ -126,8 +127,8 @@ class StepCard:
     def _on_error(self, e: ev.Error) -> None:
         with self.notes:
             st.error(md_escape(e.message))
-        self.box.update(label=self._label("error"), state="error")
+        self.box.update(label=self._label("error"), state="error", expanded=True)
 
     def finish(self) -> None:
         """Mark the card complete (a run stopped before the policy spoke)."""
-        self.box.update(state="complete")
+        self.box.update(state="complete", expanded=True)

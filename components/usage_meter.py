@@ -72,9 +72,10 @@ def render_usage(totals: UsageTotals, *, offline: bool, wall_s: float | None = N
     elif totals.fallbacks:
         st.caption(f"{totals.fallbacks} LLM call(s) fell back to the offline rule.")
     if totals.seconds_by_node:
-        frame = pd.DataFrame([
+        table = pd.DataFrame([
             {"node": n, "seconds": round(s, 3), "LLM calls": totals.calls_by_node.get(n, 0),
              "tokens": totals.tokens_by_node.get(n, 0)}
             for n, s in sorted(totals.seconds_by_node.items(), key=lambda kv: -kv[1])
         ])
-        st.dataframe(frame, hide_index=True, width="stretch")
+        with st.expander("Cost per node"):
+            st.dataframe(table, hide_index=True, width="stretch")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from pathlib import Path
 
@@ -34,14 +35,29 @@ st.caption(
 corpus = services.corpus()
 
 
-def _ingest(items: list[tuple[str, Callable[[], object]]]) -> None:
+STAGE_HINT = "parsing, finding sections, chunking, embedding, indexing…"
+
+
+def _stage_kwargs(box, name: str) -> dict:
+    """``on_stage=`` for Corpus ingest methods that report stages (when core offers it)."""
+    if "on_stage" not in inspect.signature(corpus.ingest_bytes).parameters:
+        return {}
+
+    def on_stage(stage: str) -> None:
+        box.update(label=f"{md_escape(name)}: {md_escape(stage)}…")
+        box.write(f"· {md_escape(stage)}")
+
+    return {"on_stage": on_stage}
+
+
+def _ingest(items: list[tuple[str, Callable[..., object]]]) -> None:
     """Ingest each item with live status; a failure is reported and the rest continue."""
     outcomes: list[IngestOutcome] = []
     bar = st.progress(0.0, text=f"0 of {len(items)} files")
     for i, (name, run) in enumerate(items):
-        with st.status(f"{md_escape(name)}: parsing, chunking, embedding…", expanded=True) as box:
+        with st.status(f"{md_escape(name)}: {STAGE_HINT}", expanded=True) as box:
             try:
-                report = run()
+                report = run(**_stage_kwargs(box, name))
             except AppError as exc:
                 outcomes.append(IngestOutcome(name, ok=False, error=str(exc)))
                 box.write(md_escape(str(exc)))
@@ -68,16 +84,17 @@ def _load_sample() -> None:
     if not files:
         st.error("No sample filing found under data/sample/. Upload a filing instead.")
         return
-    _ingest([(p.name, lambda p=p: corpus.ingest_path(p)) for p in files])
+    _ingest([(p.name, lambda p=p, **kw: corpus.ingest_path(p, **kw)) for p in files])
 
 
 def _reingest(doc) -> None:
     source = doc.source or ""
     if source.startswith(("http://", "https://")):
-        loader = lambda: corpus.ingest_url(source)  # noqa: E731
+        loader = lambda **kw: corpus.ingest_url(source, **kw)  # noqa: E731
     elif source and Path(source).is_file():
         data = Path(source).read_bytes()
-        loader = lambda: corpus.ingest_bytes(data, doc.file_name, source=source)  # noqa: E731
+        loader = lambda **kw: corpus.ingest_bytes(  # noqa: E731
+            data, doc.file_name, source=source, **kw)
     else:
         st.error(f"The original file of {md_escape(doc.file_name)} is no longer available "
                  f"({md_escape(source) or 'uploaded in the browser'}): upload it again instead.")
@@ -125,7 +142,7 @@ with up_col:
     if st.button("Ingest files", type="primary", disabled=not files, key="lib_ingest"):
         meta = dict(company=company, form_type=form_type, period=period)
         _ingest([
-            (f.name, lambda f=f: corpus.ingest_bytes(f.getvalue(), f.name, **meta))
+            (f.name, lambda f=f, **kw: corpus.ingest_bytes(f.getvalue(), f.name, **meta, **kw))
             for f in files
         ])
 with url_col:
@@ -136,7 +153,7 @@ with url_col:
         help="http(s) only; downloads are limited to SEC hosts.",
     )
     if st.button("Fetch and ingest", disabled=not url, key="lib_fetch"):
-        _ingest([(url, lambda: corpus.ingest_url(url.strip()))])
+        _ingest([(url, lambda **kw: corpus.ingest_url(url.strip(), **kw))])
 
 if not docs:
     st.stop()

@@ -144,10 +144,12 @@ timings = ss.get(keys.RES_TIMINGS) or {}
 if phase == "review":
     proposal = ss.get(keys.RES_PROPOSAL)
     src = "the offline engine" if not proposal or proposal.source == "offline" else "the LLM"
-    took = f" in {timings['plan_s']:.1f} s" if "plan_s" in timings else ""
+    took = f" in {timings['plan_s']:.2f} s" if "plan_s" in timings else ""
     st.subheader("Review the plan")
-    st.caption(f"Proposed by {src}{took}. Edit any cell; add rows at the bottom, delete rows by "
-               "selecting them (trash icon), renumber # to reorder. Then approve.")
+    st.caption(f"Proposed by {src}{took}. Edit any cell; add a step in the empty last row; delete "
+               "steps by ticking their row and pressing the bin icon above the table; change # to "
+               "reorder. Section choices are the corpus's real sections.")
+    st.space("small")
     for note in getattr(proposal, "notes", []) or []:
         st.caption(f"ℹ️ {md_escape(note)}")
     sections = services.all_sections(corpus)
@@ -160,6 +162,9 @@ if phase == "review":
                                     max_steps=settings.max_steps)
     if problems:
         st.error("The plan cannot run yet:\n" + "\n".join(f"- {md_escape(p)}" for p in problems))
+    else:
+        tools = sorted({s.tool.replace("_", " ") for s in steps})
+        st.caption(f"✓ {len(steps)} step(s) ready to run ({', '.join(tools)}).")
     a, r, d, _ = st.columns([2, 1, 1, 3])
     approve = a.button("Approve and run", type="primary", disabled=bool(problems),
                        key="res_approve", width="stretch")
@@ -182,8 +187,8 @@ open_citation = citation_opener(corpus, thread_id, settings)
 
 if phase == "running":
     st.subheader("Research in progress")
-    view = RunView(key=f"run_{thread_id}", graph_area=st.sidebar, graph=graph, offline=offline,
-                   live=True, open_citation=open_citation)
+    view = RunView(key=f"run_{thread_id}", graph=graph, offline=offline, live=True,
+                   open_citation=open_citation)
     view.add_all(ss[keys.RES_EVENTS])
     t0 = time.perf_counter()
     try:
@@ -212,11 +217,11 @@ except AppError as exc:
     st.error(md_escape(str(exc)))
     st.stop()
 if timings:
-    parts = [f"{label} {timings[k]:.1f} s" for k, label in
+    parts = [f"{label} {timings[k]:.2f} s" for k, label in
              (("plan_s", "plan on screen in"), ("answer_s", "answered in")) if k in timings]
     st.caption(" · ".join(parts))
-view = RunView(key=f"run_{thread_id}", graph_area=st.sidebar, graph=graph, offline=offline,
-               open_citation=open_citation)
+view = RunView(key=f"run_{thread_id}", graph=graph, offline=offline,
+               open_citation=open_citation, wall_s=record.wall_s)
 view.add_all(record.events)
 if record.error:
     st.error(md_escape(record.error))

@@ -7,6 +7,7 @@ import streamlit as st
 
 from components import keys, services
 from components.citation_view import citation_opener
+from components.compare_view import render_side, run_metrics
 from components.entry_guard import ensure_entry_ran
 from components.run_view import RunView
 from components.text import md_escape, preview
@@ -38,7 +39,7 @@ def _row(r) -> dict:
         "kind": r.kind,
         "status": r.status,
         "backend": r.backend,
-        "steps": len({h.step for h in r.history}) or len(r.plan),
+        "steps": run_metrics(r)["steps"],
         "seconds": round(r.wall_s, 1),
         "LLM calls": r.total_usage.calls,
         "tokens": r.total_usage.total,
@@ -92,13 +93,16 @@ if ss.get(keys.RUNS_CONFIRM_DELETE) == record.id:
         st.rerun()
 
 st.divider()
-if not record.events:
+opener = citation_opener(services.corpus(), record.id, settings)
+if record.kind == "baseline":
+    render_side(record, title="Baseline RAG",
+                subtitle="Fixed 1000-character chunks · vector top-3 · one LLM call",
+                key=f"runs_cite_{record.id}", open_citation=opener)
+elif not record.events:
     st.info("This run has no recorded events.")
 else:
-    graph_col, _ = st.columns([1, 2])
-    view = RunView(key=f"replay_{record.id}", graph_area=graph_col,
-                   offline=record.backend == "offline engine",
-                   open_citation=citation_opener(services.corpus(), record.id, settings))
+    view = RunView(key=f"replay_{record.id}", offline=record.backend == "offline engine",
+                   wall_s=record.wall_s, open_citation=opener)
     view.add_all(record.events)
 if record.error:
     st.error(md_escape(record.error))

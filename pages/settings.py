@@ -50,6 +50,8 @@ with st.form("settings_form"):
     clear_key = st.checkbox("Forget the API key for this session", value=False)
 
     st.subheader("Web search")
+    st.caption("Web steps search Tavily when a key is set, otherwise the local snapshot of dated "
+               "articles bundled with the project (replayable offline).")
     providers = ["auto", "tavily", "snapshot", "none"]
     w1, w2 = st.columns(2)
     provider = w1.selectbox(
@@ -63,6 +65,8 @@ with st.form("settings_form"):
     )
 
     st.subheader("Limits")
+    st.caption("Bounds of every run: when one is reached the agent stops researching and answers "
+               "with the evidence it has, saying why it stopped.")
     l1, l2, l3, l4 = st.columns(4)
     max_steps = l1.number_input("Max steps", 1, 20, current.max_steps,
                                 help="Plan steps the agent may research in one run.")
@@ -74,6 +78,7 @@ with st.form("settings_form"):
                             help="Chunks kept after reranking, given to the distiller.")
     l5, l6, _, _ = st.columns(4)
     max_wall = l5.number_input("Max seconds", 10.0, 3600.0, float(current.max_wall_s), step=10.0,
+                               format="%.0f",
                                help="Wall-time bound of a run; it then answers with what it has.")
     max_tokens = l6.number_input("Max tokens", 1000, 2_000_000, current.max_tokens, step=1000,
                                  help="LLM token budget of a run (prompt + completion).")

@@ -178,4 +178,4 @@ def test_rerank_figure_orders_bars_by_rank():
     fig = rerank_figure([_hit(2, 0.5, reranked=0.5), _hit(1, 0.9, reranked=0.9)])
     bar = fig.data[0]
     assert list(bar.x) == [0.9, 0.5]
-    assert bar.y[0].startswith("[1]")
+    assert bar.y[0] == "[1] Item 1A. Risk Factors p.1 #1"
