@@ -114,12 +114,15 @@ def doc_label(d: DocumentMeta) -> str:
 
 
 def chunks_frame(chunks: Sequence[Chunk]) -> pd.DataFrame:
-    """Chunks of a section as a compact table."""
-    return pd.DataFrame([
+    """Chunks of a section as a compact table (no page column for documents without pages)."""
+    frame = pd.DataFrame([
         {"#": c.index, "chunk id": c.chunk_id, "page": c.page, "kind": c.kind,
          "chars": len(c.text), "preview": preview(c.text, 160)}
         for c in chunks
     ])
+    if not frame.empty and frame["page"].isna().all():
+        frame = frame.drop(columns=["page"])
+    return frame
 
 
 def render_chunk(chunk: Chunk, *, focus: bool = False) -> None:

@@ -46,6 +46,7 @@ class RunView:
         open_citation: Callable[[dict[str, Any]], None] | None = None,
         live: bool = False,
         wall_s: float | None = None,
+        t0: float | None = None,
     ):
         self.key = key
         self.offline = offline
@@ -57,7 +58,7 @@ class RunView:
         self.events: list[ev.EventBase] = []
         self.visited: list[str] = []
         self.cards: dict[tuple[int, int], StepCard] = {}
-        self.t0 = time.perf_counter()
+        self.t0 = time.perf_counter() if t0 is None else t0
         self.graph_slot = (graph_area or st).empty()
         self.usage_slot = st.empty()
         self.plan_slot = st.empty()

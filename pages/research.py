@@ -11,7 +11,7 @@ import time
 
 import streamlit as st
 
-from components import keys, services
+from components import jobs, keys, services
 from components.citation_view import citation_opener
 from components.entry_guard import ensure_entry_ran
 from components.plan_editor import frame_to_plan, plan_to_frame, render_plan_editor
@@ -78,10 +78,15 @@ def _restore(thread_id: str) -> None:
     elif record is not None:
         ss[keys.RES_THREAD] = thread_id
         ss[keys.RES_QUESTION_SHOWN] = record.question
-        ss[keys.RES_PHASE] = "done"
-        if record.status == "running":
-            ss[keys.RES_ERROR] = ("This run was interrupted while it ran (the page was reloaded "
-                                  "or the server stopped); its events up to then are shown.")
+        ss[keys.RES_EVENTS] = list(record.events)
+        job = jobs.get(thread_id)
+        if job is not None and not job.done:
+            ss[keys.RES_PHASE] = "running"  # still researching in this server: re-attach
+        else:
+            ss[keys.RES_PHASE] = "done"
+            if record.status not in ("done", "failed") and job is None:
+                ss[keys.RES_ERROR] = ("This run was interrupted while it ran (the server "
+                                      "stopped); the events saved before that are shown.")
     else:
         ss[keys.RES_ERROR] = f"No run {thread_id} in this data folder; ask a new question."
         st.query_params.pop("thread", None)
@@ -186,27 +191,30 @@ graph = services.graph_structure(svc)
 open_citation = citation_opener(corpus, thread_id, settings)
 
 if phase == "running":
+    job = jobs.get(thread_id)
+    if job is None:
+        try:
+            stream = svc.resume(thread_id, ss.get(keys.RES_APPROVED))
+        except PlanValidationError as exc:
+            ss[keys.RES_PHASE] = "review"
+            ss[keys.RES_ERROR] = "The plan was rejected: " + "; ".join(exc.problems)
+            st.rerun()
+        except AppError as exc:
+            ss[keys.RES_ERROR] = str(exc)
+            ss[keys.RES_PHASE] = "done"
+            st.rerun()
+        job = jobs.start(stream, thread_id)
     st.subheader("Research in progress")
+    ticker = st.empty()
     view = RunView(key=f"run_{thread_id}", graph=graph, offline=offline, live=True,
-                   open_citation=open_citation)
+                   open_citation=open_citation, t0=job.started)
     view.add_all(ss[keys.RES_EVENTS])
-    t0 = time.perf_counter()
-    try:
-        stream = svc.resume(thread_id, ss.get(keys.RES_APPROVED))
-        for event in stream:
-            view.add(event)
-    except PlanValidationError as exc:
-        ss[keys.RES_PHASE] = "review"
-        ss[keys.RES_ERROR] = "The plan was rejected: " + "; ".join(exc.problems)
-        st.rerun()
-    except AppError as exc:
-        ss[keys.RES_ERROR] = str(exc)
-        ss[keys.RES_PHASE] = "done"
-        st.rerun()
-    timings["answer_s"] = time.perf_counter() - t0
+    jobs.follow(job, view, ticker)
+    timings["answer_s"] = job.seconds
     ss[keys.RES_TIMINGS] = timings
     ss[keys.RES_PHASE] = "done"
-    ss[keys.RES_ERROR] = None
+    ss[keys.RES_ERROR] = job.error
+    jobs.forget(thread_id)
     st.rerun()
 
 # --- done: replay the saved record -------------------------------------------------------

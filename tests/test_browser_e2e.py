@@ -116,11 +116,17 @@ def page(server):
 
 def shot(pg, name: str) -> Path:
     """Screenshot of the whole page (Streamlit scrolls inside its main block, not the body)."""
-    height = pg.evaluate(
-        "Math.max(1000, ...Array.from(document.querySelectorAll('[data-testid]'),"
-        " (e) => e.scrollHeight))")
-    pg.set_viewport_size({"width": 1440, "height": min(int(height) + 40, 12000)})
-    pg.wait_for_timeout(800)  # let charts and the graph redraw at the new size
+    measure = ("Math.max(1000, ...Array.from(document.querySelectorAll('[data-testid]'),"
+               " (e) => e.scrollHeight))")
+    pg.wait_for_timeout(500)
+    height = 0
+    for _ in range(4):  # grow the viewport until the content stops growing
+        new = min(int(pg.evaluate(measure)) + 40, 12000)
+        if new <= height:
+            break
+        height = new
+        pg.set_viewport_size({"width": 1440, "height": height})
+        pg.wait_for_timeout(700)  # let charts and the graph redraw at the new size
     path = SHOTS / f"{name}.png"
     pg.screenshot(path=str(path))
     pg.set_viewport_size({"width": 1440, "height": 1000})
@@ -244,6 +250,13 @@ def test_walkthrough_in_a_real_browser(page):
         "document.querySelectorAll('[data-testid=\"stDataFrame\"] [role=row]').length > 1")
     assert pg.url == paused_url
     assert grid_rows(pg) == paused_plan, "the paused plan is back after the refresh"
+    # ... and a running one re-attaches after a refresh (the run goes on in the server)
+    pg.get_by_role("button", name="Approve and run").click()
+    pg.get_by_text("Step 1").first.wait_for()
+    pg.reload()
+    pg.get_by_text("Sources", exact=True).wait_for(timeout=300_000)
+    pg.get_by_role("button", name="Export Markdown").wait_for()
+    assert "interrupted" not in pg.locator("body").inner_text()
 
     assert pg.outside_requests == [], "the page tried to reach beyond 127.0.0.1"
     out = ROOT / "test-artifacts" / "timings.json"

@@ -179,3 +179,67 @@ def test_rerank_figure_orders_bars_by_rank():
     bar = fig.data[0]
     assert list(bar.x) == [0.9, 0.5]
     assert bar.y[0] == "[1] Item 1A. Risk Factors p.1 #1"
+
+
+# --- background runs -----------------------------------------------------------------
+
+
+class _Collect:
+    def __init__(self):
+        self.seen: list = []
+
+    def add(self, event):
+        self.seen.append(event)
+
+
+class _Ticker:
+    def __init__(self):
+        self.ticks = 0
+
+    def caption(self, _text):
+        self.ticks += 1
+
+    def empty(self):
+        pass
+
+
+def test_job_runs_in_the_background_and_a_follower_gets_every_event_in_order():
+    import threading
+    import time
+
+    from components import jobs
+
+    gate = threading.Event()
+
+    def slow_stream():
+        yield "a"
+        gate.wait(5)  # the run goes on while nobody is watching
+        for item in ("b", "c"):
+            time.sleep(0.05)
+            yield item
+
+    job = jobs.start(slow_stream(), "t-bg")
+    assert jobs.get("t-bg") is job and not job.done
+    time.sleep(0.2)
+    assert job.events == ["a"] and not job.done  # a page that left saw only "a"
+    gate.set()
+    view, ticker = _Collect(), _Ticker()
+    jobs.follow(job, view, ticker, poll_s=0.01, tick_s=0.0)  # a page that re-attached
+    assert view.seen == ["a", "b", "c"] and job.done and job.error is None
+    assert ticker.ticks >= 1
+    jobs.forget("t-bg")
+    assert jobs.get("t-bg") is None
+
+
+def test_job_records_a_crash_instead_of_hanging():
+    from components import jobs
+
+    def broken():
+        yield "a"
+        raise RuntimeError("boom")
+
+    job = jobs.start(broken(), "t-crash")
+    view = _Collect()
+    jobs.follow(job, view, _Ticker(), poll_s=0.01)
+    assert view.seen == ["a"] and job.done
+    assert "RuntimeError: boom" in job.error
