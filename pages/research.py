@@ -16,7 +16,8 @@ from components.citation_view import citation_opener
 from components.entry_guard import ensure_entry_ran
 from components.plan_editor import frame_to_plan, plan_to_frame, render_plan_editor
 from components.run_view import RunView
-from components.text import md_escape
+from components.text import md_escape, preview
+from core.agent.plan_edit import normalise_plan
 from core.errors import AppError, PlanValidationError
 from core.runs import export_json, export_markdown, load_run
 
@@ -106,6 +107,14 @@ if phase == "idle":
         st.info("The corpus is empty: load the sample filing or your own in the Library first. "
                 "Web-only questions still work with the web snapshot.")
         st.page_link("pages/library.py", label="Go to the Library")
+    paused = [r for r in svc.paused_runs() if r.id != ss.get(keys.RES_THREAD)][:3]
+    if paused:
+        with st.container(border=True):
+            st.markdown("**Plans waiting for your review**")
+            for r in paused:
+                when = r.created[:16].replace("T", " ")
+                st.page_link("pages/research.py", query_params={"thread": r.id},
+                             label=f"{when} · {md_escape(preview(r.question, 90))}")
     company = next((d.company for d in docs if d.company != "unknown"), "the company")
     if st.button("Use the walk-through question", key="res_example",
                  help="Competition risks from the filing, then 2024 news about AMD."):
@@ -181,7 +190,10 @@ if phase == "review":
         _reset()
         st.rerun()
     if approve:
-        ss[keys.RES_APPROVED] = steps
+        proposed = normalise_plan(list(proposal.plan)) if proposal else None
+        unchanged = proposed is not None and [s.model_dump() for s in steps] == [
+            s.model_dump() for s in proposed]
+        ss[keys.RES_APPROVED] = None if unchanged else steps  # None: approved as proposed
         ss[keys.RES_PHASE] = "running"
         st.rerun()
     st.stop()

@@ -163,6 +163,7 @@ def test_review_approve_answer_with_the_offline_engine(app_env):
 
     at.button(key="res_approve").click().run()
     assert not at.exception, [e.value for e in at.exception]
+    assert any("approved as proposed" in m.value for m in at.markdown)
     labels = [s.label for s in at.status]
     assert len(labels) >= len(plan)
     assert all(lbl.startswith("Step") for lbl in labels)
@@ -195,6 +196,22 @@ def test_invalid_plan_edits_are_explained_and_block_approval(app_env):
     assert "sub-question is empty" in errors
     assert "Item 99. Nowhere" in errors and "not in the selected filings" in errors
     assert at.button(key="res_approve").disabled
+
+
+def test_an_edited_plan_runs_as_edited(app_env):
+    at = ask_walkthrough(load_sample(boot()))
+    frame = at.session_state[keys.RES_PLAN_DF]
+    edited = frame.iloc[:-1].copy()  # the analyst deletes the last step ...
+    edited.loc[0, "order"] = 5  # ... and moves the first one to the end
+    at.session_state[keys.RES_PLAN_DF] = edited
+    at.run()
+    assert not at.button(key="res_approve").disabled
+    at.button(key="res_approve").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("edited by the analyst" in m.value for m in at.markdown)
+    labels = [s.label.replace("\\", "") for s in at.status]
+    assert len({lbl.split("·")[0] for lbl in labels}) == len(edited)
+    assert frame.loc[1, "sub_question"] in labels[0]  # the old second step now runs first
 
 
 def test_paused_run_survives_a_browser_refresh(app_env):
@@ -288,3 +305,12 @@ def test_settings_are_validated_session_only_and_test_connection_reports_failure
     assert "Could not connect" in errors
     assert secret not in texts(at)
     assert not (app_env / ".env").exists()
+
+
+def test_plans_waiting_for_review_are_listed_on_the_research_page(app_env):
+    at = ask_walkthrough(load_sample(boot()))
+    at.button(key="res_new").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "Plans waiting for your review" in texts(at)
+    links = at.get("page_link")
+    assert any("Based on Northwind" in link.proto.label.replace("\\", "") for link in links)
