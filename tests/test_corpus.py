@@ -1,0 +1,105 @@
+"""The corpus service and the CLI: bad input loses nothing; the commands work end to end."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.corpus import Corpus
+from core.errors import IngestError
+from tests.test_ingest_pdf import make_pdf
+
+ROOT = Path(__file__).resolve().parent.parent
+TEN_K = ROOT / "tests" / "fixtures" / "ingest" / "synthetic_10k.htm"
+SAMPLE = ROOT / "data" / "sample" / "northwind-10k-fy2024.htm"
+
+
+@pytest.fixture
+def corpus(settings, hash_embedder):
+    c = Corpus(settings, embedder=hash_embedder)
+    yield c
+    c.close()
+
+
+def _snapshot(corpus: Corpus):
+    docs = corpus.documents()
+    chunks = [c.chunk_id for d in docs for c in corpus.store.chunks(d.doc_id)]
+    hits = corpus.search("competition", strategy="hybrid", k=5)
+    return docs, chunks, [h.chunk.chunk_id for h in hits.hits]
+
+
+BAD_INPUTS = {
+    "empty.htm": (b"", "empty"),
+    "binary.htm": (bytes(range(256)) * 64, "not"),
+    "no-text.html": (b"<html><body><script>x=1</script><div>  </div></body></html>", "text"),
+    "corrupt.pdf": (b"%PDF-1.7\n1 0 obj << /Type /Catalog >> garbage", "PDF"),
+    "archive.zip": (b"PK\x03\x04" + bytes(200), "type"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_INPUTS))
+def test_bad_input_gives_a_message_and_loses_nothing(corpus, name):
+    corpus.ingest_path(TEN_K)
+    before = _snapshot(corpus)
+    data, word = BAD_INPUTS[name]
+    with pytest.raises(IngestError) as err:
+        corpus.ingest_bytes(data, name)
+    assert word.lower() in str(err.value).lower()
+    assert _snapshot(corpus) == before
+
+
+def test_oversized_file_is_refused_with_the_setting_to_change(settings, hash_embedder, tmp_path):
+    small = settings.model_copy(update={"max_file_mb": 0.001})
+    corpus = Corpus(small, embedder=hash_embedder)
+    with pytest.raises(IngestError, match="DTR_MAX_FILE_MB"):
+        corpus.ingest_path(TEN_K)
+    with pytest.raises(IngestError, match="not found"):
+        corpus.ingest_path(tmp_path / "missing.htm")
+    assert corpus.documents() == []
+
+
+def test_reingest_changes_nothing_and_pdf_pages_are_kept(corpus, tmp_path):
+    first = corpus.ingest_path(TEN_K)
+    again = corpus.ingest_path(TEN_K)
+    assert first.added and not again.added
+    assert again.meta.doc_id == first.meta.doc_id and len(corpus.documents()) == 1
+    pdf = tmp_path / "two-pages.pdf"
+    pages = ["Item 1. Business\n" + "We sell widgets to factories. " * 60,
+             "Revenue grew to $12 million in the year. " * 60]
+    pdf.write_bytes(make_pdf(pages))
+    report = corpus.ingest_path(pdf)
+    assert report.meta.n_pages == 2
+    assert {c.page for c in corpus.store.chunks(report.meta.doc_id)} == {1, 2}
+    corpus.delete(first.meta.doc_id)
+    assert [d.doc_id for d in corpus.documents()] == [report.meta.doc_id]
+
+
+def _cli(args: list[str], data_dir: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, DTR_DATA_DIR=str(data_dir), HF_HUB_OFFLINE="1")
+    return subprocess.run(
+        [sys.executable, "-m", "core", *args], cwd=ROOT, env=env,
+        capture_output=True, text=True, timeout=300,
+    )
+
+
+@pytest.mark.slow
+def test_cli_ingest_docs_search_with_the_real_model(tmp_path):
+    data = tmp_path / "store"
+    out = _cli(["ingest", str(SAMPLE), str(tmp_path / "nope.htm")], data)
+    assert out.returncode == 1  # one file failed, the other went in
+    assert "✓ northwind-10k-fy2024.htm" in out.stdout and "nope.htm" in out.stderr
+    docs = _cli(["docs", "--sections"], data)
+    assert "Item 1A. Risk Factors" in docs.stdout and "10-K" in docs.stdout
+    found = _cli(["search", "competition risks", "--section", "Item 1A", "-k", "3"], data)
+    assert found.returncode == 0, found.stderr
+    ranked = [line for line in found.stdout.splitlines() if line.startswith("[")]
+    assert len(ranked) == 3 and all("Item 1A. Risk Factors" in line for line in ranked)
+    assert "reranker:" in found.stdout and "keyword#" in found.stdout
+    bad = _cli(["search", "x", "--section", "Item 99"], data)
+    assert bad.returncode == 1 and "Item 1A" in bad.stderr  # lists the valid sections
+    bench = _cli(["bench", "ingest", str(SAMPLE)], data)
+    assert bench.returncode == 0 and "embed" in bench.stdout and "northwind" in bench.stdout
