@@ -144,6 +144,12 @@ def build_parser() -> argparse.ArgumentParser:
         pass
     else:
         add_agent_parsers(sub)
+    try:
+        from core.evaluation.cli import add_eval_parser
+    except ImportError:
+        pass
+    else:
+        add_eval_parser(sub)
     return p
 
 
