@@ -32,6 +32,7 @@ page = st.navigation(
             st.Page(PAGES / "research.py", title="Research", default=True),
             st.Page(PAGES / "compare.py", title="Compare"),
             st.Page(PAGES / "runs.py", title="Runs"),
+            st.Page(PAGES / "evaluate.py", title="Evaluate"),
         ],
         "Corpus": [
             st.Page(PAGES / "library.py", title="Library"),

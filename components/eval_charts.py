@@ -1,0 +1,189 @@
+"""Evaluation renderers: tables and plotly charts of saved evaluations (no business logic).
+
+Frame builders (``*_frame``) turn records from ``core.evaluation`` into pandas
+DataFrames; figure builders (``*_figure``) turn frames into plotly figures;
+``render_*`` draw them. The Evaluate page's session keys live here too
+(prefixed ``eval_``), as ``components/keys.py`` does for the other pages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from components.text import preview
+from core.evaluation.report import LABELS, RETRIEVAL_KEYS
+from core.evaluation.results import ANSWER_METRICS, RECALL_KS, EvalSummary, QuestionResult
+
+# --- session keys of the Evaluate page ------------------------------------------------
+EVAL_SET = "eval_set"  # chosen set: a shipped file name or UPLOAD
+EVAL_UPLOAD_NONCE = "eval_upload_nonce"  # bumped to clear the uploader
+EVAL_SYSTEMS = "eval_systems"
+EVAL_STRATEGIES = "eval_strategies"
+EVAL_LIMIT = "eval_limit"  # only the first N questions (0: all)
+EVAL_NAME = "eval_name"  # evaluation name to resume (empty: a new one)
+EVAL_SHOWN = "eval_shown_id"  # evaluation on screen
+EVAL_PREVIOUS = "eval_previous_id"  # evaluation to compare with
+EVAL_DRILL = "eval_drill_question"  # question id opened in the drill-down
+EVAL_DRILL_SYSTEM = "eval_drill_system"
+EVAL_QUALITY = "eval_quality_metric"  # y axis of the cost vs quality scatter
+
+SYSTEM_COLOURS = {"baseline": "#8c8c8c", "deep": "#1f4e79"}
+STRATEGY_COLOURS = {"keyword": "#b35900", "vector": "#2e7d32", "hybrid": "#6a1b9a",
+                    "hybrid+rerank": "#1f4e79"}
+LAYOUT = dict(margin=dict(l=10, r=10, t=40, b=10), legend=dict(orientation="h", y=-0.2))
+
+
+def metric_label(key: str) -> str:
+    """Readable metric name for charts and tables ('answer_correctness' -> 'answer correctness')."""
+    return key.replace("_", " ")
+
+
+# --- frames ---------------------------------------------------------------------------
+
+def metrics_frame(summary: EvalSummary) -> pd.DataFrame:
+    """Long frame ``system, metric, value`` of the answer metrics' means."""
+    rows = [{"system": system, "metric": metric_label(key), "value": values.get(key)}
+            for system, values in summary.systems.items() for key in ANSWER_METRICS
+            if values.get(key) is not None]
+    return pd.DataFrame(rows, columns=["system", "metric", "value"])
+
+
+def recall_frame(summary: EvalSummary) -> pd.DataFrame:
+    """Long frame ``strategy, k, recall`` for recall@k curves."""
+    rows = [{"strategy": strategy, "k": k, "recall": values.get(f"recall@{k}")}
+            for strategy, values in summary.retrieval.items() for k in RECALL_KS
+            if values.get(f"recall@{k}") is not None]
+    return pd.DataFrame(rows, columns=["strategy", "k", "recall"])
+
+
+def retrieval_table(summary: EvalSummary) -> pd.DataFrame:
+    """One row per strategy: recall@k, MRR@10, nDCG@10."""
+    return pd.DataFrame([{"strategy": s, **{k: v.get(k) for k in RETRIEVAL_KEYS}}
+                         for s, v in summary.retrieval.items()])
+
+
+def system_table(summary: EvalSummary) -> pd.DataFrame:
+    """One row per system: answer metric means and mean cost."""
+    keys = [*ANSWER_METRICS, "wall_s", "llm_calls", "tokens", "judge_tokens"]
+    return pd.DataFrame([{"system": s, **{LABELS.get(k, k): v.get(k) for k in keys},
+                          "runs": summary.counts.get(s, 0), "failed": summary.failures.get(s, 0)}
+                         for s, v in summary.systems.items()])
+
+
+def questions_frame(results: Sequence[QuestionResult],
+                    questions: dict[str, str] | None = None) -> pd.DataFrame:
+    """One row per question and system: metrics, cost, status."""
+    rows = []
+    for r in results:
+        row: dict[str, Any] = {"question": preview((questions or {}).get(r.question_id)
+                                                   or r.question, 90),
+                               "id": r.question_id, "system": r.system, "status": r.status}
+        for key in ANSWER_METRICS:
+            m = r.metrics.get(key)
+            row[LABELS[key]] = None if m is None or m.value is None else round(m.value, 3)
+        row.update({"seconds": round(r.cost.wall_s, 2), "LLM calls": r.cost.llm_calls,
+                    "tokens": r.cost.tokens, "run": r.run_id or ""})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def delta_frame(rows: Sequence[dict[str, Any]]) -> pd.DataFrame:
+    """Frame of ``core.evaluation.report.deltas`` rows, readable metric names."""
+    frame = pd.DataFrame(rows, columns=["kind", "group", "metric", "current", "previous",
+                                        "delta"])
+    frame["metric"] = frame["metric"].map(lambda k: LABELS.get(k, metric_label(k)))
+    return frame
+
+
+# --- figures --------------------------------------------------------------------------
+
+def metric_bars_figure(frame: pd.DataFrame):
+    """Grouped bars: each answer metric's mean, one bar per system."""
+    import plotly.express as px
+
+    fig = px.bar(frame, x="metric", y="value", color="system", barmode="group",
+                 color_discrete_map=SYSTEM_COLOURS, range_y=[0, 1], text_auto=".2f",
+                 title="Answer metrics (mean over questions)")
+    fig.update_layout(**LAYOUT, xaxis_title=None, yaxis_title="score (0–1)")
+    return fig
+
+
+def recall_curves_figure(frame: pd.DataFrame):
+    """Recall@k against k, one line per retrieval strategy."""
+    import plotly.express as px
+
+    fig = px.line(frame, x="k", y="recall", color="strategy", markers=True, range_y=[0, 1.02],
+                  color_discrete_map=STRATEGY_COLOURS, title="Recall@k per strategy")
+    fig.update_layout(**LAYOUT, xaxis=dict(tickvals=list(RECALL_KS), title="k"),
+                      yaxis_title="recall of gold evidence")
+    return fig
+
+
+def cost_quality_figure(frame: pd.DataFrame, quality: str, cost: str = "seconds"):
+    """Scatter of cost (x) against a quality metric (y), one point per question and system."""
+    import plotly.express as px
+
+    data = frame.dropna(subset=[quality]) if quality in frame else frame.iloc[0:0]
+    fig = px.scatter(data, x=cost, y=quality, color="system", hover_name="question",
+                     hover_data={"id": True}, color_discrete_map=SYSTEM_COLOURS,
+                     title=f"Cost vs quality: {quality} against {cost}")
+    fig.update_traces(marker=dict(size=11, opacity=0.8))
+    fig.update_layout(**LAYOUT, yaxis=dict(range=[-0.02, 1.02]))
+    return fig
+
+
+# --- renderers ------------------------------------------------------------------------
+
+def _chart(fig, key: str) -> None:
+    st.plotly_chart(fig, key=key, config={"displayModeBar": False})
+
+
+def render_metric_bars(summary: EvalSummary, *, key: str) -> None:
+    """Answer metrics per system (a note when there are none)."""
+    frame = metrics_frame(summary)
+    if frame.empty:
+        st.caption("No answer metrics: no system was evaluated.")
+        return
+    _chart(metric_bars_figure(frame), key)
+
+
+def render_recall_curves(summary: EvalSummary, *, key: str) -> None:
+    """Recall@k curves and the retrieval table (a note when no strategy was scored)."""
+    frame = recall_frame(summary)
+    if frame.empty:
+        st.caption("No retrieval metrics: no strategy was scored, or no question has filing "
+                   "gold evidence.")
+        return
+    _chart(recall_curves_figure(frame), key)
+    st.dataframe(retrieval_table(summary), hide_index=True, width="stretch",
+                 column_config={k: st.column_config.NumberColumn(format="%.3f")
+                                for k in RETRIEVAL_KEYS})
+
+
+def render_cost_quality(frame: pd.DataFrame, quality: str, *, key: str) -> None:
+    """The cost vs quality scatter for ``quality`` (a column of ``questions_frame``)."""
+    if frame.empty:
+        return
+    cost = "tokens" if frame["tokens"].sum() > 0 else "seconds"
+    _chart(cost_quality_figure(frame, quality, cost), key)
+
+
+def render_deltas(frame: pd.DataFrame) -> None:
+    """The delta table, signed, per system or strategy and metric."""
+    st.dataframe(frame, hide_index=True, width="stretch", column_config={
+        "current": st.column_config.NumberColumn(format="%.3f"),
+        "previous": st.column_config.NumberColumn(format="%.3f"),
+        "delta": st.column_config.NumberColumn(format="%+.3f"),
+    })
+
+
+def render_metric_details(result: QuestionResult) -> None:
+    """Each metric of one result: value, how it was computed, and the note if any."""
+    rows = [{"metric": metric_label(m.key), "value": m.value, "computed by": m.name,
+             "judge": m.judge, "note": m.note or ""} for m in result.metrics.values()]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", column_config={
+        "value": st.column_config.NumberColumn(format="%.3f")})

@@ -1,0 +1,240 @@
+"""Evaluate: run a question set through baseline and deep agent, score, chart, compare."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from components import eval_charts as ec
+from components import services
+from components.answer import render_answer
+from components.citation_view import citation_opener
+from components.entry_guard import ensure_entry_ran
+from components.text import md_escape, preview
+from core.config import PROJECT_ROOT
+from core.errors import AppError
+from core.evaluation.questions import (
+    QuestionSet,
+    QuestionSetError,
+    load_question_set,
+    parse_question_set,
+    shipped_sets,
+)
+from core.evaluation.results import STRATEGIES, SYSTEMS
+from core.evaluation.storage import list_evals, load_eval
+
+ensure_entry_ran()
+
+UPLOAD = "__upload__"
+SETS_DIR = PROJECT_ROOT / "data" / "questions"
+
+st.title("Evaluate")
+st.caption(
+    "Score the baseline and the deep agent on a question set: answer metrics after RAGAS "
+    "(faithfulness, answer correctness, context precision and recall — judged by the configured "
+    "LLM, or by clearly named offline approximations), gold-evidence retrieval per strategy "
+    "(recall@k, MRR@10, nDCG@10), citation validity and cost."
+)
+
+settings = services.session_settings()
+corpus = services.corpus()
+ss = st.session_state
+ss.setdefault(ec.EVAL_UPLOAD_NONCE, 0)
+
+
+def _load_set(choice: str) -> QuestionSet | None:
+    """The chosen set, or None (errors shown) when it cannot be read."""
+    try:
+        if choice != UPLOAD:
+            return load_question_set(SETS_DIR / choice)
+        up = st.file_uploader("Question set (JSONL)", type=["jsonl"],
+                              key=f"eval_upload_{ss[ec.EVAL_UPLOAD_NONCE]}",
+                              help="One JSON object per line: question, ground_truth, gold, tags.")
+        if up is None:
+            st.info("Upload a .jsonl question set, or pick a shipped one.")
+            return None
+        text = up.getvalue().decode("utf-8", errors="replace")
+        return parse_question_set(text, name=up.name.rsplit(".", 1)[0], source=up.name)
+    except QuestionSetError as exc:
+        st.error(f"{md_escape(exc.source)} is not a valid question set:\n\n"
+                 + "\n".join(f"- {md_escape(p)}" for p in exc.problems))
+        return None
+
+
+def _missing_documents(qset: QuestionSet) -> list[str]:
+    from core.evaluation.gold import resolve, snapshot_urls
+
+    docs, web = corpus.documents(), snapshot_urls(settings.snapshot_dir)
+    return sorted({g.document for q in qset.questions for g in q.gold
+                   if resolve(g, docs, web).kind == "missing"})
+
+
+def _offer_samples(missing: list[str]) -> None:
+    st.warning("Gold documents not in the corpus: " + md_escape(", ".join(missing))
+               + ". Their questions cannot be answered or scored until they are ingested.")
+    samples = [p for p in services.sample_files() if p.name in missing]
+    if samples and st.button("Ingest them from data/sample", key="eval_ingest_samples"):
+        with st.spinner("Ingesting the sample filing…"):
+            for p in samples:
+                corpus.ingest_path(p)
+        st.rerun()
+
+
+def _run(qset: QuestionSet, systems: list[str], strategies: list[str], name: str) -> None:
+    from core.evaluation.judge import make_judge
+    from core.evaluation.runner import run_eval
+
+    llm = services.llm(settings)
+    judge = make_judge(settings, corpus.embedder, llm, "auto" if llm is not None else "offline")
+    bar = st.progress(0.0, text="Starting…")
+    with st.status("Evaluating…", expanded=True) as box:
+        def progress(p) -> None:
+            bar.progress(p.done / max(1, p.total), text=f"{p.done} of {p.total}: "
+                                                        f"{md_escape(p.message)}")
+            box.write(("↺ " if p.reused else "· ") + md_escape(p.message))
+
+        service = services.research_service(settings) if "deep" in systems else None
+        saved = run_eval(qset, settings=settings, corpus=corpus, judge=judge, systems=systems,
+                         strategies=strategies, eval_id=name or None, service=service, llm=llm,
+                         web=services.web_search(settings), on_progress=progress)
+        box.update(label=f"Evaluation {saved.manifest.id} finished", state="complete",
+                   expanded=False)
+    ss[ec.EVAL_SHOWN] = saved.manifest.id
+    st.rerun()
+
+
+# --- 1. set, systems, strategies, run -----------------------------------------------
+shipped = [p.name for p in shipped_sets(SETS_DIR)]
+choice = st.selectbox("Question set", [*shipped, UPLOAD], key=ec.EVAL_SET,
+                      format_func=lambda c: "Upload a set…" if c == UPLOAD else c)
+qset = _load_set(choice)
+if qset is not None:
+    with st.expander(f"{len(qset.questions)} questions in {md_escape(qset.name)}"):
+        st.dataframe([{"id": q.id, "question": preview(q.question, 110), "tags": ", ".join(q.tags),
+                       "gold items": len(q.gold), "reference": bool(q.ground_truth)}
+                      for q in qset.questions], hide_index=True, width="stretch")
+    missing = _missing_documents(qset)
+    if missing:
+        _offer_samples(missing)
+    llm_name = services.describe_llm(settings)
+    with st.form("eval_form"):
+        c1, c2 = st.columns(2)
+        systems = c1.multiselect("Systems", list(SYSTEMS), default=list(SYSTEMS),
+                                 key=ec.EVAL_SYSTEMS)
+        strategies = c2.multiselect("Retrieval strategies", list(STRATEGIES),
+                                    default=list(STRATEGIES), key=ec.EVAL_STRATEGIES)
+        c3, c4 = st.columns(2)
+        limit = c3.number_input("Only the first N questions (0: all)", min_value=0, value=0,
+                                step=1, key=ec.EVAL_LIMIT)
+        name = c4.text_input("Evaluation name (an existing one is resumed)", key=ec.EVAL_NAME,
+                             placeholder="new: <set>-<time>")
+        st.caption(f"Systems and judge: {md_escape(llm_name)}. Deep runs approve the proposed "
+                   "plan automatically; every run is saved on the Runs page.")
+        go = st.form_submit_button("Run evaluation", type="primary")
+    if go:
+        if limit:
+            qset = qset.model_copy(update={"questions": qset.questions[: int(limit)]})
+        try:
+            _run(qset, systems, strategies, name.strip())
+        except AppError as exc:
+            st.error(md_escape(str(exc)))
+
+# --- 2. results ---------------------------------------------------------------------
+evals = list_evals(settings)
+if not evals:
+    st.info("No evaluation yet: pick a set and press Run evaluation.")
+    st.stop()
+by_id = {m.id: m for m in evals}
+if ss.get(ec.EVAL_SHOWN) not in by_id:
+    ss[ec.EVAL_SHOWN] = evals[0].id
+st.divider()
+shown_id = st.selectbox(
+    "Evaluation", list(by_id), key=ec.EVAL_SHOWN,
+    format_func=lambda i: f"{i} · {by_id[i].set_name} · {by_id[i].n_questions} q · "
+                          f"{by_id[i].status} · judge {by_id[i].judge}")
+try:
+    saved = load_eval(settings, shown_id)
+except AppError as exc:
+    st.error(md_escape(str(exc)))
+    st.stop()
+m, summary = saved.manifest, saved.summary
+st.caption(f"Systems on {md_escape(m.backend)} · judge {md_escape(m.judge)} · embedder "
+           f"{md_escape(m.embedder)} · reranker {md_escape(m.reranker or '-')} · "
+           f"created {m.created.replace('T', ' ')[:16]}")
+for w in m.warnings:
+    st.warning(md_escape(w))
+if summary is None:
+    st.warning("This evaluation did not finish: run it again under the same name to continue.")
+    st.stop()
+
+st.subheader("Baseline vs deep agent")
+st.dataframe(ec.system_table(summary), hide_index=True, width="stretch")
+ec.render_metric_bars(summary, key="eval_bars")
+with st.expander("How each metric was computed"):
+    for key, names in summary.metric_names.items():
+        st.markdown(f"- **{md_escape(ec.metric_label(key))}**: {md_escape('; '.join(names))}")
+
+st.subheader("Retrieval against gold evidence")
+ec.render_recall_curves(summary, key="eval_recall")
+
+st.subheader("Per question")
+frame = ec.questions_frame(saved.results)
+if not frame.empty:
+    st.dataframe(frame, hide_index=True, width="stretch")
+    quality = st.selectbox("Quality axis", [ec.LABELS[k] for k in
+                                            ("answer_correctness", "faithfulness",
+                                             "context_recall", "gold_evidence_recall")],
+                           key=ec.EVAL_QUALITY)
+    ec.render_cost_quality(frame, quality, key="eval_scatter")
+
+    st.markdown("**Drill down to a run**")
+    qids = list(dict.fromkeys(r.question_id for r in saved.results))
+    texts = {r.question_id: r.question for r in saved.results}
+    d1, d2 = st.columns([3, 1])
+    qid = d1.selectbox("Question", qids, key=ec.EVAL_DRILL,
+                       format_func=lambda i: f"{i} · {preview(texts[i], 80)}")
+    system = d2.radio("System", [s for s in m.systems if any(
+        r.question_id == qid and r.system == s for r in saved.results)], key=ec.EVAL_DRILL_SYSTEM,
+                      horizontal=True)
+    result = next((r for r in saved.results if r.question_id == qid and r.system == system), None)
+    if result is not None:
+        ec.render_metric_details(result)
+        if result.error:
+            st.error(md_escape(result.error))
+        from core.runs import load_run
+
+        try:
+            record = load_run(settings, result.run_id or "")
+        except AppError:
+            record = None
+            st.caption("The run record is gone; showing the answer stored with the evaluation.")
+            render_answer(result.answer, [], key=f"eval_answer_{qid}_{system}")
+        if record is not None and record.answer is not None:
+            a = record.answer
+            render_answer(a.text, [c.model_dump() for c in a.citations],
+                          key=f"eval_cite_{qid}_{system}", source=a.source,
+                          stop_reason=record.stop_reason.code if record.stop_reason else "",
+                          invalid_markers=a.invalid_markers, not_found=a.not_found,
+                          open_citation=citation_opener(corpus, record.id, settings))
+
+# --- 3. compare with an earlier evaluation -------------------------------------------
+others = [i for i in by_id if i != shown_id]
+st.subheader("Compare with an earlier evaluation")
+if not others:
+    st.caption("Run another evaluation to compare with this one.")
+else:
+    from core.evaluation.report import deltas
+
+    prev_id = st.selectbox("Earlier evaluation", others, key=ec.EVAL_PREVIOUS,
+                           format_func=lambda i: f"{i} · {by_id[i].set_name} · "
+                                                 f"judge {by_id[i].judge}")
+    try:
+        prev = load_eval(settings, prev_id)
+    except AppError as exc:
+        st.error(md_escape(str(exc)))
+        st.stop()
+    if prev.summary is None:
+        st.caption("That evaluation did not finish.")
+    else:
+        if prev.manifest.set_sha != m.set_sha:
+            st.caption("The two evaluations ran different question sets: compare with care.")
+        ec.render_deltas(ec.delta_frame(deltas(summary, prev.summary)))

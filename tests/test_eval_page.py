@@ -1,0 +1,105 @@
+"""The Evaluate page through the entry file with Streamlit's AppTest (offline engine, temp data)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from components import eval_charts as ec
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "streamlit_app.py")
+PAGE = "pages/evaluate.py"
+RUN = "FormSubmitter:eval_form-Run evaluation"
+
+
+@pytest.fixture
+def app_env(tmp_path, monkeypatch):
+    """A fresh data folder, no .env, no LLM key, cached services cleared, hash embedder."""
+    from core.models import HashEmbedder
+
+    monkeypatch.setenv("DTR_DATA_DIR", str(tmp_path / "store"))
+    monkeypatch.setenv("DTR_SNAPSHOT_DIR", str(ROOT / "data" / "web_snapshot"))
+    monkeypatch.chdir(tmp_path)
+    embedder = HashEmbedder()
+    monkeypatch.setattr("core.models.get_embedder", lambda settings: embedder)
+    st.cache_resource.clear()
+    yield tmp_path
+    st.cache_resource.clear()
+
+
+def ok(at: AppTest) -> AppTest:
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def texts(at: AppTest) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    parts += [e.value for kind in (at.error, at.warning, at.info, at.success) for e in kind]
+    parts += [t.value for t in at.title] + [s.value for s in at.subheader]
+    return "\n".join(str(p) for p in parts).replace("\\", "")
+
+
+def open_page() -> AppTest:
+    at = ok(AppTest.from_file(APP, default_timeout=180).run())
+    return ok(at.switch_page(PAGE).run())
+
+
+def run_eval(at: AppTest, *, limit: int, systems: list[str], name: str = "") -> AppTest:
+    at.multiselect(key=ec.EVAL_SYSTEMS).set_value(systems)
+    at.number_input(key=ec.EVAL_LIMIT).set_value(limit)
+    at.text_input(key=ec.EVAL_NAME).set_value(name)
+    return ok(at.button(key=RUN).click().run())
+
+
+def test_evaluate_page_runs_a_set_and_shows_results(app_env):
+    at = open_page()
+    page = texts(at)
+    assert "Evaluate" in page and "No evaluation yet" in page
+    assert "northwind-10k-fy2024.htm" in page  # gold documents missing from the empty corpus
+    ok(at.button(key="eval_ingest_samples").click().run())
+    assert "Gold documents not in the corpus" not in texts(at)
+
+    at = run_eval(at, limit=2, systems=["baseline", "deep"], name="first")
+    page = texts(at)
+    assert "Baseline vs deep agent" in page and "Retrieval against gold evidence" in page
+    assert "faithfulness (offline: sentence support" in page  # how each metric was computed
+    assert at.selectbox(key=ec.EVAL_SHOWN).value == "first"
+    assert len(at.get("plotly_chart")) == 3  # metric bars, recall curves, cost vs quality
+    frames = [d.value for d in at.dataframe]
+    per_question = next(f for f in frames if "run" in f.columns)
+    assert len(per_question) == 4 and set(per_question["system"]) == {"baseline", "deep"}
+    systems = next(f for f in frames if "runs" in f.columns)
+    assert list(systems["system"]) == ["baseline", "deep"]
+
+    # drill down: the deep run's answer with its citations
+    at.radio(key=ec.EVAL_DRILL_SYSTEM).set_value("deep").run()
+    ok(at)
+    assert "Answer" in [s.value for s in at.subheader]
+    assert "Run another evaluation to compare" in texts(at)
+
+    # a second evaluation, then compare with the first
+    at = run_eval(at, limit=1, systems=["baseline"], name="second")
+    assert at.selectbox(key=ec.EVAL_SHOWN).value == "second"
+    assert at.selectbox(key=ec.EVAL_PREVIOUS).value == "first"
+    deltas = next(d.value for d in at.dataframe if "delta" in d.value.columns)
+    assert {"baseline", "keyword", "hybrid+rerank"} <= set(deltas["group"])
+    assert "deep" not in set(deltas["group"])  # the second run had no deep system
+
+
+def test_a_malformed_uploaded_set_is_not_run(app_env, tmp_path):
+    # AppTest cannot upload files: the page's loader path is checked on a shipped-set copy
+    from core.evaluation.questions import QuestionSetError, load_question_set
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"question": "q", "gold": [{"document": "a.htm", "page": "x"}]}\n')
+    with pytest.raises(QuestionSetError, match="line 1: field 'gold\\[0\\].page'"):
+        load_question_set(bad)
+    at = open_page()
+    at.selectbox(key=ec.EVAL_SET).set_value("__upload__").run()
+    ok(at)
+    assert "Upload a .jsonl question set" in texts(at)
+    assert not any(b.key == RUN for b in at.button)
