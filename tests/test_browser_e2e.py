@@ -133,6 +133,13 @@ def shot(pg, name: str) -> Path:
     return path
 
 
+def settle(pg, timeout_ms: int = 120_000) -> None:
+    """Wait until the app is idle (no script run in progress: no "Stop" in the toolbar)."""
+    pg.wait_for_timeout(300)
+    pg.wait_for_function(
+        "!document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout_ms)
+
+
 def grid_rows(pg) -> list[str]:
     """Texts of the plan editor's data rows (from the grid's accessibility table)."""
     rows = pg.locator('[data-testid="stDataFrame"] [role="row"]').all_inner_texts()
@@ -185,9 +192,10 @@ def test_walkthrough_in_a_real_browser(page):
     pg.wait_for_function("(b) => !b.disabled", arg=approve.element_handle())
     t1 = time.perf_counter()
     approve.click()
-    pg.get_by_text("Sources", exact=True).wait_for(timeout=300_000)
+    pg.get_by_text("Sources", exact=True).first.wait_for(timeout=300_000)
     timings["approve_to_answer_s"] = time.perf_counter() - t1
-    pg.get_by_role("button", name="Export Markdown").wait_for()  # the run is saved, replayed
+    pg.get_by_role("button", name="Export Markdown").first.wait_for()  # the run is saved, replayed
+    settle(pg)
 
     cards = pg.locator('[data-testid="stExpander"] summary').filter(has_text="Step ")
     labels = cards.all_inner_texts()
@@ -202,6 +210,7 @@ def test_walkthrough_in_a_real_browser(page):
     # --- a citation opens its chunk in document, section and page ------------------------
     pg.get_by_role("radio", name="[1]", exact=True).click()
     pg.get_by_text("cited chunk").first.wait_for()
+    settle(pg)
     assert COMPANY.split(",")[0] in pg.locator("body").inner_text()
     shots.append(shot(pg, "4-citation"))
 
@@ -220,6 +229,7 @@ def test_walkthrough_in_a_real_browser(page):
     pg.get_by_role("button", name="Compare with baseline").click()
     pg.get_by_role("heading", name="Baseline RAG").wait_for(timeout=180_000)
     pg.get_by_role("heading", name="Deep agent").wait_for()
+    settle(pg)
     assert pg.get_by_text("LLM calls").count() >= 2
     shots.append(shot(pg, "5-compare"))
 
@@ -254,8 +264,8 @@ def test_walkthrough_in_a_real_browser(page):
     pg.get_by_role("button", name="Approve and run").click()
     pg.get_by_text("Step 1").first.wait_for()
     pg.reload()
-    pg.get_by_text("Sources", exact=True).wait_for(timeout=300_000)
-    pg.get_by_role("button", name="Export Markdown").wait_for()
+    pg.get_by_text("Sources", exact=True).first.wait_for(timeout=300_000)
+    pg.get_by_role("button", name="Export Markdown").first.wait_for()
     assert "interrupted" not in pg.locator("body").inner_text()
 
     assert pg.outside_requests == [], "the page tried to reach beyond 127.0.0.1"
