@@ -13,6 +13,16 @@ from components.text import md_escape, preview
 from core.agent.state import Evidence
 from core.runs import RunRecord
 
+SCORE_LABELS = {
+    "faithfulness": "Faithfulness",
+    "answer_correctness": "Correctness",
+    "context_precision": "Context precision",
+    "context_recall": "Context recall",
+    "evidence_recall": "Evidence recall",
+    "citation_validity": "Citation validity",
+    "cited_sentences": "Cited sentences",
+}
+
 
 def evidence_frame(evidence: Sequence[Evidence]) -> pd.DataFrame:
     """The numbered evidence of a run: [n], source, where, score, text preview."""
@@ -50,7 +60,7 @@ def render_side(
     subtitle: str,
     key: str,
     open_citation: Callable[[dict[str, Any]], None] | None = None,
-    scores: dict[str, float] | None = None,
+    scores: Sequence[Any] = (),
 ) -> None:
     """Metrics, answer with citations, and evidence of one run."""
     st.subheader(title)
@@ -61,10 +71,12 @@ def render_side(
     c2.metric("LLM calls", m["calls"])
     c3.metric("Tokens", f"{m['tokens']:,}")
     c4.metric("Evidence", m["evidence"], help=f"{m['steps']} step(s)")
-    if scores:
-        cols = st.columns(len(scores))
-        for col, (name, value) in zip(cols, scores.items(), strict=True):
-            col.metric(name, f"{value:.2f}")
+    shown = [m for m in scores if m.value is not None]
+    if shown:
+        cols = st.columns(len(shown))
+        for col, m in zip(cols, shown, strict=True):
+            col.metric(SCORE_LABELS.get(m.key, m.key), f"{m.value:.2f}",
+                       help=f"{m.name} · judge: {m.judge}" + (f" · {m.note}" if m.note else ""))
     answer = record.answer
     if answer is None:
         st.warning("This run has no answer" + (f": {md_escape(record.error)}" if record.error

@@ -123,16 +123,18 @@ def recall_curves_figure(frame: pd.DataFrame):
     return fig
 
 
-def cost_quality_figure(frame: pd.DataFrame, quality: str, cost: str = "seconds"):
-    """Scatter of cost (x) against a quality metric (y), one point per question and system."""
+def cost_quality_figure(frame: pd.DataFrame, metric: str, cost: str = "seconds"):
+    """Scatter of cost (x) against an answer metric (y), one point per question and system."""
     import plotly.express as px
 
-    data = frame.dropna(subset=[quality]) if quality in frame else frame.iloc[0:0]
-    fig = px.scatter(data, x=cost, y=quality, color="system", hover_name="question",
+    column = LABELS[metric]
+    data = frame.dropna(subset=[column]) if column in frame else frame.iloc[0:0]
+    fig = px.scatter(data, x=cost, y=column, color="system", hover_name="question",
                      hover_data={"id": True}, color_discrete_map=SYSTEM_COLOURS,
-                     title=f"Cost vs quality: {quality} against {cost}")
+                     title=f"Cost vs quality: {metric_label(metric)} against {cost} "
+                           "(one point per question and system)")
     fig.update_traces(marker=dict(size=11, opacity=0.8))
-    fig.update_layout(**LAYOUT, yaxis=dict(range=[-0.02, 1.02]))
+    fig.update_layout(**LAYOUT, yaxis=dict(range=[-0.02, 1.02], title=metric_label(metric)))
     return fig
 
 
@@ -164,12 +166,12 @@ def render_recall_curves(summary: EvalSummary, *, key: str) -> None:
                                 for k in RETRIEVAL_KEYS})
 
 
-def render_cost_quality(frame: pd.DataFrame, quality: str, *, key: str) -> None:
-    """The cost vs quality scatter for ``quality`` (a column of ``questions_frame``)."""
+def render_cost_quality(frame: pd.DataFrame, metric: str, *, key: str) -> None:
+    """The cost vs quality scatter for answer ``metric`` (tokens as cost when any were spent)."""
     if frame.empty:
         return
     cost = "tokens" if frame["tokens"].sum() > 0 else "seconds"
-    _chart(cost_quality_figure(frame, quality, cost), key)
+    _chart(cost_quality_figure(frame, metric, cost), key)
 
 
 def render_deltas(frame: pd.DataFrame) -> None:

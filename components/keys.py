@@ -37,6 +37,7 @@ RES_TIMINGS = "res_timings"  # {"plan_s": ..., "answer_s": ...}
 CMP_RESULT = "cmp_result"
 CMP_QUESTION = "cmp_question"
 CMP_DEEP_RUN = "cmp_deep_run_id"  # a deep run to compare against (from Research)
+CMP_SCORES = "cmp_scores"  # reference-free scores of the two runs on screen
 
 # --- runs --------------------------------------------------------------------
 RUNS_OPEN = "runs_open_id"

@@ -43,6 +43,22 @@ ss[keys.CMP_DEEP_RUN] = None
 
 
 
+def _score(record) -> list:
+    """Reference-free metrics of a run (core.evaluation), or [] when scoring fails."""
+    from core.evaluation.judge import make_judge
+    from core.evaluation.questions import EvalQuestion
+    from core.evaluation.runner import score_record
+
+    try:
+        judge = make_judge(settings, corpus.embedder, llm=services.llm(settings))
+        found = score_record(EvalQuestion(question=record.question), record, [], judge)
+    except Exception as exc:  # noqa: BLE001 - scores are extra; the comparison still shows
+        st.warning(f"Could not score this answer: {md_escape(str(exc))}")
+        return []
+    return [found[k] for k in ("faithfulness", "citation_validity", "cited_sentences")
+            if k in found]
+
+
 def _run_label(run_id: str) -> str:
     if run_id == NEW_RUN:
         return "Run the deep agent now (plan approved as proposed)"
@@ -98,15 +114,25 @@ except AppError as exc:
     st.stop()
 
 st.markdown(f"**Question:** {md_escape(deep.question)}")
+scores = ss.get(keys.CMP_SCORES) or {}
+if scores.get("ids") != (base.id, deep.id):
+    with st.spinner("Scoring both answers…"):
+        scores = {"ids": (base.id, deep.id), "base": _score(base), "deep": _score(deep)}
+    ss[keys.CMP_SCORES] = scores
+st.caption("Scores need no reference answer: faithfulness to the run's own evidence, citation "
+           "validity and the share of cited statements (hover a score for how it was judged). "
+           "The Evaluate page scores question sets against reference answers.")
 left, right = st.columns(2, gap="large")
 with left:
     render_side(base, title="Baseline RAG",
                 subtitle="Fixed 1000-character chunks · vector top-3 · one LLM call",
-                key="cmp_base_cite", open_citation=citation_opener(corpus, base.id, settings))
+                key="cmp_base_cite", open_citation=citation_opener(corpus, base.id, settings),
+                scores=scores["base"])
 with right:
     steps = len({h.step for h in deep.history})
     render_side(deep, title="Deep agent",
                 subtitle=f"{steps} researched step(s) · {len(deep.revisions)} revision(s) · "
                          f"stop: {deep.stop_reason.code if deep.stop_reason else '?'}",
-                key="cmp_deep_cite", open_citation=citation_opener(corpus, deep.id, settings))
+                key="cmp_deep_cite", open_citation=citation_opener(corpus, deep.id, settings),
+                scores=scores["deep"])
 st.caption(f"Both runs are saved: baseline {base.id}, deep {deep.id} (see Runs).")

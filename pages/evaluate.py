@@ -180,10 +180,9 @@ st.subheader("Per question")
 frame = ec.questions_frame(saved.results)
 if not frame.empty:
     st.dataframe(frame, hide_index=True, width="stretch")
-    quality = st.selectbox("Quality axis", [ec.LABELS[k] for k in
-                                            ("answer_correctness", "faithfulness",
-                                             "context_recall", "gold_evidence_recall")],
-                           key=ec.EVAL_QUALITY)
+    quality = st.selectbox("Quality axis", ["answer_correctness", "faithfulness",
+                                            "context_recall", "gold_evidence_recall"],
+                           key=ec.EVAL_QUALITY, format_func=ec.metric_label)
     ec.render_cost_quality(frame, quality, key="eval_scatter")
 
     st.markdown("**Drill down to a run**")
