@@ -93,9 +93,14 @@ def _run(qset: QuestionSet, systems: list[str], strategies: list[str], name: str
             box.write(("↺ " if p.reused else "· ") + md_escape(p.message))
 
         service = services.research_service(settings) if "deep" in systems else None
-        saved = run_eval(qset, settings=settings, corpus=corpus, judge=judge, systems=systems,
-                         strategies=strategies, eval_id=name or None, service=service, llm=llm,
-                         web=services.web_search(settings), on_progress=progress)
+        try:
+            saved = run_eval(qset, settings=settings, corpus=corpus, judge=judge,
+                             systems=systems, strategies=strategies, eval_id=name or None,
+                             service=service, llm=llm, web=services.web_search(settings),
+                             on_progress=progress)
+        except AppError:
+            box.update(label="Evaluation stopped", state="error")
+            raise
         box.update(label=f"Evaluation {saved.manifest.id} finished", state="complete",
                    expanded=False)
     ss[ec.EVAL_SHOWN] = saved.manifest.id

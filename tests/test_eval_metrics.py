@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
 
 from core.agent.state import Evidence, RoleUsage
+from core.config import Settings
 from core.evaluation.answer_correctness import answer_correctness, factual_f1
 from core.evaluation.citation_validity import citation_validity, cited_sentences
 from core.evaluation.context_precision import average_precision, context_precision
@@ -299,3 +301,27 @@ def test_hit_rule_and_configurations_agree_with_the_retrieval_measurement():
              chunk(3, OTHER, page=4), chunk(4, "Total revenue | $ 2,184.6", doc="doc2")]
     for c in cases:
         assert is_hit(c, q, "doc1") == any(matches(Piece.from_chunk(c), t) for t in targets)
+
+
+@pytest.mark.slow
+def test_llm_judge_through_the_real_chat_openai_client(tmp_path, hash_embedder):
+    from core.errors import AppError
+    from core.evaluation.judge import make_judge
+    from tests.fakes.fixtures import llm_settings
+    from tests.fakes.openai_server import Behaviour, FakeOpenAIServer
+
+    with pytest.raises(AppError, match="LLM judge needs a model"):
+        make_judge(Settings(data_dir=tmp_path, _env_file=None), hash_embedder, mode="llm")
+    with FakeOpenAIServer() as server:
+        settings = llm_settings(server, tmp_path)
+        judge = make_judge(settings, hash_embedder, mode="llm")
+        server.enqueue(Behaviour.json({"statements": [
+            {"statement": "Revenue grew 43%.", "supported": True, "reason": "stated"},
+            {"statement": "Margins hit 70%.", "supported": False, "reason": "absent"}]}))
+        score = faithfulness(EvalSample("q", FAITHFUL, contexts()), judge)
+        assert score.value == 0.5 and score.judge == f"llm:{server.model}"
+        assert score.judge_calls == 1 and score.judge_tokens > 0
+        sent = server.chat_requests[0]
+        assert sent["response_format"]["type"] == "json_schema"
+        assert sent["response_format"]["json_schema"]["name"] == "FaithfulnessVerdicts"
+        assert "sk-test-SECRET" not in json.dumps(score.model_dump())

@@ -90,7 +90,7 @@ def test_evaluate_page_runs_a_set_and_shows_results(app_env):
     assert "deep" not in set(deltas["group"])  # the second run had no deep system
 
 
-def test_a_malformed_uploaded_set_is_not_run(app_env, tmp_path):
+def test_errors_are_shown_and_a_malformed_set_is_not_run(app_env, tmp_path):
     # AppTest cannot upload files: the page's loader path is checked on a shipped-set copy
     from core.evaluation.questions import QuestionSetError, load_question_set
 
@@ -99,6 +99,8 @@ def test_a_malformed_uploaded_set_is_not_run(app_env, tmp_path):
     with pytest.raises(QuestionSetError, match="line 1: field 'gold\\[0\\].page'"):
         load_question_set(bad)
     at = open_page()
+    at = run_eval(at, limit=1, systems=["baseline"])  # nothing ingested yet
+    assert "The corpus is empty" in texts(at) and "No evaluation yet" in texts(at)
     at.selectbox(key=ec.EVAL_SET).set_value("__upload__").run()
     ok(at)
     assert "Upload a .jsonl question set" in texts(at)

@@ -76,10 +76,18 @@ def ranked_list(retriever: Any, question: str, strategy: str, key: str,
     return ranking, False
 
 
-def ideal_gains(store: Any, targets: list[GoldTarget]) -> list[int]:
-    """Gains of every relevant chunk of the gold documents (for nDCG's ideal ordering)."""
+def ideal_gains(store: Any, targets: list[GoldTarget],
+                memo: dict[str, list[Piece]] | None = None) -> list[int]:
+    """Gains of every relevant chunk of the gold documents (for nDCG's ideal ordering).
+
+    ``memo`` keeps each document's chunks between calls (one evaluation reads them once).
+    """
+    memo = {} if memo is None else memo
     doc_ids = sorted({t.doc_id for t in targets if t.kind == "filing" and t.doc_id})
-    pieces = [Piece.from_chunk(c) for d in doc_ids for c in store.chunks(d)]
+    for d in doc_ids:
+        if d not in memo:
+            memo[d] = [Piece.from_chunk(c) for c in store.chunks(d)]
+    pieces = [p for d in doc_ids for p in memo[d]]
     return [g for g in gains(pieces, targets) if g > 0]
 
 
@@ -101,11 +109,12 @@ def score_ranking(question_id: str, strategy: str, ranking: CachedRanking, cache
     )
 
 
-def coverable(store: Any, targets: list[GoldTarget]) -> tuple[list[GoldTarget], list[GoldTarget]]:
+def coverable(store: Any, targets: list[GoldTarget], memo: dict[str, list[Piece]] | None = None
+              ) -> tuple[list[GoldTarget], list[GoldTarget]]:
     """Split filing ``targets`` into those some corpus chunk matches and those none does."""
     ok, lost = [], []
     for t in targets:
         if t.kind != "filing":
             continue
-        (ok if ideal_gains(store, [t]) else lost).append(t)
+        (ok if ideal_gains(store, [t], memo) else lost).append(t)
     return ok, lost

@@ -90,7 +90,7 @@ def fingerprint(q: EvalQuestion, system: str, corpus_ids: list[str], judge: Judg
                 backend: str, settings: Settings) -> str:
     """Hash of everything a question result depends on."""
     parts = {"q": q.model_dump(), "system": system, "corpus": corpus_ids, "judge": judge.label,
-             "backend": backend,
+             "judge_embedder": getattr(judge.embedder, "name", None), "backend": backend,
              "settings": {k: str(getattr(settings, k)) for k in FINGERPRINT_SETTINGS}}
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:24]
 
@@ -134,6 +134,7 @@ class Runner:
         self.web_urls = snapshot_urls(settings.snapshot_dir)
         self.targets = {q.id: resolve_question(q, self.documents, self.web_urls)
                         for q in qset.questions}
+        self._chunks: dict = {}  # doc id -> its chunks as Pieces, read once
         self.warnings = self._gold_warnings()
         self.done = 0
         self.total = len(qset.questions) * (len(systems) + (1 if strategies else 0))
@@ -165,7 +166,7 @@ class Runner:
             out.append(f"gold documents not in the corpus or the web snapshot: "
                        f"{', '.join(missing)} (their items are skipped)")
         for qid, ts in self.targets.items():
-            _, lost = coverable(self.corpus.store, ts)
+            _, lost = coverable(self.corpus.store, ts, self._chunks)
             for t in lost:
                 out.append(f"{qid}: gold item {t.item.model_dump(exclude_none=True)} matches no "
                            "chunk of its filing (fix its text, page or section)")
@@ -190,11 +191,11 @@ class Runner:
         return manifest
 
     def retrieval(self, q: EvalQuestion) -> None:
-        ok, _ = coverable(self.corpus.store, self.targets[q.id])
+        ok, _ = coverable(self.corpus.store, self.targets[q.id], self._chunks)
         if not ok:
             self._tick(f"{q.id}: no filing gold evidence, retrieval not scored")
             return
-        ideal = ideal_gains(self.corpus.store, ok)
+        ideal = ideal_gains(self.corpus.store, ok, self._chunks)
         cache_dir = storage.evals_dir(self.settings) / storage.CACHE / "retrieval"
         reranker = self.corpus.reranker.info.name
         all_cached = True
