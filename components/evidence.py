@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 
 import pandas as pd
@@ -68,12 +69,13 @@ def rerank_figure(hits: Sequence[HitView]):
     import plotly.graph_objects as go
 
     ordered = sorted(hits, key=lambda h: h.rank)
-    labels = [f"[{h.rank}] {bar_label(h)}" for h in ordered]
+    # plotly renders a subset of HTML (links included) in labels: escape untrusted text
+    labels = [html.escape(f"[{h.rank}] {bar_label(h)}") for h in ordered]
     scores = [h.stages["reranked"].score if "reranked" in h.stages else h.score for h in ordered]
     colours = ["#2e7d32" if h.kind == "web" else "#1f4e79" for h in ordered]
     fig = go.Figure(go.Bar(
         x=scores, y=labels, orientation="h", marker_color=colours,
-        hovertext=[preview(h.text, 160) for h in ordered], hoverinfo="x+text",
+        hovertext=[html.escape(preview(h.text, 160)) for h in ordered], hoverinfo="x+text",
     ))
     fig.update_layout(
         height=max(160, 34 * len(ordered) + 60),

@@ -64,7 +64,7 @@ except AppError as exc:
     st.stop()
 
 u = record.total_usage
-st.subheader(preview(record.question, 140))
+st.subheader(md_escape(preview(record.question, 140)))
 st.caption(f"{record.kind} run · {record.status} · {md_escape(record.backend)} · "
            f"{record.wall_s:.1f} s · {u.calls} LLM calls · {u.total:,} tokens · id {record.id}")
 

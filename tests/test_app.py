@@ -8,6 +8,7 @@ SQLite checkpointer, the web snapshot, run records.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -314,3 +315,21 @@ def test_plans_waiting_for_review_are_listed_on_the_research_page(app_env):
     assert "Plans waiting for your review" in texts(at)
     links = at.get("page_link")
     assert any("Based on Northwind" in link.proto.label.replace("\\", "") for link in links)
+
+
+def test_markup_in_a_question_is_shown_as_text_on_every_page(app_env):
+    evil = "What are the risks? ![x](http://evil.test/p.png) <img src=x> [go](http://evil.test)"
+    at = load_sample(boot())
+    at.switch_page("pages/research.py").run()
+    at.text_area(key=keys.RES_QUESTION).set_value(evil)
+    at.button(key="FormSubmitter:res_ask_form-Ask").click().run()
+    at.button(key="res_approve").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    for page in ("pages/research.py", "pages/runs.py"):
+        at.switch_page(page).run()
+        shown = [m.value for m in at.markdown] + [s.value for s in at.subheader]
+        shown += [s.label for s in at.status]
+        assert any("evil" in v for v in shown), page
+        for value in shown:  # only backslash-escaped (inert) forms may remain
+            assert not re.search(r"(?<!\\)\]\(http", value), (page, value)
+            assert not re.search(r"(?<!\\)<img", value), (page, value)

@@ -181,6 +181,14 @@ def test_rerank_figure_orders_bars_by_rank():
     assert bar.y[0] == "[1] Item 1A. Risk Factors p.1 #1"
 
 
+def test_rerank_figure_escapes_markup_in_untrusted_labels():
+    web = ev.HitView(id="https://x.test", kind="web", label='<a href="http://evil.test">t</a>',
+                     rank=1, score=1.0, text="<b>x</b>", stages={})
+    bar = rerank_figure([web]).data[0]
+    assert "<a" not in bar.y[0] and "&lt;a href" in bar.y[0]
+    assert "<b>" not in bar.hovertext[0]
+
+
 # --- background runs -----------------------------------------------------------------
 
 
