@@ -206,7 +206,9 @@ class Runner:
             all_cached = all_cached and cached
             result = score_ranking(q.id, name, ranking, cached, ok, ideal)
             storage.write_model(storage.retrieval_path(self.folder, name, q.id), result)
-        self._tick(f"{q.id}: retrieval scored ({len(self.strategies)} strategies)", all_cached)
+        cached = ", cached rankings" if all_cached else ""
+        self._tick(f"{q.id}: retrieval scored ({len(self.strategies)} strategies{cached})",
+                   all_cached)
 
     def run_system(self, q: EvalQuestion, system: str) -> None:
         fp = fingerprint(q, system, self.corpus_ids, self.judge, self.backend, self.settings)
