@@ -24,6 +24,7 @@ from core.errors import AppError
 ensure_entry_ran()
 
 UPLOAD_TYPES = ["htm", "html", "xhtml", "xml", "pdf", "txt", "md"]
+PAGE_SIZE = 15  # chunks drawn at once in the section browser
 
 st.title("Library")
 st.caption(
@@ -200,5 +201,13 @@ if section:
     st.caption(f"{len(chunks)} chunks in {md_escape(section)}")
     st.dataframe(chunks_frame(chunks), hide_index=True, width="stretch")
     focus = st.session_state.get(keys.LIB_FOCUS_CHUNK)
-    for chunk in chunks:
+    shown = chunks
+    if len(chunks) > PAGE_SIZE:
+        pages = (len(chunks) + PAGE_SIZE - 1) // PAGE_SIZE
+        ids = [c.chunk_id for c in chunks]
+        start_page = ids.index(focus) // PAGE_SIZE + 1 if focus in ids else 1
+        page = st.number_input(f"Chunks page (1–{pages}, {PAGE_SIZE} per page)", 1, pages,
+                               start_page, key=f"lib_chunk_page_{doc_id}_{section}_{focus}")
+        shown = chunks[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]
+    for chunk in shown:
         render_chunk(chunk, focus=chunk.chunk_id == focus)

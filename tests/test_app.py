@@ -333,3 +333,34 @@ def test_markup_in_a_question_is_shown_as_text_on_every_page(app_env):
         for value in shown:  # only backslash-escaped (inert) forms may remain
             assert not re.search(r"(?<!\\)\]\(http", value), (page, value)
             assert not re.search(r"(?<!\\)<img", value), (page, value)
+
+
+def test_a_citation_opens_its_section_in_the_library(app_env):
+    at = _finished_run(boot())
+    at.pills[0].set_value(1).run()
+    lib_button = next(b for b in at.button if b.label == "Open the section in the Library")
+    lib_button.click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title[0].value == "Library"
+    section = at.selectbox(key=keys.LIB_BROWSE_SECTION).value
+    assert section and section.startswith("Item")
+    assert "cited chunk" in texts(at)  # the cited chunk is highlighted among its section's
+
+
+def test_long_sections_are_browsed_page_by_page(app_env):
+    at = boot("pages/library.py")
+    body = "".join(f"Risk {i}: competition from rivals may reduce our margins and share. " * 12
+                   + "\n\n" for i in range(40))
+    text = ("ACME Corp Form 10-K Annual Report\n\nItem 1A. Risk Factors\n\n" + body).encode()
+    at.file_uploader[0].set_value(("acme-10k.txt", text, "text/plain")).run()
+    at.button(key="lib_ingest").click().run()
+    assert "1 of 1 succeeded" in texts(at)
+    box = at.selectbox(key=keys.LIB_BROWSE_SECTION)
+    section = max(box.options, key=lambda o: o.startswith("Item 1A"))
+    box.select(section).run()
+    pager = at.number_input[0]
+    assert pager.proto.max >= 2 and pager.value == 1
+    ids = [c.value for c in at.caption if c.value.startswith("`")]
+    assert len(ids) == 15
+    pager.set_value(2).run()
+    assert [c.value for c in at.caption if c.value.startswith("`")] != ids
