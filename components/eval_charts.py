@@ -8,6 +8,7 @@ DataFrames; figure builders (``*_figure``) turn frames into plotly figures;
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 from typing import Any
 
@@ -129,6 +130,8 @@ def cost_quality_figure(frame: pd.DataFrame, metric: str, cost: str = "seconds")
 
     column = LABELS[metric]
     data = frame.dropna(subset=[column]) if column in frame else frame.iloc[0:0]
+    # plotly renders a subset of HTML (links included) in hover labels: escape question text
+    data = data.assign(question=data["question"].map(html.escape))
     fig = px.scatter(data, x=cost, y=column, color="system", hover_name="question",
                      hover_data={"id": True}, color_discrete_map=SYSTEM_COLOURS,
                      title=f"Cost vs quality: {metric_label(metric)} against {cost} "
