@@ -72,7 +72,10 @@ def format_event(ev: EventBase) -> str | None:
     if t == "strategy_chosen":
         return f"  strategy: {d.strategy} — {d.justification}"
     if t == "hits_retrieved":
-        return f"  retrieved {len(d.hits)} candidate(s) in {d.elapsed_ms:.0f} ms"
+        after = d.filters.get("after")
+        why = "; ".join(d.filters.get("after_reason", []))
+        dated = f" (published on/after {after[0]}{f': {why}' if why else ''})" if after else ""
+        return f"  retrieved {len(d.hits)} candidate(s) in {d.elapsed_ms:.0f} ms{dated}"
     if t == "hits_reranked":
         who = d.reranker.name if d.reranker else "first-stage order"
         top = "".join(f"\n    {h.rank}. {h.label} ({h.score:.3f})" for h in d.hits[:3])

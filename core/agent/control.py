@@ -22,7 +22,7 @@ from core.agent.events import (
 )
 from core.agent.plan_edit import check_plan
 from core.agent.planner import make_plan
-from core.agent.policy import bound_reached, decide, revision_for
+from core.agent.policy import bound_reached, carry_forward, decide, revision_for
 from core.agent.state import ResearchState, Revision, StepWork, StopReason
 
 
@@ -90,15 +90,25 @@ def policy_node(state: ResearchState, deps: AgentDeps) -> dict:
 
 
 def revise_node(state: ResearchState, deps: AgentDeps) -> dict:
-    """Apply the next revision to the current step and retry it."""
+    """Apply the next revision to the current step and retry it; a section filter that
+    returned nothing is also dropped from later steps on the same section and documents."""
     index = state.get("step_index", 0)
     before = current_step(state)
     after, change = revision_for(before, state, deps)
     plan = list(state["plan"])
     plan[index] = after
+    work = state.get("work")
+    carried = carry_forward(plan, index, before, change,
+                            found_nothing=work is not None and not work.candidates)
+    if carried:
+        change += f"; also dropped from step(s) {', '.join(str(j + 1) for j, _, _ in carried)}"
     used = len(state.get("revisions", [])) + 1
     emit(PlanRevised(node="revise", step=index, change=change, before=before, after=after,
                      revisions_used=used))
+    for j, new, why in carried:
+        emit(PlanRevised(node="revise", step=j, change=why, before=plan[j], after=new,
+                         revisions_used=used))
+        plan[j] = new
     revision = Revision(step=index, reason=state.get("decision_reason", ""), change=change,
                         before=before, after=after)
     return {"plan": plan, "revisions": [revision], "attempt": state.get("attempt", 0) + 1}

@@ -18,6 +18,7 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
+from core.agent.doc_facts import DocFacts, read_facts
 from core.agent.state import RoleUsage
 from core.config import Settings
 from core.types import DocumentMeta
@@ -32,15 +33,18 @@ class CorpusInfo:
 
     documents: list[DocumentMeta] = field(default_factory=list)
     sections: dict[str, list[str]] = field(default_factory=dict)
+    facts: dict[str, DocFacts] = field(default_factory=dict)
+    """Ticker and period end read from each filing's cover page (where it says)."""
 
     @classmethod
     def from_store(cls, store: Any) -> CorpusInfo:
-        """Read documents and sections from a ``CorpusStore``."""
+        """Read documents, sections and cover facts from a ``CorpusStore``."""
         docs = list(store.documents())
         sections = dict(store.sections())
         for d in docs:
             sections.setdefault(d.doc_id, list(d.sections))
-        return cls(documents=docs, sections=sections)
+        facts = read_facts(store, [d.doc_id for d in docs])
+        return cls(documents=docs, sections=sections, facts=facts)
 
     def all_sections(self, doc_ids: list[str] | None = None) -> list[str]:
         """Distinct section titles (of ``doc_ids`` when given), in document order."""

@@ -3,9 +3,12 @@
 With an LLM this is ONE call that also does the reflection (finding, coverage,
 what is missing), cutting a call per step; the reflection role (``reflect.py``)
 records the result. Offline rule: extractive sentence selection scored by
-query-term overlap (plus embedding cosine when an embedder is at hand), at most
-two sentences per hit; coverage = share of the query's terms the kept
-sentences contain.
+IDF-weighted query-term overlap (terms folded: risks -> risk, compet*; a term seen
+only in "anti-competition" counts little), a bonus when the terms lead the
+sentence, a bonus for a risk's heading-like summary sentence on risk questions,
+plus embedding cosine when an embedder is at hand; at most two sentences per
+hit, near-identical sentences once; coverage = share of the query's terms the
+kept sentences contain.
 """
 
 from __future__ import annotations
@@ -20,11 +23,16 @@ from core.agent.deps import AgentDeps, RoleCall, ask_llm
 from core.agent.state import Coverage, PlanStep
 from core.agent.text import (
     content_words,
+    head_terms,
     is_heading,
+    main_terms,
+    near_duplicate,
     overlap,
     query_terms,
     sentences,
     shorten,
+    strip_bullet,
+    summary_sentences,
     terms,
 )
 from core.types import Hit
@@ -41,6 +49,9 @@ agent and reflect on what it shows.
 MAX_SENTENCES = 6
 PER_HIT = 2
 EMBED_WEIGHT = 0.3  # cosine adds at most 0.3 to a 0..1 term overlap
+HEAD_WEIGHT = 0.25  # query terms among the sentence's first words: the sentence is about them
+COMPOUND_WEIGHT = 0.25  # a term seen only in "anti-competition" counts a quarter
+SUMMARY_BONUS = 0.2  # a risk's heading-like summary sentence, when the step asks about risks
 MIN_WORDS = 5
 
 
@@ -62,52 +73,87 @@ class Extract:
     score: float
 
 
-def _candidates(hit: Hit, with_tables: bool) -> list[str]:
+@dataclass
+class _Sentence:
+    """A candidate sentence: its hit, text, whether it is a summary, and its term sets."""
+
+    hit: int
+    text: str
+    summary: bool
+    terms: set[str] = field(init=False)
+    main: set[str] = field(init=False)
+    head: set[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.terms, self.main, self.head = (terms(self.text), main_terms(self.text),
+                                            head_terms(self.text))
+
+
+def _candidates(i: int, hit: Hit, with_tables: bool) -> list[_Sentence]:
+    summaries = summary_sentences(hit.chunk.text)
     out = []
     for s in sentences(hit.chunk.text):
         if len(s.split()) < MIN_WORDS or is_heading(s):
             continue
         if s.count("|") >= 2 and not with_tables:
             continue
-        out.append(shorten(s, 400))
+        out.append(_Sentence(i, shorten(strip_bullet(s), 400), s in summaries))
     return out
 
 
-def _weighted(q_terms: set[str], found: set[str], pool: list[set[str]]) -> float:
-    """Query-term overlap weighted by rarity in the pool (IDF), 0..1."""
+def _idf(q_terms: set[str], pool: list[_Sentence]) -> dict[str, float]:
+    """Weight of each query term by its rarity in the pool (IDF)."""
     n = len(pool)
-    weight = {t: math.log(1 + n / (1 + sum(t in p for p in pool))) for t in q_terms}
+    return {t: math.log(1 + n / (1 + sum(t in p.terms for p in pool))) for t in q_terms}
+
+
+def sentence_score(weight: dict[str, float], sent: _Sentence, prefer_summaries: bool) -> float:
+    """Term score of one sentence: IDF-weighted share of the query terms it contains (a term
+    seen only inside a prefixed compound counts ``COMPOUND_WEIGHT``), plus ``HEAD_WEIGHT`` for
+    the share found among its first words, plus ``SUMMARY_BONUS`` for a matching summary."""
     total = sum(weight.values()) or 1.0
-    return sum(w for t, w in weight.items() if t in found) / total
+    body = sum(w if t in sent.main else COMPOUND_WEIGHT * w if t in sent.terms else 0.0
+               for t, w in weight.items()) / total
+    head = sum(w for t, w in weight.items() if t in sent.head) / total
+    bonus = SUMMARY_BONUS if prefer_summaries and sent.summary and sent.main & set(weight) \
+        else 0.0
+    return body + HEAD_WEIGHT * head + bonus
 
 
-def extract(query: str, hits: list[Hit], ignore: set[str], embedder=None
-            ) -> tuple[list[Extract], Coverage, str]:
+def _select(pool: list[_Sentence], scores: list[float], q_terms: set[str], hits: list[Hit]
+            ) -> list[Extract]:
+    """Best sentences, at most ``PER_HIT`` per hit, near-duplicates dropped."""
+    kept: list[Extract] = []
+    per_hit: dict[int, int] = {}
+    for j in sorted(range(len(pool)), key=lambda j: -scores[j]):
+        sent = pool[j]
+        if not q_terms & sent.terms or per_hit.get(sent.hit, 0) >= PER_HIT:
+            continue
+        if any(near_duplicate(sent.text, e.sentence) for e in kept):
+            continue
+        per_hit[sent.hit] = per_hit.get(sent.hit, 0) + 1
+        kept.append(Extract(hits[sent.hit].chunk.chunk_id, sent.text, round(scores[j], 4)))
+        if len(kept) >= MAX_SENTENCES:
+            break
+    return kept
+
+
+def extract(query: str, hits: list[Hit], ignore: set[str], embedder=None, *,
+            prefer_summaries: bool = False) -> tuple[list[Extract], Coverage, str]:
     """Offline distillation: ``(kept sentences best first, coverage, missing terms)``."""
     q_terms = query_terms(query) - ignore or query_terms(query)
     tables = bool(re.search(r"\d", query))
-    pool = [(i, s) for i, h in enumerate(hits) for s in _candidates(h, tables)]
+    pool = [s for i, h in enumerate(hits) for s in _candidates(i, h, tables)]
     if not pool or not q_terms:
         return [], "none", "no evidence was retrieved" if not pool else ""
-    sent_terms = [terms(s) for _, s in pool]
-    scores = [_weighted(q_terms, t, sent_terms) + 0.05 / (1 + i)
-              for (i, _), t in zip(pool, sent_terms, strict=True)]
+    weight = _idf(q_terms, pool)
+    scores = [sentence_score(weight, s, prefer_summaries) + 0.05 / (1 + s.hit) for s in pool]
     if embedder is not None:
         focus = [w for w in content_words(query, 30) if terms(w) & q_terms]
-        vecs = embedder.encode([" ".join(focus) or query] + [s for _, s in pool])
+        vecs = embedder.encode([" ".join(focus) or query] + [s.text for s in pool])
         cos = vecs[1:] @ vecs[0]
         scores = [sc + EMBED_WEIGHT * max(float(c), 0.0) for sc, c in zip(scores, cos, strict=True)]
-    order = sorted(range(len(pool)), key=lambda j: -scores[j])
-    kept: list[Extract] = []
-    per_hit: dict[int, int] = {}
-    for j in order:
-        i, s = pool[j]
-        if overlap(q_terms, s) == 0 or per_hit.get(i, 0) >= PER_HIT:
-            continue
-        per_hit[i] = per_hit.get(i, 0) + 1
-        kept.append(Extract(hits[i].chunk.chunk_id, s, round(scores[j], 4)))
-        if len(kept) >= MAX_SENTENCES:
-            break
+    kept = _select(pool, scores, q_terms, hits)
     found = set().union(*(terms(e.sentence) for e in kept)) if kept else set()
     share = len(q_terms & found) / len(q_terms)
     best = max((overlap(q_terms, e.sentence) for e in kept), default=0.0)
@@ -124,6 +170,19 @@ def extract(query: str, hits: list[Hit], ignore: set[str], embedder=None
 def context_text(kept: list[Extract]) -> str:
     """Context lines in the LLM format: ``- sentence [evidence id]``."""
     return "\n".join(f"- {e.sentence} [{e.evidence_id}]" for e in kept)
+
+
+def context_lines(context: str) -> list[tuple[str, list[str]]]:
+    """``(sentence, [evidence ids])`` from context lines ``- fact [id]`` (the inverse of
+    ``context_text``; LLM contexts in the same format parse too)."""
+    out = []
+    for line in context.splitlines():
+        line = re.sub(r"^\s*[-*•]\s*", "", line).strip()
+        ids = re.findall(r"\[([^\[\]]+)\]", line)
+        text = re.sub(r"\s*\[[^\[\]]+\]", "", line).strip()
+        if text and ids:
+            out.append((text, [p.strip() for i in ids for p in i.split(",")]))
+    return out
 
 
 def cited_ids(context: str, known: list[str]) -> list[str]:
@@ -166,6 +225,11 @@ class Distilled:
     extracts: list[Extract] = field(default_factory=list)
 
 
+def asks_risks(step: PlanStep) -> bool:
+    """True when the step is about risks (its question, or a risk-factor section filter)."""
+    return "risk" in terms(f"{step.sub_question} {step.section or ''}")
+
+
 def distill(step: PlanStep, query: str, hits: list[Hit], ignore: set[str],
             deps: AgentDeps) -> Distilled:
     """One LLM call (distil + reflect), or the offline extractive rule."""
@@ -178,6 +242,6 @@ def distill(step: PlanStep, query: str, hits: list[Hit], ignore: set[str],
             return Distilled(v.context.strip(), ids, v.finding.strip(), v.coverage, v.missing,
                              "llm", call)
     kept, coverage, missing = extract(f"{query} {step.sub_question}", hits, ignore,
-                                      deps.text_embedder)
+                                      deps.text_embedder, prefer_summaries=asks_risks(step))
     ids = list(dict.fromkeys(e.evidence_id for e in kept))
     return Distilled(context_text(kept), ids, "", coverage, missing, "offline", call, kept)

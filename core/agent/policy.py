@@ -8,6 +8,12 @@ REVISEd by ``revision_for`` (drop a wrong section filter, drop the document
 filter, broaden the query, switch tool); when none remain the gap is recorded
 and said in the answer. ``max_revisions`` counts revisions across the whole run; when it is
 used up the run still goes on to the remaining steps, and the stop reason says so.
+
+A revision can re-plan the rest: when a section filter returned no candidate at
+all (the section is missing or mis-detected in those filings), ``carry_forward``
+drops the same filter from the later steps that search the same section of the
+same documents, so they do not fail the same way; those changes do not count
+against ``max_revisions``.
 """
 
 from __future__ import annotations
@@ -110,3 +116,24 @@ def revision_for(step: PlanStep, state: ResearchState, deps: AgentDeps
     words = re.findall(r"\w+", step.sub_question)
     return step.model_copy(update={"keywords": words[:6]}), \
         "broaden query: use the sub-question's own words"
+
+
+def carry_forward(plan: list[PlanStep], index: int, before: PlanStep, change: str,
+                  found_nothing: bool) -> list[tuple[int, PlanStep, str]]:
+    """Later steps to change like step ``index``: ``[(j, new step, description)]``.
+
+    Only a dropped section filter that returned no candidate carries over, and only to
+    filing steps with the same section and the same documents.
+    """
+    if not (found_nothing and before.section and change.startswith("drop section")):
+        return []
+    out = []
+    for j in range(index + 1, len(plan)):
+        step = plan[j]
+        if step.tool == "filing_search" and step.section == before.section \
+                and set(step.doc_ids) == set(before.doc_ids):
+            out.append((j, step.model_copy(update={"section": None}),
+                        f"drop section (carried over from step {index + 1}): the "
+                        f"'{before.section}' filter returned nothing from these documents; "
+                        "search all sections"))
+    return out

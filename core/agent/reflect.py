@@ -2,14 +2,20 @@
 
 With an LLM the finding comes from the distiller's call (one call does both, see
 ``distill.py``; ``REFLECT_NOTE`` states that contract). Offline rule: extractive —
-the best distilled sentence (the context lists them best first) with its reference.
+the best distilled sentence (the context lists them best first) with its reference;
+for a clause asking how one finding bears on another, the juxtaposition of the
+earlier steps' findings (``connect.py``), which also makes the step at least partly
+answered.
 """
 
 from __future__ import annotations
 
 import re
 
-from core.agent.state import Coverage, PlanStep
+from core.agent.citations import best_records
+from core.agent.connect import build_link, link_text
+from core.agent.deps import CorpusInfo
+from core.agent.state import Coverage, Evidence, PlanStep, StepRecord
 from core.agent.text import shorten
 
 REFLECT_NOTE = (
@@ -29,3 +35,15 @@ def offline_finding(step: PlanStep, context: str, coverage: Coverage) -> str:
         prefix = {"partial": "Partly answered: ", "none": "Only weak evidence: "}.get(coverage, "")
         return f"{prefix}{shorten(m.group(1), FINDING_CHARS).rstrip(' .')}. {m.group(2)}"
     return f"No evidence found for: {step.sub_question}"
+
+
+def offline_link_finding(record: StepRecord, history: list[StepRecord],
+                         evidence: dict[str, Evidence], corpus: CorpusInfo | None,
+                         question: str) -> tuple[str, Coverage] | None:
+    """``(finding, coverage)`` juxtaposing earlier findings for a connect clause, or None."""
+    earlier = [r for r in best_records(history) if r.step < record.step]
+    link = build_link(record, earlier, evidence, corpus, question)
+    if link is None:
+        return None
+    coverage: Coverage = "partial" if record.coverage == "none" else record.coverage
+    return "Juxtaposed (offline): " + link_text(link, lambda i: f"[{i}]"), coverage

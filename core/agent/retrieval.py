@@ -17,12 +17,14 @@ from typing import Any
 from core.agent.deps import AgentDeps
 from core.agent.state import Evidence, PlanStep
 from core.agent.text import overlap, terms
+from core.agent.web_dates import supports_after
 from core.errors import RetrievalError
 from core.retrieval.fusion import rrf
 from core.types import Chunk, DocumentMeta, Hit, RerankerInfo, StageScore
 
 log = logging.getLogger(__name__)
 WEB_DOC_ID = "web"
+UNDATED_RETRY = "searched again without the date filter"
 WEB_RERANKER = RerankerInfo(
     name="web:cosine+terms+provider (RRF)",
     kind="fallback",
@@ -69,15 +71,28 @@ def search_filings(step: PlanStep, query: str, strategy: str, scope: list[str],
     return result.hits, result.filters, result.timings_ms, None
 
 
-def search_web(query: str, deps: AgentDeps) -> tuple[list[Hit], str | None]:
-    """Web candidates ``(hits, warning)``; provider failures become a warning."""
+def search_web(query: str, deps: AgentDeps, after: str | None = None
+               ) -> tuple[list[Hit], str | None]:
+    """Web candidates ``(hits, warning)``; provider failures become a warning.
+
+    ``after`` (ISO date) goes to providers that accept it; when nothing was published
+    since then, the search is repeated without it and the warning says so.
+    """
     if not deps.web_available:
         return [], "web search is not available in this run (no Tavily key, no snapshot)"
+    k = max(deps.settings.top_n * 2, 8)
+    note = None
     try:
-        found = deps.web.search(query, k=max(deps.settings.top_n * 2, 8))
+        if after and supports_after(deps.web):
+            found = deps.web.search(query, k=k, after=after)
+            if not found:
+                note = f"no web result published on or after {after}; {UNDATED_RETRY}"
+                found = deps.web.search(query, k=k)
+        else:
+            found = deps.web.search(query, k=k)
     except RetrievalError as exc:
         return [], str(exc)
-    return [web_hit_to_hit(h, i) for i, h in enumerate(found, start=1)], None
+    return [web_hit_to_hit(h, i) for i, h in enumerate(found, start=1)], note
 
 
 def corpus_reranker(deps: AgentDeps) -> Any:

@@ -33,11 +33,18 @@ from core.agent.events import (
     emit,
 )
 from core.agent.policy import bound_reached
-from core.agent.reflect import offline_finding
-from core.agent.retrieval import hit_to_evidence, rerank_hits, search_filings, search_web
+from core.agent.reflect import offline_finding, offline_link_finding
+from core.agent.retrieval import (
+    UNDATED_RETRY,
+    hit_to_evidence,
+    rerank_hits,
+    search_filings,
+    search_web,
+)
 from core.agent.rewriter import rewrite
 from core.agent.state import Answer, ResearchState, StepRecord, StopReason
 from core.agent.synthesize import synthesize
+from core.agent.web_dates import supports_after, web_after
 
 
 def _budget_deps(state: ResearchState, deps: AgentDeps, node: str) -> tuple[AgentDeps, list]:
@@ -55,7 +62,8 @@ def rewrite_node(state: ResearchState, deps: AgentDeps) -> dict:
     clock = Clock()
     index, step = state.get("step_index", 0), current_step(state)
     deps, warnings = _budget_deps(state, deps, "rewrite")
-    query, strategy, why, source, call = rewrite(step, state.get("history", []), deps)
+    query, strategy, why, source, call = rewrite(step, state.get("history", []), deps,
+                                                 state.get("doc_scope") or [])
     warnings += call_warnings("rewrite", index, call, "rewriter")
     emit(QueryRewritten(node="rewrite", step=index, elapsed_ms=clock.ms, usage=call_usage(call),
                         original=step.sub_question, query=query, source=source))
@@ -85,11 +93,18 @@ def search_filings_node(state: ResearchState, deps: AgentDeps) -> dict:
 
 def search_web_node(state: ResearchState, deps: AgentDeps) -> dict:
     clock = Clock()
-    index, work = state.get("step_index", 0), state["work"]
-    hits, problem = search_web(work.query, deps)
+    index, step, work = state.get("step_index", 0), current_step(state), state["work"]
+    after, why = web_after(step, state.get("question", ""), state.get("plan", []),
+                           state.get("doc_scope") or [], deps.corpus)
+    if after and not supports_after(deps.web):
+        after, why = None, ""
+    hits, problem = search_web(work.query, deps, after)
     warnings = warn("search_web", index, problem, "retrieval") if problem else []
+    dated = after and not (problem and UNDATED_RETRY in problem)
+    filters = {"after": [after], "after_reason": [why]} if dated else {}
     emit(HitsRetrieved(node="search_web", step=index, elapsed_ms=clock.ms, tool="web_search",
-                       query=work.query, strategy="web", hits=[HitView.from_hit(h) for h in hits],
+                       query=work.query, strategy="web", filters=filters,
+                       hits=[HitView.from_hit(h) for h in hits],
                        timings_ms={"total": clock.ms}))
     return {"work": work.model_copy(update={"candidates": hits}), "warnings": warnings}
 
@@ -131,18 +146,25 @@ def distill_node(state: ResearchState, deps: AgentDeps) -> dict:
 def reflect_node(state: ResearchState, deps: AgentDeps) -> dict:
     clock = Clock()
     index, step, work = state.get("step_index", 0), current_step(state), state["work"]
-    finding = work.finding or offline_finding(step, work.context, work.coverage)
-    kept = [h for h in work.reranked if h.chunk.chunk_id in work.evidence_ids]
     record = StepRecord(
         step=index, attempt=state.get("attempt", 0), sub_question=step.sub_question,
         tool=step.tool, query=work.query, strategy=work.strategy, evidence_ids=work.evidence_ids,
-        context=work.context, finding=finding, coverage=work.coverage,
+        context=work.context, finding=work.finding, coverage=work.coverage,
         top_score=max((h.score for h in work.reranked), default=0.0),
     )
-    emit(StepReflected(node="reflect", step=index, elapsed_ms=clock.ms, finding=finding,
-                       coverage=work.coverage, attempt=state.get("attempt", 0)))
+    if not work.finding:
+        linked = offline_link_finding(record, state.get("history", []),
+                                      state.get("evidence", {}), deps.corpus,
+                                      state.get("question", ""))
+        finding, coverage = linked or (offline_finding(step, work.context, work.coverage),
+                                       work.coverage)
+        record = record.model_copy(update={"finding": finding, "coverage": coverage})
+    kept = [h for h in work.reranked if h.chunk.chunk_id in work.evidence_ids]
+    emit(StepReflected(node="reflect", step=index, elapsed_ms=clock.ms, finding=record.finding,
+                       coverage=record.coverage, attempt=state.get("attempt", 0)))
     return {"history": [record], "evidence": {h.chunk.chunk_id: hit_to_evidence(h) for h in kept},
-            "work": work.model_copy(update={"finding": finding})}
+            "work": work.model_copy(update={"finding": record.finding,
+                                            "coverage": record.coverage})}
 
 
 def synthesize_node(state: ResearchState, deps: AgentDeps) -> dict:

@@ -3,18 +3,21 @@
 Evidence is numbered 1..N over the best attempt of each step; the LLM sees it
 fenced as data and must cite only those numbers; ``citations.validate_citations``
 then removes or flags any other marker. Offline rule: per step, the distilled
-sentences with their markers, then what could not be found, said plainly.
+sentences with their markers (a sentence already said is not repeated); for a
+clause that asks how one finding bears on another, the offline juxtaposition of
+``connect.py``; then what could not be found, said plainly.
 """
 
 from __future__ import annotations
 
-import re
-
 from pydantic import BaseModel, Field
 
 from core.agent.citations import best_records
-from core.agent.deps import AgentDeps, ask_llm
+from core.agent.connect import LINK_NOTE, build_link, link_text
+from core.agent.deps import AgentDeps, CorpusInfo, ask_llm
+from core.agent.distill import context_lines
 from core.agent.state import Evidence, StepRecord, StopReason
+from core.agent.text import near_duplicate
 
 SYNTH_PROMPT = """You write the final answer of a research run over SEC filings and web sources.
 Answer the question in several short paragraphs using ONLY the numbered evidence and findings.
@@ -59,36 +62,51 @@ def synth_messages(question: str, records: list[StepRecord], numbered: dict[int,
     return [("system", with_safety(SYNTH_PROMPT)), ("user", user)]
 
 
-def _context_sentences(context: str) -> list[tuple[str, list[str]]]:
-    """``(sentence, [evidence ids])`` from context lines ``- fact [id]``."""
-    out = []
-    for line in context.splitlines():
-        line = re.sub(r"^\s*[-*•]\s*", "", line).strip()
-        ids = re.findall(r"\[([^\[\]]+)\]", line)
-        text = re.sub(r"\s*\[[^\[\]]+\]", "", line).strip()
-        if text and ids:
-            out.append((text, [p.strip() for i in ids for p in i.split(",")]))
-    return out
+def _step_body(rec: StepRecord, n_of: dict[str, int], used: list[str]) -> str:
+    """The step's best context sentences with [n] markers, skipping any sentence that says
+    (nearly) the same as one already in the answer."""
+    parts: list[str] = []
+    for text, ids in context_lines(rec.context):
+        ns = [n_of[i] for i in ids if i in n_of]
+        if not ns or any(near_duplicate(text, u) for u in used):
+            continue
+        used.append(text)
+        end = "" if text.rstrip().endswith((".", "!", "?")) else "."
+        parts.append(f"{text.rstrip()}{end} " + "".join(f"[{n}]" for n in dict.fromkeys(ns)))
+        if len(parts) >= MAX_SENTENCES_PER_STEP:
+            break
+    return " ".join(parts)
+
+
+def _link_paragraph(rec: StepRecord, earlier: list[StepRecord], numbered: dict[int, Evidence],
+                    corpus: CorpusInfo | None, question: str) -> str | None:
+    """The offline juxtaposition for a connect clause (see ``connect.py``), or None."""
+    n_of = {ev.id: n for n, ev in numbered.items()}
+    link = build_link(rec, earlier, {ev.id: ev for ev in numbered.values()}, corpus, question)
+    if link is None:
+        return None
+    return f"{rec.sub_question}\n{link_text(link, lambda i: f'[{n_of[i]}]')} {LINK_NOTE}"
 
 
 def offline_answer(question: str, records: list[StepRecord], numbered: dict[int, Evidence],
-                   stop: StopReason | None) -> tuple[str, list[str]]:
-    """Extractive answer: per step, its best sentences with [n] markers; then the gaps."""
+                   stop: StopReason | None, corpus: CorpusInfo | None = None
+                   ) -> tuple[str, list[str]]:
+    """Extractive answer: per step, its best sentences with [n] markers (each sentence once);
+    a connect clause ("explain how X bears on Y") juxtaposes the earlier steps' findings;
+    then the gaps."""
     n_of = {ev.id: n for n, ev in numbered.items()}
     paragraphs: list[str] = []
     not_found: list[str] = []
-    for rec in records:
-        usable = [(t, [n_of[i] for i in ids if i in n_of])
-                  for t, ids in _context_sentences(rec.context)]
-        usable = [(t, ns) for t, ns in usable if ns][:MAX_SENTENCES_PER_STEP]
-        if rec.coverage == "none" or not usable:
+    used: list[str] = []
+    for k, rec in enumerate(records):
+        link = _link_paragraph(rec, records[:k], numbered, corpus, question)
+        if link:
+            paragraphs.append(link)
+            continue
+        body = _step_body(rec, n_of, used) if rec.coverage != "none" else ""
+        if not body:
             not_found.append(rec.sub_question)
             continue
-        body = " ".join(
-            f"{t.rstrip()}{'' if t.rstrip().endswith(('.', '!', '?')) else '.'} "
-            + "".join(f"[{n}]" for n in dict.fromkeys(ns))
-            for t, ns in usable
-        )
         lead = "Partly answered — " if rec.coverage == "partial" else ""
         paragraphs.append(f"{lead}{rec.sub_question}\n{body}")
     if not paragraphs:
@@ -116,5 +134,5 @@ def synthesize(question: str, history: list[StepRecord], numbered: dict[int, Evi
             if stop is not None and stop.code != "completed":
                 text += f"\n\n{limit_note(stop)}"
             return text, list(call.value.not_found), "llm", call
-    text, not_found = offline_answer(question, records, numbered, stop)
+    text, not_found = offline_answer(question, records, numbered, stop, deps.corpus)
     return text, not_found, "offline", call

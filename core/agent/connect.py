@@ -1,0 +1,149 @@
+"""Offline juxtaposition for "explain how X addresses or exacerbates Y" clauses.
+
+No sentence of a filing or a news article says how a later development bears on a
+risk the filing states; an LLM can reason that out, the offline engine cannot. So
+for such a clause the offline engine does not search for a sentence that does it:
+it connects what the earlier steps found. ``build_link`` takes the development
+(the best sentence of the latest earlier web step, else of the previous step) and
+the stated risk (the earlier filing steps' sentence that best matches the
+development, their leading finding preferred) and ``link_text`` states the link
+in neutral terms with both citations, e.g.
+
+    AMD's 2024 moves — “<finding>” [3] — bear directly on NVIDIA's stated risk that
+    “<risk>” [1].
+
+followed by ``LINK_NOTE``, which marks it as the offline engine's juxtaposition,
+not an analysis. Sentences of the clause's own step that name the actor are added.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from core.agent.deps import CorpusInfo
+from core.agent.distill import context_lines
+from core.agent.doc_facts import company_words
+from core.agent.rewriter import COMMON_ACRONYMS
+from core.agent.state import Evidence, StepRecord
+from core.agent.text import content_words, near_duplicate, terms
+
+_ASK = r"(?:explain|describe|assess|analy[sz]e|discuss|show|evaluate|illustrate|examine)"
+_RELATE = (r"(?:address|exacerbat|affect|impact|relat|mitigat|worsen|counter|threaten|influenc|"
+           r"intensif|weaken|strengthen|respond|bear|alleviat|aggravat|reduc|increas)")
+_CONNECT = re.compile(rf"\b{_ASK}\b[^.?]*\b(?:how|whether|why|the ways?)\b[^.?]*\b{_RELATE}|"
+                      rf"^\W*how\s+(?:does|do|did|might|could|would|will|may)\b[^.?]*\b{_RELATE}",
+                      re.IGNORECASE)
+LINK_NOTE = ("(Offline engine: this juxtaposes the cited statements; whether the development "
+             "addresses or exacerbates the risk is not analysed here, configure an LLM for that.)")
+MAX_MENTIONS = 2
+
+
+def is_connect(sub_question: str) -> bool:
+    """True for clauses that ask how one finding bears on another."""
+    return bool(_CONNECT.search(sub_question))
+
+
+@dataclass
+class Side:
+    """One cited sentence."""
+
+    text: str
+    evidence_id: str
+
+
+@dataclass
+class Link:
+    """The two statements a connect clause juxtaposes, and the names to write them with."""
+
+    development: Side
+    risk: Side
+    actor: str | None = None
+    year: str | None = None
+    filer: str | None = None
+    mentions: list[Side] = field(default_factory=list)
+
+
+def _sides(rec: StepRecord, known: Callable[[str], bool]) -> list[Side]:
+    return [Side(text, next(i for i in ids if known(i))) for text, ids in context_lines(rec.context)
+            if any(known(i) for i in ids)]
+
+
+def _actor(sub_question: str, exclude: set[str]) -> str | None:
+    """The first proper name of a sub-question that is not the filer ("AMD")."""
+    first = re.match(r"\W*([\w'’]+)", sub_question)
+    for word in content_words(sub_question, 30):
+        if first and word == re.sub(r"['’]s$", "", first.group(1)):
+            continue  # the clause's leading verb ("Find")
+        if word[0].isupper() and word.upper() not in COMMON_ACRONYMS and not word.isdigit() \
+                and word.lower() not in exclude:
+            return word
+    return None
+
+
+def _similarity(a: set[str], b: set[str]) -> float:
+    """Cosine of two term sets (0..1)."""
+    return len(a & b) / math.sqrt(len(a) * len(b)) if a and b else 0.0
+
+
+def _filer(evidence: Evidence | None, corpus: CorpusInfo | None, question: str) -> str | None:
+    doc = corpus.doc(evidence.doc_id) if corpus and evidence and evidence.doc_id else None
+    words = company_words(doc.company) if doc else []
+    named = [w for w in words if re.search(rf"\b{re.escape(w)}", question, re.IGNORECASE)]
+    return (named or words or [None])[0]
+
+
+def build_link(rec: StepRecord, earlier: list[StepRecord], evidence: dict[str, Evidence],
+               corpus: CorpusInfo | None = None, question: str = "") -> Link | None:
+    """The juxtaposition for connect clause ``rec`` from the ``earlier`` steps' records, or
+    None when it is no connect clause or the earlier steps lack a development or a risk."""
+    if not is_connect(rec.sub_question):
+        return None
+    known = evidence.__contains__
+    usable = [r for r in earlier if r.coverage != "none" and _sides(r, known)]
+    web = [r for r in usable if r.tool == "web_search"]
+    dev_rec = (web or usable[-1:] or [None])[-1]
+    if dev_rec is None:
+        return None
+    development = _sides(dev_rec, known)[0]
+    dev_terms = terms(development.text)
+    scored: list[tuple[float, int, Side]] = []
+    risk_recs = [r for r in usable if r is not dev_rec and r.tool == "filing_search"]
+    for r in risk_recs + ([rec] if rec.tool == "filing_search" else []):
+        for n, side in enumerate(_sides(r, known)):
+            prior = 0.3 if r is rec else 1.0 if n == 0 else 0.5
+            scored.append((prior + _similarity(dev_terms, terms(side.text)), -len(scored), side))
+    if not scored:
+        return None
+    risk = max(scored, key=lambda x: (x[0], x[1]))[2]
+    filer = _filer(evidence.get(risk.evidence_id), corpus, question)
+    actor = _actor(dev_rec.sub_question, {filer.lower()} if filer else set())
+    dated = evidence.get(development.evidence_id)
+    year = dated.date[:4] if dated and dated.date else None
+    own = _sides(rec, known) if actor and rec.tool == "filing_search" else []
+    mentions = [s for s in own
+                if re.search(rf"\b{re.escape(actor)}\b", s.text) and s.text != risk.text
+                and not near_duplicate(s.text, development.text)][:MAX_MENTIONS]
+    return Link(development, risk, actor, year, filer, mentions)
+
+
+def _quote(text: str) -> str:
+    return "“" + text.strip().rstrip(".").strip() + "”"
+
+
+def link_text(link: Link, mark: Callable[[str], str]) -> str:
+    """The link in neutral terms, each statement followed by ``mark(evidence id)``."""
+    if link.actor:
+        who, verb = f"{link.actor}'s {link.year or 'recent'} moves", "bear"
+    else:
+        who, verb = "The later development", "bears"
+    whose = f"{link.filer}'s stated risk" if link.filer else "the filing's stated risk"
+    text = (f"{who} — {_quote(link.development.text)} {mark(link.development.evidence_id)} — "
+            f"{verb} directly on {whose} that {_quote(link.risk.text)} "
+            f"{mark(link.risk.evidence_id)}.")
+    for side in link.mentions:
+        text += f" The filing names {link.actor} itself: {_quote(side.text)} " \
+                f"{mark(side.evidence_id)}."
+    return text
