@@ -122,18 +122,21 @@ class FakeRetriever:
 
 
 class FakeWeb:
-    """Canned web results sharing a term with the query."""
+    """Canned web results sharing a term with the query (published on/after ``after``)."""
 
     name = "fake web"
 
     def __init__(self, hits: list[WebHit] | None = None):
         self.hits = hits if hits is not None else list(WEB)
         self.queries: list[str] = []
+        self.afters: list[str | None] = []
 
     def search(self, query: str, k: int = 5, *, after: str | None = None) -> list[WebHit]:
         self.queries.append(query)
+        self.afters.append(after)
         q = _terms(query)
-        return [h for h in self.hits if q & _terms(h.title + " " + h.text)][:k]
+        return [h for h in self.hits if q & _terms(h.title + " " + h.text)
+                and (after is None or (h.date or "") >= after)][:k]
 
 
 def corpus_info(doc: DocumentMeta = DOC) -> CorpusInfo:
