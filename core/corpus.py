@@ -8,12 +8,44 @@ BM25) and ``core.retrieval`` (the search funnel).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.config import Settings
 from core.errors import IngestError
 from core.types import DocumentMeta, SearchResult
+
+STAGE_LABELS = {
+    "parse": "parsing",
+    "sections": "finding sections",
+    "chunk": "chunking",
+    "embed": "embedding {n} chunks",
+    "index": "indexing",
+}
+
+
+class StageClock:
+    """Times named stages as they are announced and forwards a readable label."""
+
+    def __init__(self, callback: Callable[[str], None] | None = None):
+        self.callback = callback
+        self.timings: dict[str, float] = {}
+        self.n_chunks = 0
+        self._current: str | None = None
+        self._t0 = 0.0
+
+    def __call__(self, name: str) -> None:
+        self.stop()
+        self._current, self._t0 = name, time.perf_counter()
+        if self.callback:
+            self.callback(STAGE_LABELS.get(name, name).format(n=self.n_chunks))
+
+    def stop(self) -> None:
+        if self._current is not None:
+            elapsed = time.perf_counter() - self._t0
+            self.timings[self._current] = self.timings.get(self._current, 0.0) + elapsed
+            self._current = None
 
 
 @dataclass
@@ -83,12 +115,15 @@ class Corpus:
         form_type: str | None = None,
         period: str | None = None,
         source: str = "",
+        on_stage: Callable[[str], None] | None = None,
     ) -> IngestReport:
         """Parse, chunk, embed and index one file.
 
-        Raises IngestError (the corpus is then unchanged)."""
+        Raises IngestError (the corpus is then unchanged). ``on_stage`` receives a
+        readable label as each stage starts ("parsing", ..., "embedding 485 chunks")."""
         from core.ingest.pipeline import prepare
 
+        clock = StageClock(on_stage)
         prepared = prepare(
             data,
             file_name,
@@ -97,14 +132,17 @@ class Corpus:
             form_type=form_type,
             period=period,
             source=source or file_name,
+            on_stage=clock,
         )
-        timings = dict(prepared.timings)
+        clock.stop()
         existing = self.store.get_document(prepared.meta.doc_id)
         if existing is not None:
-            return IngestReport(existing, False, timings)
-        t0 = time.perf_counter()
-        meta, added = self.store.add(prepared.meta, prepared.chunks)
-        timings["embed+index"] = time.perf_counter() - t0
+            return IngestReport(existing, False, dict(prepared.timings))
+        clock.n_chunks = len(prepared.chunks)
+        meta, added = self.store.add(prepared.meta, prepared.chunks, on_stage=clock)
+        clock.stop()
+        timings = dict(prepared.timings)
+        timings.update({k: v for k, v in clock.timings.items() if k in ("embed", "index")})
         return IngestReport(meta, added, timings)
 
     def ingest_path(self, path: str | Path, **kwargs) -> IngestReport:

@@ -103,3 +103,15 @@ def test_cli_ingest_docs_search_with_the_real_model(tmp_path):
     assert bad.returncode == 1 and "Item 1A" in bad.stderr  # lists the valid sections
     bench = _cli(["bench", "ingest", str(SAMPLE)], data)
     assert bench.returncode == 0 and "embed" in bench.stdout and "northwind" in bench.stdout
+
+
+def test_ingest_reports_each_stage_in_order_with_timings(corpus):
+    seen: list[str] = []
+    report = corpus.ingest_path(TEN_K, on_stage=seen.append)
+    n = report.meta.n_chunks
+    assert seen == ["parsing", "finding sections", "chunking", f"embedding {n} chunks", "indexing"]
+    assert set(report.timings) == {"parse", "sections", "chunk", "embed", "index"}
+    assert all(v >= 0 for v in report.timings.values())
+    again: list[str] = []
+    corpus.ingest_path(TEN_K, on_stage=again.append)  # unchanged: nothing embedded
+    assert again == ["parsing", "finding sections", "chunking"]

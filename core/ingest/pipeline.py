@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -64,26 +65,32 @@ def prepare(
     form_type: str | None = None,
     period: str | None = None,
     source: str = "",
+    on_stage: Callable[[str], None] | None = None,
 ) -> Prepared:
     """Validate, parse, find sections and chunk one file (nothing is stored here).
 
     Explicit company/form_type/period win over iXBRL dei facts, which win over the cover
     text; what stays unknown is "unknown". Raises IngestError with an actionable message.
+    ``on_stage`` is called with "parse", "sections" and "chunk" as each stage starts.
     """
+    stage = on_stage or (lambda _name: None)
     name = safe_file_name(file_name)
     _check_size(data, name, settings)
     timings: dict[str, float] = {}
 
+    stage("parse")
     t0 = time.perf_counter()
     doc = parse(data, name)
     timings["parse"] = time.perf_counter() - t0
 
     form = form_type or form_from(doc.dei, doc.text)
+    stage("sections")
     t0 = time.perf_counter()
     sections = detect_sections(doc.text, form)
     timings["sections"] = time.perf_counter() - t0
 
     doc_id = hashlib.sha256(data).hexdigest()[:16]
+    stage("chunk")
     t0 = time.perf_counter()
     chunks = chunk_document(doc, sections, doc_id, settings)
     timings["chunk"] = time.perf_counter() - t0

@@ -49,8 +49,14 @@ class CorpusStore:
         self._purge_pending()
 
     # --- writes -----------------------------------------------------------
-    def add(self, meta: DocumentMeta, chunks: list[Chunk]) -> tuple[DocumentMeta, bool]:
-        """Index a document; returns ``(meta, False)`` when its doc_id is already present."""
+    def add(
+        self, meta: DocumentMeta, chunks: list[Chunk], on_stage=None
+    ) -> tuple[DocumentMeta, bool]:
+        """Index a document; returns ``(meta, False)`` when its doc_id is already present.
+
+        ``on_stage`` (optional) is called with "embed" and "index" as each stage starts.
+        """
+        stage = on_stage or (lambda _name: None)
         bad = [c.chunk_id for c in chunks if c.doc_id != meta.doc_id]
         if bad:
             raise StoreError(
@@ -65,7 +71,9 @@ class CorpusStore:
             meta = meta.model_copy(update={"n_chunks": len(chunks)})
             if not meta.sections:
                 meta.sections = list(dict.fromkeys(c.section for c in chunks))
+            stage("embed")
             vectors = self._embed([c.text for c in chunks])
+            stage("index")
             try:
                 self.registry.write_pending(meta, chunks)
                 self.vectors.add(chunks, vectors)
