@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from pathlib import Path
 
@@ -40,9 +39,7 @@ STAGE_HINT = "parsing, finding sections, chunking, embedding, indexing…"
 
 
 def _stage_kwargs(box, name: str) -> dict:
-    """``on_stage=`` for Corpus ingest methods that report stages (when core offers it)."""
-    if "on_stage" not in inspect.signature(corpus.ingest_bytes).parameters:
-        return {}
+    """``on_stage=`` for the Corpus ingest methods: each stage shows as it starts."""
 
     def on_stage(stage: str) -> None:
         box.update(label=f"{md_escape(name)}: {md_escape(stage)}…")
