@@ -105,7 +105,7 @@ def test_invalid_edit_is_rejected_and_the_paused_run_stays_intact(settings):
 def test_revise_after_an_empty_step(settings):
     retriever = FakeRetriever(empty_sections=("Item 7",))
     svc = make_service(settings, retriever=retriever)
-    thread_id, _, _ = svc.start("What were Acme's revenue results?")
+    thread_id, _, _ = svc.start("What drove revenue in Acme's results of operations?")
     plan = svc.pending_plan(thread_id)
     assert plan[0].section.startswith("Item 7")
     record = svc.resume(thread_id).run()
@@ -120,7 +120,9 @@ def test_revise_after_an_empty_step(settings):
 
 def test_bound_max_steps(settings):
     svc = make_service(settings.model_copy(update={"max_steps": 2}))
-    thread_id, _, _ = svc.start("What are Acme's risks? What were revenue results?")
+    thread_id, _, _ = svc.start(
+        "What are Acme's risks? What drove revenue in the results of operations?"
+    )
     three = [PlanStep(sub_question="Competition?", keywords=["competition"]),
              PlanStep(sub_question="Revenue?", keywords=["revenue", "grew"]),
              PlanStep(sub_question="What does Acme sell?", keywords=["products"])]
@@ -134,7 +136,7 @@ def test_bound_max_steps(settings):
 def test_bound_max_revisions(settings):
     s = settings.model_copy(update={"max_revisions": 1})
     svc = make_service(s, retriever=FakeRetriever(always_empty=True), web=FakeWeb([]))
-    record = svc.ask("What were Acme's revenue results?")
+    record = svc.ask("What drove revenue in Acme's results of operations?")
     assert len(record.revisions) == 1
     assert record.stop_reason.code == "max_revisions"
     assert "could not find" in record.answer.text.lower()
@@ -254,7 +256,7 @@ class _Crashing(FakeRetriever):
 
 def test_a_crashing_component_fails_the_run_with_an_error_event(settings):
     svc = make_service(settings, retriever=_Crashing())
-    thread_id, _, _ = svc.start("What were Acme's revenue results?")
+    thread_id, _, _ = svc.start("What drove revenue in Acme's results of operations?")
     stream = svc.resume(thread_id)
     events = list(stream)
     assert events[-1].type == "error" and "index corrupted" in events[-1].message

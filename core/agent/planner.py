@@ -67,8 +67,10 @@ SECTION_MAP: list[tuple[str, str]] = [
     (r"legal|litigation|lawsuit|proceeding", "Item 3"),
     (r"balance sheet|cash flows? statement|financial statements|total assets|notes to",
      "Item 8"),
-    (r"revenue|results|sales|margin|income|earnings|growth|liquidity|cash flow|outlook|"
-     r"expenses|operating|segment results", "Item 7"),
+    # Figures (revenue, income, expenses...) sit in MD&A tables, the statements (Item 8, or
+    # Item 15 in some 10-Ks) and the notes: no section filter for them, only for discussion.
+    (r"results of operations|liquidity|outlook|management'?s discussion|md&a|"
+     r"drivers? of|why did", "Item 7"),
     (r"controls|internal control", "Item 9A"),
     (r"compensation|executive pay", "Item 11"),
     (r"propert(y|ies)|facilities|headquarters", "Item 2"),
