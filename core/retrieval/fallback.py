@@ -29,6 +29,18 @@ from core.retrieval.fusion import rrf
 from core.retrieval.tokenize import tokenize
 from core.types import Hit, RerankerInfo, StageScore
 
+
+def apply_rerank_scores(hits: list[Hit], scores: np.ndarray, top_n: int) -> list[Hit]:
+    """The ``top_n`` hits by ``scores`` (stable on ties), each with its ``reranked`` stage."""
+    order = np.argsort(-scores, kind="stable")[:top_n]
+    out = []
+    for rank, i in enumerate(order, start=1):
+        hit = hits[i].model_copy(deep=True)
+        hit.stages["reranked"] = StageScore(rank=rank, score=float(scores[i]))
+        hit.rank, hit.score = rank, float(scores[i])
+        out.append(hit)
+    return out
+
 Method = Literal["lexical", "passage", "rrf", "rrf3", "blend", "maxsim"]
 METHODS: tuple[str, ...] = ("lexical", "passage", "rrf", "rrf3", "blend", "maxsim")
 DEFAULT_METHOD: Method = "lexical"
@@ -127,12 +139,4 @@ class FallbackReranker:
         """The ``top_n`` best hits for ``query``, each with a ``reranked`` stage score."""
         if not hits:
             return []
-        scores = self.scores(query, hits)
-        order = np.argsort(-scores, kind="stable")[:top_n]
-        out = []
-        for rank, i in enumerate(order, start=1):
-            hit = hits[i].model_copy(deep=True)
-            hit.stages["reranked"] = StageScore(rank=rank, score=float(scores[i]))
-            hit.rank, hit.score = rank, float(scores[i])
-            out.append(hit)
-        return out
+        return apply_rerank_scores(hits, self.scores(query, hits), top_n)

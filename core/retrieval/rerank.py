@@ -23,8 +23,8 @@ import numpy as np
 
 import core.models  # noqa: F401  (sets HF_HUB_OFFLINE / OMP_WAIT_POLICY before torch)
 from core.config import Settings
-from core.retrieval.fallback import DEFAULT_METHOD, FallbackReranker
-from core.types import Hit, RerankerInfo, StageScore
+from core.retrieval.fallback import DEFAULT_METHOD, FallbackReranker, apply_rerank_scores
+from core.types import Hit, RerankerInfo
 
 log = logging.getLogger(__name__)
 
@@ -55,14 +55,7 @@ class CrossEncoderReranker:
                 ),
                 dtype=np.float64,
             ).reshape(-1)
-        order = np.argsort(-scores, kind="stable")[:top_n]
-        out = []
-        for rank, i in enumerate(order, start=1):
-            hit = hits[i].model_copy(deep=True)
-            hit.stages["reranked"] = StageScore(rank=rank, score=float(scores[i]))
-            hit.rank, hit.score = rank, float(scores[i])
-            out.append(hit)
-        return out
+        return apply_rerank_scores(hits, scores, top_n)
 
 
 _MODELS: dict[str, object] = {}
