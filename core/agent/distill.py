@@ -8,7 +8,10 @@ only in "anti-competition" counts little), a bonus when the terms lead the
 sentence, a bonus for a risk's heading-like summary sentence on risk questions,
 plus embedding cosine when an embedder is at hand; at most two sentences per
 hit, near-identical sentences once; coverage = share of the query's terms the
-kept sentences contain.
+kept sentences contain. When the query states a figure or year, table rows are
+candidates too, one per row, quoted with their column headings and caption; a
+row scores by how exactly its label names what is asked (``label_match``), and
+rows matching much worse than the best row are left out.
 """
 
 from __future__ import annotations
@@ -22,9 +25,11 @@ from pydantic import BaseModel, Field
 from core.agent.deps import AgentDeps, RoleCall, ask_llm
 from core.agent.state import Coverage, PlanStep
 from core.agent.text import (
+    caption_sentences,
     content_words,
     head_terms,
     is_heading,
+    is_table_line,
     main_terms,
     near_duplicate,
     overlap,
@@ -33,6 +38,7 @@ from core.agent.text import (
     shorten,
     strip_bullet,
     summary_sentences,
+    table_rows,
     terms,
 )
 from core.types import Hit
@@ -52,6 +58,8 @@ EMBED_WEIGHT = 0.3  # cosine adds at most 0.3 to a 0..1 term overlap
 HEAD_WEIGHT = 0.25  # query terms among the sentence's first words: the sentence is about them
 COMPOUND_WEIGHT = 0.25  # a term seen only in "anti-competition" counts a quarter
 SUMMARY_BONUS = 0.2  # a risk's heading-like summary sentence, when the step asks about risks
+LABEL_WEIGHT = 0.5  # a table row whose label (first cell) is what the question names
+ROW_KEEP = 0.5  # rows whose label matches under half as well as the best row's are dropped
 MIN_WORDS = 5
 
 
@@ -75,29 +83,35 @@ class Extract:
 
 @dataclass
 class _Sentence:
-    """A candidate sentence: its hit, text, whether it is a summary, and its term sets."""
+    """A candidate sentence: its hit, text, whether it is a summary, and its term sets; a
+    table row also has its label's terms (then its head is its label)."""
 
     hit: int
     text: str
     summary: bool
+    label: set[str] | None = None
     terms: set[str] = field(init=False)
     main: set[str] = field(init=False)
     head: set[str] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.terms, self.main, self.head = (terms(self.text), main_terms(self.text),
-                                            head_terms(self.text))
+        self.terms, self.main = terms(self.text), main_terms(self.text)
+        self.head = head_terms(self.text) if self.label is None else self.label
 
 
 def _candidates(i: int, hit: Hit, with_tables: bool) -> list[_Sentence]:
-    summaries = summary_sentences(hit.chunk.text)
+    """Prose sentences of the hit; with ``with_tables`` also its table rows, each quoted with
+    its column headings and caption (the caption lines are not candidates themselves)."""
+    text = hit.chunk.text
+    summaries, captions = summary_sentences(text), caption_sentences(text)
     out = []
-    for s in sentences(hit.chunk.text):
-        if len(s.split()) < MIN_WORDS or is_heading(s):
-            continue
-        if s.count("|") >= 2 and not with_tables:
+    for s in sentences(text):
+        if len(s.split()) < MIN_WORDS or is_heading(s) or is_table_line(s) or s in captions:
             continue
         out.append(_Sentence(i, shorten(strip_bullet(s), 400), s in summaries))
+    if with_tables:
+        out.extend(_Sentence(i, shorten(row.quote(), 400), False, terms(row.label))
+                   for row in table_rows(text))
     return out
 
 
@@ -110,24 +124,45 @@ def _idf(q_terms: set[str], pool: list[_Sentence]) -> dict[str, float]:
 def sentence_score(weight: dict[str, float], sent: _Sentence, prefer_summaries: bool) -> float:
     """Term score of one sentence: IDF-weighted share of the query terms it contains (a term
     seen only inside a prefixed compound counts ``COMPOUND_WEIGHT``), plus ``HEAD_WEIGHT`` for
-    the share found among its first words, plus ``SUMMARY_BONUS`` for a matching summary."""
+    the share found among its first words (a table row: its label), plus ``SUMMARY_BONUS`` for
+    a matching summary, plus ``LABEL_WEIGHT`` times ``label_match`` for a table row."""
     total = sum(weight.values()) or 1.0
     body = sum(w if t in sent.main else COMPOUND_WEIGHT * w if t in sent.terms else 0.0
                for t, w in weight.items()) / total
     head = sum(w for t, w in weight.items() if t in sent.head) / total
     bonus = SUMMARY_BONUS if prefer_summaries and sent.summary and sent.main & set(weight) \
         else 0.0
-    return body + HEAD_WEIGHT * head + bonus
+    label = LABEL_WEIGHT * label_match(weight, sent.label) if sent.label is not None else 0.0
+    return body + HEAD_WEIGHT * head + bonus + label
 
 
-def _select(pool: list[_Sentence], scores: list[float], q_terms: set[str], hits: list[Hit]
-            ) -> list[Extract]:
-    """Best sentences, at most ``PER_HIT`` per hit, near-duplicates dropped."""
+def label_match(weight: dict[str, float], label: set[str]) -> float:
+    """How exactly a table row's label names what is asked (0..1): the IDF-weighted share of
+    the query terms in the label times the squared share of the label's terms that were
+    asked, so "Net income" beats "Interest and other income, net" and "Net income per share"."""
+    if not label:
+        return 0.0
+    total = sum(weight.values()) or 1.0
+    asked = sum(w for t, w in weight.items() if t in label) / total
+    return asked * (len(label & set(weight)) / len(label)) ** 2
+
+
+def weak_rows(weight: dict[str, float], pool: list[_Sentence]) -> set[int]:
+    """Indexes of table rows whose label names nothing asked or matches under ``ROW_KEEP`` of
+    the best row's match: the asked row is quoted, not its neighbours."""
+    match = {j: label_match(weight, s.label) for j, s in enumerate(pool) if s.label is not None}
+    best = max(match.values(), default=0.0)
+    return {j for j, m in match.items() if m <= 0.0 or m < ROW_KEEP * best}
+
+
+def _select(pool: list[_Sentence], scores: list[float], q_terms: set[str], hits: list[Hit],
+            skip: set[int]) -> list[Extract]:
+    """Best sentences but ``skip``, at most ``PER_HIT`` per hit, near-duplicates dropped."""
     kept: list[Extract] = []
     per_hit: dict[int, int] = {}
     for j in sorted(range(len(pool)), key=lambda j: -scores[j]):
         sent = pool[j]
-        if not q_terms & sent.terms or per_hit.get(sent.hit, 0) >= PER_HIT:
+        if j in skip or not q_terms & sent.terms or per_hit.get(sent.hit, 0) >= PER_HIT:
             continue
         if any(near_duplicate(sent.text, e.sentence) for e in kept):
             continue
@@ -153,7 +188,7 @@ def extract(query: str, hits: list[Hit], ignore: set[str], embedder=None, *,
         vecs = embedder.encode([" ".join(focus) or query] + [s.text for s in pool])
         cos = vecs[1:] @ vecs[0]
         scores = [sc + EMBED_WEIGHT * max(float(c), 0.0) for sc, c in zip(scores, cos, strict=True)]
-    kept = _select(pool, scores, q_terms, hits)
+    kept = _select(pool, scores, q_terms, hits, weak_rows(weight, pool))
     found = set().union(*(terms(e.sentence) for e in kept)) if kept else set()
     share = len(q_terms & found) / len(q_terms)
     best = max((overlap(q_terms, e.sentence) for e in kept), default=0.0)
