@@ -3,7 +3,8 @@
 The tree is walked once: text is emitted at block boundaries, so nested div/span are read
 once. ``ix:header``, ``display:none`` blocks, scripts and styles are dropped (dei facts are
 read from ``ix:nonNumeric`` first). Tables become " | "-joined rows preceded by their
-caption lines, and their spans are recorded for chunking.
+caption lines, and their spans are recorded for chunking. Page breaks met on the way
+become page spans numbered like the printed filing (see ``html_pages``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from core.errors import IngestError
+from core.ingest.html_pages import COMMENT_BREAK, break_sides, page_spans
 from core.ingest.tables import (
     BLOCK_TAGS,
     SKIP_TAGS,
@@ -52,6 +54,14 @@ class _Emitter:
     def __init__(self) -> None:
         self.blocks: list[Block] = []
         self.buf: list[str] = []
+        self.breaks: list[int] = []  # index of the first block of each new page
+
+    def page_break(self) -> None:
+        """Start a new page at the next block (repeated breaks make one)."""
+        self.flush()
+        n = len(self.blocks)
+        if n and (not self.breaks or self.breaks[-1] != n):
+            self.breaks.append(n)
 
     def flush(self) -> None:
         if not self.buf:
@@ -81,24 +91,34 @@ def read_dei(root) -> dict[str, str]:
     return facts
 
 
+_OPEN, _CLOSE, _CLOSE_BREAK = 0, 1, 2
+
+
 def _walk(root, out: _Emitter) -> None:
     """Depth-first walk without recursion (old markup nests deeply)."""
-    stack: list[tuple[object, bool]] = [(root, False)]
+    stack: list[tuple[object, int]] = [(root, _OPEN)]
     while stack:
-        el, closing = stack.pop()
-        if closing:
+        el, step = stack.pop()
+        if step:
             if el.tag in BLOCK_TAGS:
                 out.flush()
+            if step == _CLOSE_BREAK:
+                out.page_break()
             if el.tail:
                 out.buf.append(el.tail)
             continue
         tag = el.tag
+        if tag is etree.Comment and COMMENT_BREAK in (el.text or ""):
+            out.page_break()
         if not isinstance(tag, str) or tag in SKIP_TAGS or is_hidden(el):
             if isinstance(tag, str) and tag in BLOCK_TAGS:
                 out.flush()
             if el.tail:
                 out.buf.append(el.tail)
             continue
+        before, after = break_sides(el.get("style"))
+        if before:
+            out.page_break()
         if tag == "br":
             out.buf.append(_BR)
             if el.tail:
@@ -108,6 +128,8 @@ def _walk(root, out: _Emitter) -> None:
             text, is_data = render_table(table_rows(el))
             if text:
                 out.add("table" if is_data else "text", text)
+                if after:
+                    out.page_break()
                 if el.tail:
                     out.buf.append(el.tail)
                 continue
@@ -115,30 +137,35 @@ def _walk(root, out: _Emitter) -> None:
             out.flush()
         if el.text:
             out.buf.append(el.text)
-        stack.append((el, True))
-        stack.extend((child, False) for child in reversed(el))
+        stack.append((el, _CLOSE_BREAK if after else _CLOSE))
+        stack.extend((child, _OPEN) for child in reversed(el))
     out.flush()
 
 
 _DIGITS = re.compile(r"\d+")
 
 
-def drop_furniture(blocks: list[Block]) -> list[Block]:
-    """Remove page furniture: bare page numbers, "Table of Contents" links and short
-    numbered running headers/footers that repeat on many pages."""
+def content_indices(blocks: list[Block]) -> list[int]:
+    """Indices of the blocks that are not page furniture: bare page numbers, "Table of
+    Contents" links and short numbered running headers/footers that repeat on many pages."""
     keys = Counter(
         _DIGITS.sub("#", text) for kind, text in blocks if kind == "text" and len(text) <= 100
     )
-    kept: list[Block] = []
-    for kind, text in blocks:
+    kept: list[int] = []
+    for i, (kind, text) in enumerate(blocks):
         if kind == "text" and len(text) <= 100:
             key = _DIGITS.sub("#", text)
             if is_furniture(text):
                 continue
             if "#" in key and keys[key] >= 8:
                 continue
-        kept.append((kind, text))
+        kept.append(i)
     return kept
+
+
+def drop_furniture(blocks: list[Block]) -> list[Block]:
+    """The blocks without page furniture (see ``content_indices``)."""
+    return [blocks[i] for i in content_indices(blocks)]
 
 
 def parse_root(data: bytes):
@@ -152,7 +179,8 @@ def parse_root(data: bytes):
 
 
 def load_html(data: bytes) -> ParsedDocument:
-    """Load EDGAR HTML / inline XBRL into clean text with tables, dei facts and title."""
+    """Load EDGAR HTML / inline XBRL into clean text with tables, dei facts, title and,
+    when the filing marks page breaks, page spans numbered like the printed pages."""
     root = parse_root(data)
     dei = read_dei(root)
     title_el = root.find(".//title")
@@ -160,7 +188,14 @@ def load_html(data: bytes) -> ParsedDocument:
     out = _Emitter()
     body = root.find("body")
     _walk(body if body is not None else root, out)
-    text, spans = assemble(drop_furniture(out.blocks))
+    kept = content_indices(out.blocks)
+    text, spans = assemble([out.blocks[i] for i in kept])
+    pages = page_spans(out.blocks, out.breaks, kept)
     return ParsedDocument(
-        text=text, tables=len(spans), dei=dei, title=title or None, table_spans=spans
+        text=text,
+        pages=pages,
+        tables=len(spans),
+        dei=dei,
+        title=title or None,
+        table_spans=spans,
     )
