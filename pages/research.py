@@ -14,12 +14,13 @@ import streamlit as st
 from components import jobs, keys, services
 from components.citation_view import citation_opener
 from components.entry_guard import ensure_entry_ran
+from components.exports import render_export_buttons
 from components.plan_editor import frame_to_plan, plan_to_frame, render_plan_editor
 from components.run_view import RunView
 from components.text import md_escape, preview
 from core.agent.plan_edit import normalise_plan
 from core.errors import AppError, PlanValidationError
-from core.runs import export_json, export_markdown, load_run
+from core.runs import load_run
 
 ensure_entry_ran()
 
@@ -248,11 +249,7 @@ if record.error:
 
 st.divider()
 c1, c2, c3, _ = st.columns([1, 1, 1, 2])
-c1.download_button("Export Markdown", export_markdown(record, settings),
-                   file_name=f"run-{record.id}.md", mime="text/markdown", key="res_export_md")
-c2.download_button("Export JSON", export_json(record, settings),
-                   file_name=f"run-{record.id}.json", mime="application/json",
-                   key="res_export_json")
+render_export_buttons(c1, c2, record, settings, "res")
 if c3.button("Compare with baseline", key="res_compare"):
     ss[keys.CMP_QUESTION] = record.question
     ss[keys.CMP_DEEP_RUN] = record.id

@@ -9,10 +9,11 @@ from components import keys, services
 from components.citation_view import citation_opener
 from components.compare_view import render_side, run_metrics
 from components.entry_guard import ensure_entry_ran
+from components.exports import render_export_buttons
 from components.run_view import RunView
 from components.text import md_escape, preview
 from core.errors import AppError
-from core.runs import delete_run, export_json, export_markdown, list_runs, load_run
+from core.runs import delete_run, list_runs, load_run
 
 ensure_entry_ran()
 
@@ -69,11 +70,7 @@ st.caption(f"{record.kind} run · {record.status} · {md_escape(record.backend)}
            f"{record.wall_s:.1f} s · {u.calls} LLM calls · {u.total:,} tokens · id {record.id}")
 
 c1, c2, c3, c4 = st.columns([1, 1, 1, 2])
-c1.download_button("Export Markdown", export_markdown(record, settings),
-                   file_name=f"run-{record.id}.md", mime="text/markdown", key="runs_export_md")
-c2.download_button("Export JSON", export_json(record, settings),
-                   file_name=f"run-{record.id}.json", mime="application/json",
-                   key="runs_export_json")
+render_export_buttons(c1, c2, record, settings, "runs")
 if c3.button("Delete run", key="runs_delete"):
     ss[keys.RUNS_CONFIRM_DELETE] = record.id
 if record.status == "paused" and c4.button("Continue reviewing this plan", key="runs_resume"):

@@ -1,0 +1,15 @@
+"""Export buttons for a run record (Markdown and JSON; keys are scrubbed by core.runs)."""
+
+from __future__ import annotations
+
+from core.runs import RunRecord, export_json, export_markdown
+
+
+def render_export_buttons(md_col, json_col, record: RunRecord, settings, key_prefix: str) -> None:
+    """Two download buttons in the given columns; ``key_prefix`` keeps widget keys unique."""
+    md_col.download_button("Export Markdown", export_markdown(record, settings),
+                           file_name=f"run-{record.id}.md", mime="text/markdown",
+                           key=f"{key_prefix}_export_md")
+    json_col.download_button("Export JSON", export_json(record, settings),
+                             file_name=f"run-{record.id}.json", mime="application/json",
+                             key=f"{key_prefix}_export_json")
