@@ -4,4 +4,5 @@ import sys
 
 from core.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":  # guarded: PDF extraction spawns worker processes
+    sys.exit(main())

@@ -11,7 +11,13 @@ extractable text is refused with a message saying it looks scanned.
 from __future__ import annotations
 
 import io
+import json
 import logging
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
 
 from pypdf import PdfReader
 from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError, PyPdfError
@@ -64,6 +70,58 @@ def _page_text(page, number: int) -> tuple[str, bool]:
         return "", False
 
 
+PARALLEL_MIN_PAGES = 40  # below this, worker start-up (~0.5 s) costs more than it saves
+WORKER_TIMEOUT_S = 600
+_ROOT = Path(__file__).resolve().parents[2]
+
+
+def extract_range(data: bytes, start: int, stop: int) -> list[tuple[str, bool]]:
+    """Raw text of pages ``start``..``stop - 1`` (0-based); run by core.ingest.pdf_worker."""
+    reader = _open(data)
+    return [_page_text(reader.pages[i], i + 1) for i in range(start, stop)]
+
+
+def _in_workers(data: bytes, ranges: list[tuple[int, int]]) -> list[tuple[str, bool]]:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(_ROOT),
+                                                                    os.environ.get("PYTHONPATH")])))
+    with tempfile.TemporaryDirectory(prefix="pdf-") as tmp:
+        path = Path(tmp) / "in.pdf"
+        path.write_bytes(data)
+        procs = [subprocess.Popen([sys.executable, "-m", "core.ingest.pdf_worker", str(path),
+                                   str(a), str(b)], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, env=env, cwd=_ROOT)
+                 for a, b in ranges]
+        out: list[tuple[str, bool]] = []
+        try:
+            for proc in procs:
+                stdout, stderr = proc.communicate(timeout=WORKER_TIMEOUT_S)
+                if proc.returncode != 0:
+                    raise RuntimeError(stderr.decode(errors="replace").strip()[-300:])
+                out.extend((text, bool(layout)) for text, layout in json.loads(stdout))
+        finally:
+            for proc in procs:
+                if proc.poll() is None:
+                    proc.kill()
+        return out
+
+
+def _raw_texts(data: bytes, pages: list, min_pages: int | None = None):
+    """Every page's raw text. pypdf's layout mode is pure Python (~0.1 s a page), so long
+    PDFs are split into contiguous page ranges read by one worker process per core; the
+    result is identical to reading them in order here, which is the fallback on failure."""
+    workers = min(os.cpu_count() or 1, 4)
+    threshold = PARALLEL_MIN_PAGES if min_pages is None else min_pages
+    if len(pages) < threshold or workers < 2:
+        return [_page_text(page, n) for n, page in enumerate(pages, start=1)]
+    step = -(-len(pages) // workers)
+    ranges = [(a, min(a + step, len(pages))) for a in range(0, len(pages), step)]
+    try:
+        return _in_workers(data, ranges)
+    except (OSError, RuntimeError, ValueError, subprocess.TimeoutExpired) as exc:
+        log.warning("parallel PDF extraction failed (%s); reading pages in order", exc)
+        return [_page_text(page, n) for n, page in enumerate(pages, start=1)]
+
+
 def load_pdf(data: bytes) -> ParsedDocument:
     """Extract the text of every page; ``pages`` maps 1-based page numbers to text spans."""
     reader = _open(data)
@@ -79,8 +137,7 @@ def load_pdf(data: bytes) -> ParsedDocument:
     spans: list[Page] = []
     tables: list[tuple[int, int]] = []
     pos = 0
-    for number, page in enumerate(pages, start=1):
-        raw, layout = _page_text(page, number)
+    for number, (raw, layout) in enumerate(_raw_texts(data, pages), start=1):
         text, page_tables = page_text(clean_controls(raw), join_wraps=layout)
         if not text:
             continue
