@@ -54,6 +54,11 @@ class DocumentMeta(BaseModel):
     source: str = Field(default="", description="Path or URL it came from.")
     size_bytes: int = 0
     ingested_at: str = ""
+    ticker: str = Field(default="", description="Trading symbol(s) from the cover, e.g. 'MMM'.")
+    former_names: list[str] = Field(
+        default_factory=list, description="Former company names the filing states."
+    )
+    period_end: str = Field(default="", description="Period end date, ISO YYYY-MM-DD.")
 
 
 class Chunk(BaseModel):
@@ -64,10 +69,35 @@ class Chunk(BaseModel):
     index: int = Field(description="Position of the chunk in its document.")
     text: str
     section: str
-    page: int | None = None
+    page: int | None = Field(
+        default=None, description="Physical page (1-based) holding the chunk's first character."
+    )
+    page_end: int | None = Field(
+        default=None, description="Physical page holding its last character (None: as page)."
+    )
+    page_label: str | None = Field(
+        default=None, description="The printed page label of ``page`` ('23', 'F-7'), if any."
+    )
     start: int
     end: int
     kind: Literal["text", "table"] = "text"
+    context: str = Field(
+        default="",
+        description="Where the chunk sits, in the filing's words: for a table piece its caption "
+        "and column headings. Indexed with the text, shown apart from it.",
+    )
+    statement: str | None = Field(
+        default=None,
+        description="Financial statement the chunk belongs to ('income', 'balance', 'cash_flow', "
+        "'equity', 'comprehensive_income'), tagged at indexing; None for anything else.",
+    )
+
+    @property
+    def pages(self) -> range:
+        """The physical pages the chunk spans (empty when unknown)."""
+        if self.page is None:
+            return range(0)
+        return range(self.page, max(self.page, self.page_end or self.page) + 1)
 
 
 class StageScore(BaseModel):

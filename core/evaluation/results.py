@@ -10,15 +10,15 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from core.retrieval.registry import PLAIN, measured_configs
+
 SYSTEMS: tuple[str, ...] = ("baseline", "deep")
 STRATEGIES: dict[str, tuple[str, bool]] = {
-    "keyword": ("keyword", False),
-    "vector": ("vector", False),
-    "hybrid": ("hybrid", False),
-    "hybrid+rerank": ("hybrid", True),
+    name: (strategy, rerank) for name, strategy, rerank in measured_configs()
+    if strategy != PLAIN
 }
-"""Retrieval configurations, the same as ``core.retrieval.measure.CONFIGS``:
-name -> (retriever strategy, rerank)."""
+"""Retrieval configurations (from ``core.retrieval.registry``, as ``python -m
+core.retrieval.measure`` reports them): name -> (retriever strategy, rerank)."""
 RECALL_KS: tuple[int, ...] = (1, 3, 5, 10)
 ANSWER_METRICS: tuple[str, ...] = (
     "faithfulness", "answer_correctness", "context_precision", "context_recall",

@@ -150,12 +150,17 @@ def _is_boilerplate(text: str) -> bool:
     return all(is_furniture(line) for line in text.splitlines() if line.strip())
 
 
+def _page_at(doc: ParsedDocument, page_starts: list[int], offset: int) -> int:
+    k = bisect.bisect_right(page_starts, offset) - 1
+    return doc.pages[max(k, 0)].number
+
+
 def chunk_document(
     doc: ParsedDocument, sections: list[Section], doc_id: str, settings: Settings
 ) -> list[Chunk]:
     """Chunks in document order with stable ids ``f"{doc_id}-{index:05d}"``.
 
-    ``page`` is the PDF page holding the chunk's first character. Boilerplate chunks and
+    ``page`` / ``page_end`` are the pages holding the chunk's first and last characters. Boilerplate chunks and
     repeats of short chunks already emitted (running headers) are dropped.
     """
     page_starts = [p.start for p in doc.pages]
@@ -170,10 +175,10 @@ def chunk_document(
                 if text in seen_short:
                     continue
                 seen_short.add(text)
-            page = None
+            page = page_end = None
             if page_starts:
-                k = bisect.bisect_right(page_starts, piece.start) - 1
-                page = doc.pages[max(k, 0)].number
+                page = _page_at(doc, page_starts, piece.start)
+                page_end = _page_at(doc, page_starts, piece.end - 1)
             index = len(chunks)
             chunks.append(
                 Chunk(
@@ -183,6 +188,7 @@ def chunk_document(
                     text=text,
                     section=section.title,
                     page=page,
+                    page_end=page_end,
                     start=piece.start,
                     end=piece.end,
                     kind=piece.kind,

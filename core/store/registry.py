@@ -33,21 +33,34 @@ CREATE TABLE IF NOT EXISTS chunks (
     start INTEGER NOT NULL,
     end INTEGER NOT NULL,
     kind TEXT NOT NULL,
-    text TEXT NOT NULL
+    text TEXT NOT NULL,
+    page_end INTEGER,
+    page_label TEXT,
+    context TEXT NOT NULL DEFAULT '',
+    statement TEXT
 );
 CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc_id, idx);
 """
 
-_CHUNK_COLS = "c.chunk_id, c.doc_id, c.idx, c.section, c.page, c.start, c.end, c.kind, c.text"
+# Columns added after the first release, with their SQL types; old registries get them on open.
+_ADDED_COLUMNS = {"page_end": "INTEGER", "page_label": "TEXT",
+                  "context": "TEXT NOT NULL DEFAULT ''", "statement": "TEXT"}
+_FIELDS = ("chunk_id", "doc_id", "idx", "section", "page", "start", "end", "kind", "text",
+           "page_end", "page_label", "context", "statement")
+_CHUNK_COLS = ", ".join(f"c.{f}" for f in _FIELDS)
 _READY_JOIN = "FROM chunks c JOIN documents d ON d.doc_id = c.doc_id AND d.status = 'ready'"
 
 
 def _row_to_chunk(row: tuple) -> Chunk:
-    cid, doc_id, idx, section, page, start, end, kind, text = row
-    return Chunk(
-        chunk_id=cid, doc_id=doc_id, index=idx, section=section, page=page,
-        start=start, end=end, kind=kind, text=text,
-    )
+    values = dict(zip(_FIELDS, row, strict=True))
+    values["index"] = values.pop("idx")
+    return Chunk(**values)
+
+
+def _chunk_row(c: Chunk) -> tuple:
+    values = c.model_dump(include=set(_FIELDS) | {"index"})
+    values["idx"] = values.pop("index")
+    return tuple(values[f] for f in _FIELDS)
 
 
 def _pid_alive(pid: int) -> bool:
@@ -73,7 +86,15 @@ class Registry:
         self._conn.execute("PRAGMA foreign_keys = ON")
         self._conn.execute("PRAGMA journal_mode = WAL")
         self._conn.executescript(SCHEMA)
+        self._migrate()
         self._conn.commit()
+
+    def _migrate(self) -> None:
+        """Add the columns a registry written by an older release lacks."""
+        have = {row[1] for row in self._conn.execute("PRAGMA table_info(chunks)")}
+        for name, sql_type in _ADDED_COLUMNS.items():
+            if name not in have:
+                self._conn.execute(f"ALTER TABLE chunks ADD COLUMN {name} {sql_type}")
 
     # --- reads (ready documents only) -------------------------------------
     def status(self, doc_id: str) -> str | None:
@@ -142,10 +163,7 @@ class Registry:
     # --- writes -----------------------------------------------------------
     def write_pending(self, meta: DocumentMeta, chunks: list[Chunk]) -> None:
         """Insert a document as ``pending`` with all its chunks, in one transaction."""
-        rows = [
-            (c.chunk_id, c.doc_id, c.index, c.section, c.page, c.start, c.end, c.kind, c.text)
-            for c in chunks
-        ]
+        rows = [_chunk_row(c) for c in chunks]
         with self._lock, self._conn:
             seq = self._conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM documents").fetchone()
             self._conn.execute(
@@ -154,8 +172,8 @@ class Registry:
                 (meta.doc_id, meta.model_dump_json(), os.getpid(), seq[0]),
             )
             self._conn.executemany(
-                "INSERT INTO chunks (chunk_id, doc_id, idx, section, page, start, end, kind, text) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO chunks ({', '.join(_FIELDS)}) "
+                f"VALUES ({', '.join('?' * len(_FIELDS))})",
                 rows,
             )
 
