@@ -160,8 +160,9 @@ def chunk_document(
 ) -> list[Chunk]:
     """Chunks in document order with stable ids ``f"{doc_id}-{index:05d}"``.
 
-    ``page`` / ``page_end`` are the pages holding the chunk's first and last characters. Boilerplate chunks and
-    repeats of short chunks already emitted (running headers) are dropped.
+    ``page`` / ``page_end`` are the pages holding the chunk's first and last characters.
+    Boilerplate chunks and repeats of short chunks already emitted (running headers) are
+    dropped.
     """
     page_starts = [p.start for p in doc.pages]
     seen_short: set[str] = set()

@@ -56,8 +56,12 @@ def _compare(old_path: str, new: dict) -> None:
 def main(argv: list[str] | None = None) -> int:
     from core.config import Settings
     from core.models import get_embedder
-    from core.retrieval.measure.run import build_corpus, evaluate, format_table, \
-        pipeline_fingerprint
+    from core.retrieval.measure.run import (
+        build_corpus,
+        evaluate,
+        format_table,
+        pipeline_fingerprint,
+    )
     from core.retrieval.measure.sets import load_set
     from core.retrieval.registry import measured_configs
 
