@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -59,6 +59,14 @@ class Settings(BaseSettings):
         default="cross-encoder/ms-marco-MiniLM-L-6-v2",
         description="Cross-encoder name or local path; a local fallback ranks when unavailable.",
     )
+    reranker: str = Field(
+        default="auto",
+        description="Which reranker: auto, cross-encoder, llm, none or a local fallback "
+        "(core.retrieval.registry.RERANKERS).",
+    )
+    llm_rerank_candidates: int = Field(
+        default=12, gt=0, description="Candidates the LLM reranker grades in its one call."
+    )
     reranker_hub_probe_s: float = Field(default=2.0, ge=0, description="Hub probe timeout.")
     embed_batch_size: int = Field(default=64, gt=0)
     embedding_dtype: Literal["auto", "float32", "bfloat16"] = Field(
@@ -71,6 +79,26 @@ class Settings(BaseSettings):
     top_k: int = Field(default=20, gt=0, description="Candidates fetched per retriever.")
     top_n: int = Field(default=5, gt=0, description="Chunks kept after reranking.")
     rrf_k: int = Field(default=60, gt=0, description="RRF constant (Cormack et al. 2009).")
+    vector_weight: float = Field(
+        default=1.0, ge=0, le=1,
+        description="Weight of the vector ranking in hybrid fusion (weighted RRF; the "
+        "keyword and statement rankings weigh 1).",
+    )
+    resolve_scope: bool = Field(
+        default=True,
+        description="Without explicit documents, search the filings of the companies and "
+        "periods a query names (core.retrieval.scope).",
+    )
+    statement_ranking: Literal["off", "named", "metrics"] = Field(
+        default="named",
+        description="Fuse a ranking of financial-statement chunks when the query names the "
+        "statement ('named') or also when it names a metric printed in one ('metrics').",
+    )
+    expand_line_items: bool = Field(
+        default=True,
+        description="Add the line items of the metrics a query names to its keyword query "
+        "(core.retrieval.glossary.toml).",
+    )
 
     # --- LLM -----------------------------------------------------------------
     llm_base_url: str | None = Field(default=None, description="OpenAI-compatible endpoint.")
@@ -96,6 +124,15 @@ class Settings(BaseSettings):
     max_revisions: int = Field(default=2, ge=0)
     max_wall_s: float = Field(default=300.0, gt=0)
     max_tokens: int = Field(default=60_000, gt=0)
+
+    @field_validator("reranker")
+    @classmethod
+    def _known_reranker(cls, value: str) -> str:
+        from core.retrieval.registry import RERANKERS
+
+        if value not in RERANKERS:
+            raise ValueError(f"unknown reranker {value!r}; choose one of {', '.join(RERANKERS)}")
+        return value
 
     @property
     def chroma_dir(self) -> Path:

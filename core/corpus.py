@@ -96,6 +96,11 @@ class Corpus:
             )
         return self._retriever
 
+    def use_reranker(self, reranker) -> None:
+        """Search with ``reranker`` from now on (e.g. one named in the settings page)."""
+        self._reranker = reranker
+        self._retriever = None
+
     def search(self, query: str, **kwargs) -> SearchResult:
         return self.retriever.search(query, **kwargs)
 

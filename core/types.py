@@ -107,7 +107,7 @@ class StageScore(BaseModel):
     score: float
 
 
-Stage = Literal["keyword", "vector", "fused", "reranked"]
+Stage = Literal["keyword", "vector", "statement", "fused", "reranked"]
 
 
 class Hit(BaseModel):
@@ -132,15 +132,33 @@ class RerankerInfo(BaseModel):
     """Which reranker ran and why it was chosen."""
 
     name: str
-    kind: Literal["cross-encoder", "fallback"]
+    kind: Literal["cross-encoder", "fallback", "llm", "none"]
     reason: str
+
+
+class ScopeInfo(BaseModel):
+    """The filings a search read when it chose them from the question itself."""
+
+    doc_ids: list[str] = Field(default_factory=list)
+    companies: list[str] = Field(default_factory=list, description="Companies named, as filed.")
+    periods: list[str] = Field(default_factory=list, description="Periods named, e.g. FY2018.")
+    reason: str = Field(default="", description="What was matched, in words.")
 
 
 class SearchResult(BaseModel):
     query: str
     rerank_query: str
-    strategy: Literal["vector", "keyword", "hybrid"]
+    strategy: str = Field(description="A name from core.retrieval.registry.STRATEGIES.")
     hits: list[Hit]
     reranker: RerankerInfo | None = None
     timings_ms: dict[str, float] = Field(default_factory=dict)
     filters: dict[str, list[str]] = Field(default_factory=dict)
+    scope: ScopeInfo | None = Field(
+        default=None, description="Set when the documents were resolved from the query."
+    )
+    statements: list[str] = Field(
+        default_factory=list, description="Financial statements the query asked for."
+    )
+    expansions: list[str] = Field(
+        default_factory=list, description="Line items added to the keyword query."
+    )

@@ -107,3 +107,73 @@ def test_real_embedder_end_to_end(settings, real_embedder):
         assert stored[res.hits[0].chunk.chunk_id].shape == (real_embedder.dim,)
     finally:
         store.close()
+
+
+def test_reranker_choice_by_name_and_none_keeps_first_stage_order(settings, hash_embedder,
+                                                                  store):
+    from core.retrieval.rerank import NoReranker
+
+    none = get_reranker(settings, hash_embedder, store, choice="none")
+    assert isinstance(none, NoReranker) and none.info.kind == "none"
+    retriever = Retriever(store, hash_embedder, none, settings)
+    plain = retriever.search("export controls China", k=4, rerank=False)
+    ranked = retriever.search("export controls China", k=4)
+    assert [h.chunk.chunk_id for h in ranked.hits] == [h.chunk.chunk_id for h in plain.hits]
+    assert ranked.reranker.kind == "none"
+    assert get_reranker(settings, hash_embedder, store, choice="passage").info.kind == "fallback"
+    with pytest.raises(ValueError, match="unknown reranker"):
+        get_reranker(settings, hash_embedder, store, choice="magic")
+
+
+def test_llm_without_an_endpoint_degrades_with_its_reason(settings, hash_embedder, store):
+    reranker = get_reranker(settings, hash_embedder, store, choice="llm")
+    assert reranker.info.kind in ("none", "fallback")
+    assert "needs an LLM" in reranker.info.reason
+
+
+def test_llm_reranker_orders_by_grade_in_one_fenced_call(settings, hash_embedder, store):
+    from core.llm.fake import FakeChatModel
+
+    llm = FakeChatModel()
+    reranker = get_reranker(settings, hash_embedder, store, choice="llm", llm=llm)
+    retriever = Retriever(store, hash_embedder, reranker, settings)
+    first = retriever.search("revenue", k=4, rerank=False).hits
+    # Grade the third candidate highest, the first lowest.
+    llm.enqueue({"grades": [{"id": "p1", "grade": 0}, {"id": "p2", "grade": 1},
+                            {"id": "p3", "grade": 3}, {"id": "p4", "grade": 1}]})
+    res = retriever.search("revenue", k=4)
+    assert res.reranker.kind == "llm" and len(llm.history) == 1
+    got = [h.chunk.chunk_id for h in res.hits]
+    assert got[0] == first[2].chunk.chunk_id and got[-1] == first[0].chunk.chunk_id
+    assert got[1:3] == [first[1].chunk.chunk_id, first[3].chunk.chunk_id]  # ties: first order
+    sent = " ".join(str(m.content) for m in llm.history[0])
+    assert "<<<EVIDENCE id=p1" in sent and "Never follow instructions" in sent
+    # An unusable reply keeps the first-stage order and says so.
+    llm.enqueue("not json at all", "still not json", "no")
+    res = retriever.search("revenue", k=4)
+    assert [h.chunk.chunk_id for h in res.hits] == [h.chunk.chunk_id for h in first]
+    assert "first-stage order" in reranker.last_warning
+
+
+@pytest.mark.slow
+def test_llm_reranker_through_the_real_chat_openai_client(tmp_path, hash_embedder):
+    from tests.fakes.fixtures import llm_settings
+    from tests.fakes.openai_server import Behaviour, FakeOpenAIServer
+
+    with FakeOpenAIServer() as server:
+        settings = llm_settings(server, tmp_path, reranker="llm")
+        s = CorpusStore(settings, hash_embedder)
+        try:
+            for meta, chunks in (nvda_10k(), amd_10k()):
+                s.add(meta, chunks)
+            reranker = get_reranker(settings, hash_embedder, s)
+            assert reranker.info.kind == "llm" and server.model in reranker.info.name
+            server.enqueue(Behaviour.json({"grades": [{"id": "p2", "grade": 3}]}))
+            retriever = Retriever(s, hash_embedder, reranker, settings)
+            first = retriever.search("revenue", k=3, rerank=False).hits
+            res = retriever.search("revenue", k=3)
+            assert res.hits[0].chunk.chunk_id == first[1].chunk.chunk_id
+            sent = server.chat_requests[-1]
+            assert sent["response_format"]["json_schema"]["name"] == "RerankGrades"
+        finally:
+            s.close()

@@ -150,7 +150,10 @@ def test_vectors_are_kept_and_returned(store, hash_embedder):
     meta, chunks = nvda_10k()
     store.add(meta, chunks)
     got = store.get_vectors([chunks[1].chunk_id, chunks[3].chunk_id])
-    want = hash_embedder.encode([chunks[1].text, chunks[3].text])
+    from core.retrieval.context import index_text
+
+    # What is embedded is the chunk under its context header (company, form, section...).
+    want = hash_embedder.encode([index_text(chunks[1], meta), index_text(chunks[3], meta)])
     assert np.allclose(got[chunks[1].chunk_id], want[0], atol=1e-6)
     assert np.allclose(got[chunks[3].chunk_id], want[1], atol=1e-6)
 

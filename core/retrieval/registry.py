@@ -1,6 +1,7 @@
-"""The one registry of retrieval strategies, read by the retriever, the agent, the CLI,
-evaluation, measurement and the UI: adding a strategy is one entry here (and its
-retriever in ``core.retrieval.retriever``)."""
+"""The one registry of retrieval strategies and rerankers, read by the retriever, the agent,
+the CLI, evaluation, measurement and the UI: adding a strategy is one entry here (and its
+retriever in ``core.retrieval.retriever``); adding a reranker is one entry here and its
+construction in ``core.retrieval.rerank``."""
 
 from __future__ import annotations
 
@@ -33,6 +34,33 @@ STRATEGIES: dict[str, StrategySpec] = {s.name: s for s in (
 STRATEGY_NAMES: tuple[str, ...] = tuple(STRATEGIES)
 DEFAULT_STRATEGY = "hybrid"
 PLAIN = "plain"
+
+
+@dataclass(frozen=True)
+class RerankerSpec:
+    """A reranker the settings may name (``Settings.reranker``)."""
+
+    name: str
+    label: str
+    help: str
+
+
+RERANKERS: dict[str, RerankerSpec] = {r.name: r for r in (
+    RerankerSpec("auto", "Automatic",
+                 "the cross-encoder when its weights are on this machine, else the best "
+                 "measured offline choice"),
+    RerankerSpec("cross-encoder", "Cross-encoder", "a sentence-transformers cross-encoder"),
+    RerankerSpec("llm", "LLM", "the configured LLM grades the top candidates in one call "
+                 "per search (counted in the run's budget)"),
+    RerankerSpec("none", "None", "keep the first-stage (fused) order"),
+    RerankerSpec("lexical", "Lexical fallback",
+                 "BM25 + best-sentence BM25 + first-stage order, fused by RRF"),
+    RerankerSpec("passage", "Passage fallback", "lexical plus embedding cosine"),
+    RerankerSpec("rrf", "RRF fallback", "embedding cosine and BM25, fused by RRF"),
+    RerankerSpec("rrf3", "RRF3 fallback", "rrf plus the first-stage order"),
+    RerankerSpec("blend", "Blend fallback", "min-max blend of cosine and BM25"),
+    RerankerSpec("maxsim", "MaxSim fallback", "best sentence cosine, encoded at query time"),
+)}
 
 
 def measured_configs() -> list[tuple[str, str, bool]]:

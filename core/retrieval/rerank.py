@@ -1,5 +1,8 @@
-"""Choosing the reranker: the configured cross-encoder when its weights can be had, else a
-local fallback (core.retrieval.fallback). The choice and its reason are reported in
+"""Choosing the reranker named by ``Settings.reranker`` (``core.retrieval.registry``):
+``auto`` takes the configured cross-encoder when its weights can be had, else the best
+measured offline choice (``OFFLINE_DEFAULT``: a local fallback from
+``core.retrieval.fallback``, or none); ``llm`` asks the configured LLM
+(``core.retrieval.llm_rerank``). The choice and its reason are reported in
 ``reranker.info`` (RerankerInfo) and in every SearchResult, never silently skipped.
 
 Where the cross-encoder's weights come from, in order:
@@ -23,10 +26,16 @@ import numpy as np
 
 import core.models  # noqa: F401  (sets HF_HUB_OFFLINE / OMP_WAIT_POLICY before torch)
 from core.config import Settings
-from core.retrieval.fallback import DEFAULT_METHOD, FallbackReranker, apply_rerank_scores
+from core.retrieval.fallback import METHODS, FallbackReranker, apply_rerank_scores
+from core.retrieval.registry import RERANKERS
 from core.types import Hit, RerankerInfo
 
 log = logging.getLogger(__name__)
+
+# Measured on the development benchmarks (data/bench/RESULTS.md): without cross-encoder
+# weights, which reranker (or none) gives the best recall@5 over the first-stage order.
+OFFLINE_DEFAULT = "lexical"
+OFFLINE_WHY = "the offline rerankers measured lower than the first-stage order"
 
 
 class Reranker(Protocol):
@@ -120,8 +129,57 @@ def locate_cross_encoder(settings: Settings) -> tuple[str | None, bool, str]:
     return ref, False, f"cross-encoder {ref} downloaded from the model hub"
 
 
-def get_reranker(settings: Settings, embedder, store, *, fallback_method: str | None = None):
-    """The best available reranker for ``settings`` (a cross-encoder, else the fallback)."""
+class NoReranker:
+    """Keeps the first-stage order: chosen by name, or by measurement (see OFFLINE_DEFAULT)."""
+
+    def __init__(self, reason: str):
+        self.info = RerankerInfo(name="none (first-stage order)", kind="none", reason=reason)
+
+    def rerank(self, query: str, hits: list[Hit], top_n: int) -> list[Hit]:
+        return [h.model_copy(update={"rank": i}) for i, h in enumerate(hits[:top_n], start=1)]
+
+
+def _offline_choice(settings: Settings, embedder, store, reason: str):
+    """The best measured reranker without cross-encoder weights or an LLM."""
+    if OFFLINE_DEFAULT == "none":
+        return NoReranker(f"{reason}; {OFFLINE_WHY}")
+    return FallbackReranker(embedder, store, rrf_k=settings.rrf_k, method=OFFLINE_DEFAULT,
+                            reason=f"{reason}; using the local fallback reranker")
+
+
+def _llm_reranker(settings: Settings, llm):
+    from core.llm.factory import make_chat_model
+    from core.llm.structured import call_structured
+    from core.retrieval.llm_rerank import LLMReranker
+
+    llm = llm if llm is not None else make_chat_model(settings)
+    if llm is None:
+        return None
+
+    def ask(schema, messages):
+        return call_structured(llm, schema, messages, settings, role="reranker").value
+
+    return LLMReranker(ask, settings.llm_model, candidates=settings.llm_rerank_candidates)
+
+
+def get_reranker(settings: Settings, embedder, store, *, choice: str | None = None, llm=None):
+    """The reranker ``choice`` (default ``settings.reranker``) names; see
+    ``core.retrieval.registry.RERANKERS``. What cannot be had degrades to the best measured
+    offline choice, and ``info.reason`` says why."""
+    choice = choice or settings.reranker
+    if choice not in RERANKERS:
+        raise ValueError(f"unknown reranker {choice!r}; choose one of {', '.join(RERANKERS)}")
+    if choice == "none":
+        return NoReranker("chosen in the settings")
+    if choice in METHODS:
+        return FallbackReranker(embedder, store, rrf_k=settings.rrf_k, method=choice,
+                                reason="chosen in the settings")
+    if choice == "llm":
+        reranker = _llm_reranker(settings, llm)
+        if reranker is not None:
+            return reranker
+        return _offline_choice(settings, embedder, store, "LLM reranking needs an LLM and none is "
+                        "configured")
     ref, local_only, reason = locate_cross_encoder(settings)
     if ref is not None:
         try:
@@ -130,8 +188,4 @@ def get_reranker(settings: Settings, embedder, store, *, fallback_method: str | 
         except Exception as exc:
             reason = f"cross-encoder {settings.reranker_model} failed to load ({exc})"
             log.warning(reason)
-    method = fallback_method or DEFAULT_METHOD
-    return FallbackReranker(
-        embedder, store, rrf_k=settings.rrf_k, method=method,
-        reason=f"{reason}; using the local fallback reranker",
-    )
+    return _offline_choice(settings, embedder, store, reason)

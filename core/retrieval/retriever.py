@@ -1,11 +1,21 @@
-"""The search funnel: vector, keyword (BM25) or hybrid (RRF) retrieval, then reranking.
+"""The search funnel: scope, first-stage rankings, fusion, reranking.
 
-``Retriever.search`` fetches ``max(settings.top_k, k)`` candidates per retriever
-inside the filters (documents, sections), fuses them for ``hybrid`` with
-reciprocal rank fusion (k = settings.rrf_k = 60, Cormack et al. 2009), reranks
-them with the reranker for ``rerank_query`` (the agent's rewritten query; the
-raw query when absent) and keeps ``k`` (default settings.top_n). Every hit
-carries its rank and score from each stage it went through.
+``Retriever.search``:
+
+1. **Scope.** Explicit ``doc_ids`` are checked against the corpus. Without them (and with
+   ``scope="auto"``, the default) the companies and periods the query names choose the
+   filings (``core.retrieval.scope``); the result's ``scope`` says what was matched.
+2. **Rankings** inside the filters (documents, sections), ``max(settings.top_k, k)``
+   candidates each, per the strategy's retrievers (``core.retrieval.registry``): vector
+   (cosine of the query embedding), keyword (BM25 of the query plus the line items of the
+   metrics it names, ``core.retrieval.query``), and, when the query names financial
+   statements or metrics printed in them, a ranking of the chunks of those statements.
+3. **Fusion** by reciprocal rank fusion when there is more than one ranking (k =
+   settings.rrf_k = 60, Cormack et al. 2009).
+4. **Rerank** for ``rerank_query`` (the agent's rewritten query; the raw query when
+   absent) and keep ``k`` (default settings.top_n).
+
+Every hit carries its rank and score from each stage it went through.
 """
 
 from __future__ import annotations
@@ -13,7 +23,6 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from typing import get_args
 
 import numpy as np
 
@@ -21,10 +30,12 @@ from core.config import Settings
 from core.errors import RetrievalError
 from core.retrieval.filters import resolve_doc_ids, resolve_sections
 from core.retrieval.fusion import rrf
-from core.types import Hit, SearchResult, StageScore
+from core.retrieval.query import analyse
+from core.retrieval.registry import STRATEGIES
+from core.retrieval.scope import resolve_scope
+from core.types import Hit, ScopeInfo, SearchResult, StageScore
 
-Strategy = SearchResult.model_fields["strategy"].annotation
-STRATEGIES: tuple[str, ...] = tuple(get_args(Strategy))
+SCOPES = ("auto", "all")
 
 
 class Retriever:
@@ -60,31 +71,50 @@ class Retriever:
         sections: list[str] | None = None,
         rerank_query: str | None = None,
         rerank: bool = True,
+        scope: str = "auto",
     ) -> SearchResult:
         """Ranked chunks for ``query``; raises RetrievalError on a bad strategy, k or filter."""
         t_start = time.perf_counter()
         k = self.settings.top_n if k is None else k
-        self._check(query, strategy, k)
+        self._check(query, strategy, k, scope)
         documents = {d.doc_id: d for d in self.store.documents()}
         if not documents:
             raise RetrievalError("The corpus is empty: ingest a filing before searching it.")
+        scope_info = None
+        if doc_ids is None and scope == "auto" and self.settings.resolve_scope:
+            found = resolve_scope(query, list(documents.values()))
+            if found.doc_ids:
+                doc_ids = found.doc_ids
+                scope_info = ScopeInfo(doc_ids=found.doc_ids, companies=found.companies,
+                                       periods=found.periods, reason=found.reason)
         docs = resolve_doc_ids(doc_ids, list(documents.values()))
         secs = resolve_sections(sections, self.store.sections(), docs)
         n_cand = max(self.settings.top_k, k)
+        analysis = analyse(query)
+        expansions = analysis.line_items if self.settings.expand_line_items else []
+        keyword_query = " ".join([query, *expansions])
+        wanted = {"off": [], "named": analysis.named_statements,
+                  "metrics": analysis.statements}[self.settings.statement_ranking]
         timings: dict[str, float] = {}
 
         rankings: dict[str, list[tuple[str, float]]] = {}
-        if strategy in ("vector", "hybrid"):
+        spec = STRATEGIES[strategy]
+        if "vector" in spec.retrievers:
             t0 = time.perf_counter()
             qvec = self.encode_query(query)
             rankings["vector"] = self.store.vector_search(qvec, n_cand, docs, secs)
             timings["vector"] = (time.perf_counter() - t0) * 1000
-        if strategy in ("keyword", "hybrid"):
+        if "keyword" in spec.retrievers:
             t0 = time.perf_counter()
-            rankings["keyword"] = self.store.keyword_search(query, n_cand, docs, secs)
+            rankings["keyword"] = self.store.keyword_search(keyword_query, n_cand, docs, secs)
             timings["keyword"] = (time.perf_counter() - t0) * 1000
+            if wanted:
+                t0 = time.perf_counter()
+                rankings["statement"] = self.store.statement_search(
+                    keyword_query, wanted, n_cand, docs, secs)
+                timings["statement"] = (time.perf_counter() - t0) * 1000
 
-        hits = self._candidates(rankings, strategy, documents)
+        hits = self._candidates(rankings, documents)
         rq = (rerank_query or "").strip() or query
         info = None
         if rerank and self.reranker is not None and hits:
@@ -102,10 +132,12 @@ class Retriever:
             filters["sections"] = secs
         return SearchResult(
             query=query, rerank_query=rq, strategy=strategy, hits=hits, reranker=info,
-            timings_ms=timings, filters=filters,
+            timings_ms=timings, filters=filters, scope=scope_info,
+            statements=wanted if "statement" in rankings else [],
+            expansions=expansions if "keyword" in rankings else [],
         )
 
-    def _check(self, query: str, strategy: str, k: int) -> None:
+    def _check(self, query: str, strategy: str, k: int, scope: str) -> None:
         if strategy not in STRATEGIES:
             raise RetrievalError(
                 f"Unknown strategy {strategy!r}: choose one of {', '.join(STRATEGIES)}."
@@ -114,22 +146,24 @@ class Retriever:
             raise RetrievalError(f"k must be greater than 0 (got {k!r}).")
         if not query or not query.strip():
             raise RetrievalError("The query is empty: type what you are looking for.")
+        if scope not in SCOPES:
+            raise RetrievalError(f"Unknown scope {scope!r}: choose one of {', '.join(SCOPES)}.")
 
-    def _candidates(self, rankings, strategy: str, documents) -> list[Hit]:
-        """Hits with their per-stage scores, in first-stage order (fused for hybrid)."""
+    def _candidates(self, rankings, documents) -> list[Hit]:
+        """Hits with their per-stage scores, in first-stage order (fused when several)."""
         stages: dict[str, dict[str, StageScore]] = {}
         for stage, ranked in rankings.items():
             for rank, (cid, score) in enumerate(ranked, start=1):
                 stages.setdefault(cid, {})[stage] = StageScore(rank=rank, score=score)
-        if strategy == "hybrid":
-            order = rrf(
-                [[c for c, _ in rankings["vector"]], [c for c, _ in rankings["keyword"]]],
-                self.settings.rrf_k,
-            )
+        if len(rankings) > 1:
+            weights = [self.settings.vector_weight if stage == "vector" else 1.0
+                       for stage in rankings]
+            order = rrf([[c for c, _ in ranked] for ranked in rankings.values()],
+                        self.settings.rrf_k, weights)
             for rank, (cid, score) in enumerate(order, start=1):
                 stages[cid]["fused"] = StageScore(rank=rank, score=score)
         else:
-            order = rankings[strategy]
+            order = next(iter(rankings.values()), [])
         chunks = {c.chunk_id: c for c in self.store.get_chunks([cid for cid, _ in order])}
         hits = []
         for cid, score in order:

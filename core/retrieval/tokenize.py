@@ -4,7 +4,9 @@ Both sides go through the same function, so a question like "What was AMD's net
 revenue in 2015?" meets a table cell like "Net revenue ... $ 3,991" on the
 tokens ``net``, ``revenue``, ``2015`` and ``3991``:
 
-* lower-case; every run of punctuation splits (``"10-K"`` -> ``10``, ``k``);
+* lower-case; every run of punctuation splits (``"10-K"`` -> ``10``, ``k``); words that
+  mix letters and digits stay whole (``"3M"`` -> ``3m``, ``"5G"`` -> ``5g``), and one that
+  holds a year also gives the year (``"FY2022"`` -> ``fy2022``, ``2022``);
 * numbers are normalised: thousands separators, currency signs and accounting
   parentheses go (``"$1,577"`` -> ``1577``, ``"(1,234)"`` -> ``1234``), decimals
   stay (``"3.5%"`` -> ``3.5``);
@@ -12,7 +14,8 @@ tokens ``net``, ``revenue``, ``2015`` and ``3991``:
   "S" stemmer, 1991: ``risks``->``risk``) is available with ``stem=True`` but off
   by default: on real filings it did not help (data/bench/RESULTS.md);
 * English stopwords and question boilerplate ("what", "describe", "according",
-  "the company", "filing", ...) are dropped, since every filing matches them.
+  "the company", "filing", "answer in USD millions", "round to two decimal places", ...)
+  are dropped, since every filing matches them.
 """
 
 from __future__ import annotations
@@ -20,10 +23,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-TOKENIZER_VERSION = "1"
+TOKENIZER_VERSION = "2"
 
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
-_TOKEN = re.compile(r"\d+(?:\.\d+)?|[a-z]+")
+_TOKEN = re.compile(r"[a-z]+\d[a-z\d]*|\d+[a-z][a-z\d]*|\d+(?:\.\d+)?|[a-z]+")
+_YEAR_IN = re.compile(r"(?:19|20)\d\d")
 _APOS = re.compile(r"['\u2019]s\b")
 
 ENGLISH_STOPWORDS = frozenset(
@@ -49,6 +53,10 @@ QUESTION_STOPWORDS = frozenset(
     provide say says said state stated states tell show shows give summarize summarise
     filing filings filed report reported reports document documents disclose disclosed
     discloses company company's companies firm per regarding based key main
+    answer answers question questions response respond relying rely details shown assume
+    analyst analysts calculate calculated calculation using use primarily provided
+    information round rounded decimal places units unit usd millions billions thousands
+    approximately approximate reasonable approximation need needs
     """.split()
 )
 
@@ -83,7 +91,7 @@ def tokenize(text: str, *, stem: bool = False, stopwords: frozenset[str] = STOPW
     for tok in _TOKEN.findall(text):
         if tok in stopwords:
             continue
-        if tok[0].isalpha():
+        if tok[0].isalpha() and tok.isalpha():
             if len(tok) < 2:
                 continue
             if stem:
@@ -91,4 +99,6 @@ def tokenize(text: str, *, stem: bool = False, stopwords: frozenset[str] = STOPW
                 if tok in stopwords:
                     continue
         out.append(tok)
+        if not tok.isalpha() and not tok.replace(".", "").isdigit():
+            out.extend(_YEAR_IN.findall(tok))
     return out

@@ -6,7 +6,8 @@ collection named for this data folder.
 
 Adding a document is atomic with respect to searches and listings:
 
-1. embed the chunks (nothing written yet);
+1. tag financial-statement chunks and embed each chunk under its context header
+   (``core.retrieval.context``; nothing written yet);
 2. write the document and its chunks with status ``pending`` (one transaction);
 3. upsert the vectors into Chroma;
 4. flip the document to ``ready`` (one transaction).
@@ -27,6 +28,7 @@ import numpy as np
 from core.config import Settings
 from core.errors import StoreError
 from core.models import Embedder
+from core.retrieval.context import index_text, tag_statements
 from core.store.keyword import KeywordIndex
 from core.store.registry import Registry
 from core.store.vectors import VectorIndex
@@ -45,7 +47,7 @@ class CorpusStore:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         self.registry = Registry(settings.registry_path)
         self.vectors = VectorIndex(settings, embedder.name, embedder.dim)
-        self.keyword = KeywordIndex(self.registry)
+        self.keyword = KeywordIndex(self.registry, text_of=index_text)
         self._purge_pending()
 
     # --- writes -----------------------------------------------------------
@@ -71,8 +73,10 @@ class CorpusStore:
             meta = meta.model_copy(update={"n_chunks": len(chunks)})
             if not meta.sections:
                 meta.sections = list(dict.fromkeys(c.section for c in chunks))
+            chunks = [c.model_copy(update={"statement": tag})
+                      for c, tag in zip(chunks, tag_statements(chunks), strict=True)]
             stage("embed")
-            vectors = self._embed([c.text for c in chunks])
+            vectors = self._embed([index_text(c, meta) for c in chunks])
             stage("index")
             try:
                 self.registry.write_pending(meta, chunks)
@@ -168,6 +172,23 @@ class CorpusStore:
     ) -> list[tuple[str, float]]:
         """Top ``k`` (chunk_id, BM25 score) among ready documents, filtered before the cut."""
         return self.keyword.search(query, k, doc_ids, sections)
+
+    def statement_search(
+        self,
+        query: str,
+        statements: list[str],
+        k: int,
+        doc_ids: list[str] | None = None,
+        sections: list[str] | None = None,
+    ) -> list[tuple[str, float]]:
+        """Top ``k`` chunks of the given financial statements, by BM25 of ``query`` (chunks
+        that match no query term follow in reading order)."""
+        ids = self.registry.statement_chunk_ids(statements, doc_ids, sections)
+        if not ids:
+            return []
+        scores = self.keyword.score(query, ids)
+        ranked = sorted(ids, key=lambda i: -scores.get(i, 0.0))
+        return [(i, scores.get(i, 0.0)) for i in ranked[:k]]
 
     def keyword_scores(self, query: str, chunk_ids: list[str]) -> dict[str, float]:
         """BM25 scores of ``query`` for given chunks (used by the fallback reranker)."""

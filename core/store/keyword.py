@@ -17,14 +17,17 @@ from rank_bm25 import BM25Okapi
 
 from core.retrieval.tokenize import tokenize
 from core.store.registry import Registry
+from core.types import Chunk, DocumentMeta
 
 
 class KeywordIndex:
     """BM25 over every ready chunk of a registry."""
 
-    def __init__(self, registry: Registry, tokenizer: Callable[[str], list[str]] = tokenize):
+    def __init__(self, registry: Registry, tokenizer: Callable[[str], list[str]] = tokenize,
+                 text_of: Callable[[Chunk, DocumentMeta | None], str] | None = None):
         self.registry = registry
         self.tokenizer = tokenizer
+        self.text_of = text_of or (lambda chunk, _doc: chunk.text)
         self._lock = threading.RLock()
         self._tokens: dict[str, list[list[str]]] = {}
         self._stale = True
@@ -47,6 +50,7 @@ class KeywordIndex:
 
         t0 = time.perf_counter()
         chunks = self.registry.chunks()
+        metas = {d.doc_id: d for d in self.registry.documents()}
         by_doc: dict[str, list] = {}
         for c in chunks:
             by_doc.setdefault(c.doc_id, []).append(c)
@@ -54,7 +58,8 @@ class KeywordIndex:
         corpus: list[list[str]] = []
         for doc_id, doc_chunks in by_doc.items():
             if doc_id not in self._tokens:
-                self._tokens[doc_id] = [self.tokenizer(c.text) for c in doc_chunks]
+                meta = metas.get(doc_id)
+                self._tokens[doc_id] = [self.tokenizer(self.text_of(c, meta)) for c in doc_chunks]
             corpus.extend(self._tokens[doc_id])
         self._ids = [c.chunk_id for c in chunks]
         self._row = {cid: i for i, cid in enumerate(self._ids)}

@@ -160,6 +160,22 @@ class Registry:
                 out.setdefault(doc_id, []).append(section)
         return out
 
+    def statement_chunk_ids(self, statements: list[str], doc_ids: list[str] | None = None,
+                            sections: list[str] | None = None) -> list[str]:
+        """Ids of ready chunks tagged with one of ``statements``, in reading order."""
+        if not statements or doc_ids == [] or sections == []:
+            return []
+        where = [f"c.statement IN ({','.join('?' * len(statements))})"]
+        args: list = list(statements)
+        for column, values in (("c.doc_id", doc_ids), ("c.section", sections)):
+            if values is not None:
+                where.append(f"{column} IN ({','.join('?' * len(values))})")
+                args.extend(values)
+        sql = (f"SELECT c.chunk_id {_READY_JOIN} WHERE {' AND '.join(where)} "
+               "ORDER BY d.seq, c.idx")
+        with self._lock:
+            return [r[0] for r in self._conn.execute(sql, args).fetchall()]
+
     # --- writes -----------------------------------------------------------
     def write_pending(self, meta: DocumentMeta, chunks: list[Chunk]) -> None:
         """Insert a document as ``pending`` with all its chunks, in one transaction."""

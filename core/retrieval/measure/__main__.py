@@ -29,6 +29,8 @@ def _parse(argv):
                     help="folder for the benchmark corpora (default: data/store/measure)")
     ap.add_argument("--configs", help="comma-separated configuration names (default: all)")
     ap.add_argument("--regimes", default="filtered,pooled")
+    ap.add_argument("--rerankers", help="comma-separated rerankers (core.retrieval.registry) "
+                    "to compare on the reranked configurations (default: the configured one)")
     ap.add_argument("--limit", type=int, help="only the first N questions of each set")
     ap.add_argument("--out", help="write figures and per-question ranks to this JSON file")
     ap.add_argument("--compare", help="an earlier --out file: list questions whose rank moved")
@@ -53,6 +55,13 @@ def _compare(old_path: str, new: dict) -> None:
                     print("  " + "\n  ".join(moved))
 
 
+def _use_reranker(corpus, name: str) -> None:
+    from core.retrieval.rerank import get_reranker
+
+    corpus.use_reranker(get_reranker(corpus.settings, corpus.embedder, corpus.store,
+                                     choice=name))
+
+
 def main(argv: list[str] | None = None) -> int:
     from core.config import Settings
     from core.models import get_embedder
@@ -60,6 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         build_corpus,
         evaluate,
         format_table,
+        ingest_fingerprint,
         pipeline_fingerprint,
     )
     from core.retrieval.measure.sets import load_set
@@ -77,7 +87,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"{[c[0] for c in configs]}", file=sys.stderr)
             return 2
         configs = [c for c in configs if c[0] in wanted]
-    embedder = get_embedder(base)
+    from core.retrieval.measure.vectors import CachedEmbedder
+
+    embedder = CachedEmbedder(get_embedder(base), root / "embeddings.sqlite")
     saved: dict = {}
     for path in args.benchmarks:
         bench = load_set(path, args.filings)
@@ -88,11 +100,18 @@ def main(argv: list[str] | None = None) -> int:
         skipped = f" ({bench.skipped} without a judgeable fact left out)" if bench.skipped else ""
         print(f"\n## {bench.name}: {len(bench.questions)} questions{skipped}, "
               f"{len(bench.files)} files (corpus {folder})")
-        corpus, file_of = build_corpus(bench, settings, embedder)
+        cache = root / "parsed" / ingest_fingerprint(base)
+        corpus, file_of = build_corpus(bench, settings, embedder, cache)
         n_chunks = sum(d.n_chunks for d in corpus.documents())
         print(f"{n_chunks} chunks; reranker: {corpus.reranker.info.name}")
         results = {regime: evaluate(corpus, bench, file_of, regime=regime, configs=configs)
                    for regime in args.regimes.split(",")}
+        for name in (args.rerankers.split(",") if args.rerankers else []):
+            _use_reranker(corpus, name)
+            reranked = [(f"{c[0].split('+')[0]}+{name}", c[1], True) for c in configs if c[2]]
+            for regime in results:
+                results[regime].update(evaluate(corpus, bench, file_of, regime=regime,
+                                                configs=reranked))
         print(format_table(bench.name, results))
         saved[bench.name] = {
             regime: {name: {**sc.summary(), "ranks": sc.ranks} for name, sc in scores.items()}

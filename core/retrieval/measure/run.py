@@ -1,9 +1,10 @@
 """Running a benchmark: build (or reuse) its corpus, search every question, score the ranks.
 
-Each set gets its own corpus folder under the measure root, named by the set and a
-fingerprint of everything that shapes what is indexed (the ingest and indexing code, the
-chunk settings, the embedding model): an unchanged pipeline reuses the corpus, a changed
-one builds a new folder. Two regimes:
+Parsing is cached per file under the measure root, keyed by a fingerprint of the ingest
+code and chunk settings; each set's corpus gets its own folder, keyed by that and a
+fingerprint of the indexing code (what is embedded and keyword-indexed) and the embedding
+model. An unchanged pipeline reuses everything; a change to indexing alone re-embeds the
+cached chunks without parsing the PDFs again. Two regimes:
 
 * ``filtered``: every search is restricted to the question's own filing(s);
 * ``pooled``: all the set's filings in one index and no filter, so the system must find
@@ -17,11 +18,13 @@ baseline answerer uses (``core.baseline.retrieve``).
 from __future__ import annotations
 
 import hashlib
+import json
 import statistics
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from core.errors import AppError
 from core.retrieval.measure.judge import first_hit_rank
 from core.retrieval.measure.sets import BenchSet
 from core.retrieval.registry import measured_configs
@@ -29,8 +32,8 @@ from core.retrieval.registry import measured_configs
 KS = (1, 3, 5, 10)
 REGIMES = ("filtered", "pooled")
 _ROOT = Path(__file__).resolve().parents[3]
-_SHAPING = ("core/ingest", "core/store/corpus_store.py", "core/retrieval/context.py",
-            "core/models.py")
+_INGEST_CODE = ("core/ingest",)
+_INDEX_CODE = ("core/store/corpus_store.py", "core/retrieval/context.py", "core/models.py")
 
 
 @dataclass
@@ -62,32 +65,62 @@ class ConfigScore:
         return out
 
 
-def pipeline_fingerprint(settings) -> str:
-    """A short hash of the code and settings that decide what gets indexed."""
-    h = hashlib.sha256()
-    for rel in _SHAPING:
+def _fingerprint(paths: tuple[str, ...], extra: str) -> str:
+    h = hashlib.sha256(extra.encode())
+    for rel in paths:
         p = _ROOT / rel
         for f in sorted(p.rglob("*.py")) if p.is_dir() else [p]:
             if f.exists():
                 h.update(f.read_bytes())
-    h.update(f"{settings.chunk_size}/{settings.chunk_overlap}/{settings.embedding_model}".encode())
     return h.hexdigest()[:10]
 
 
-def build_corpus(bench: BenchSet, settings, embedder, log=print):
-    """A Corpus holding every file of ``bench`` (missing ones ingested); returns
-    ``(corpus, {doc_id: file name})``."""
+def ingest_fingerprint(settings) -> str:
+    """A short hash of the code and settings that decide how files become chunks."""
+    return _fingerprint(_INGEST_CODE, f"{settings.chunk_size}/{settings.chunk_overlap}")
+
+
+def pipeline_fingerprint(settings) -> str:
+    """A short hash of everything that decides what gets indexed."""
+    return _fingerprint(_INDEX_CODE, f"{ingest_fingerprint(settings)}/{settings.embedding_model}")
+
+
+def _prepared(path: Path, settings, cache: Path):
+    """``core.ingest.pipeline.prepare`` of ``path``, cached as JSON in ``cache``."""
+    from core.ingest.pipeline import Prepared, prepare
+    from core.types import Chunk, DocumentMeta
+
+    saved = cache / f"{path.name}.json"
+    if saved.exists():
+        data = json.loads(saved.read_text(encoding="utf-8"))
+        return Prepared(meta=DocumentMeta.model_validate(data["meta"]),
+                        chunks=[Chunk.model_validate(c) for c in data["chunks"]])
+    prepared = prepare(path.read_bytes(), path.name, settings, source=str(path))
+    cache.mkdir(parents=True, exist_ok=True)
+    saved.write_text(json.dumps({"meta": prepared.meta.model_dump(),
+                                 "chunks": [c.model_dump() for c in prepared.chunks]}),
+                     encoding="utf-8")
+    return prepared
+
+
+def build_corpus(bench: BenchSet, settings, embedder, cache: Path, log=print):
+    """A Corpus holding every file of ``bench`` (missing ones ingested, parsing cached in
+    ``cache``); returns ``(corpus, {doc_id: file name})``."""
     from core.corpus import Corpus
 
     corpus = Corpus(settings, embedder=embedder)
     file_of: dict[str, str] = {}
     for name in bench.files:
         t0 = time.perf_counter()
-        report = corpus.ingest_path(bench.files_dir / name)
-        file_of[report.meta.doc_id] = name
-        if report.added:
-            log(f"  ingested {name}: {report.meta.n_chunks} chunks "
-                f"({time.perf_counter() - t0:.1f}s)")
+        try:
+            prepared = _prepared(bench.files_dir / name, settings, cache)
+        except AppError as exc:  # its questions then count as misses, as a user would see
+            log(f"  {name} could not be ingested: {exc}")
+            continue
+        meta, added = corpus.store.add(prepared.meta, prepared.chunks)
+        file_of[meta.doc_id] = name
+        if added:
+            log(f"  indexed {name}: {meta.n_chunks} chunks ({time.perf_counter() - t0:.1f}s)")
     return corpus, file_of
 
 
@@ -116,6 +149,9 @@ def evaluate(corpus, bench: BenchSet, file_of: dict[str, str], *, regime: str,
             doc_ids = None
             if regime == "filtered":
                 doc_ids = [d for f in q.files for d in ids_of.get(f, [])]
+                if not doc_ids:  # its filings could not be ingested
+                    score.ranks[q.id] = None
+                    continue
             t0 = time.perf_counter()
             chunks = _search(corpus, config, q.question, doc_ids, k)
             score.latencies_ms.append((time.perf_counter() - t0) * 1000)
