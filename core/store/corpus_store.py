@@ -27,7 +27,7 @@ import numpy as np
 from core.config import Settings
 from core.errors import StoreError
 from core.models import Embedder
-from core.store.keyword import KeywordIndex
+from core.store.keyword import KeywordIndex, TextOf, chunk_text
 from core.store.registry import Registry
 from core.store.vectors import VectorIndex
 from core.types import Chunk, DocumentMeta
@@ -38,14 +38,16 @@ log = logging.getLogger(__name__)
 class CorpusStore:
     """The corpus of one data folder: see the module docstring."""
 
-    def __init__(self, settings: Settings, embedder: Embedder):
+    def __init__(self, settings: Settings, embedder: Embedder, keyword_text: TextOf | None = None):
+        """``keyword_text(chunk, document)`` is the text the keyword index holds for a chunk
+        (default: the chunk's own text)."""
         self.settings = settings
         self.embedder = embedder
         self._lock = threading.RLock()
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         self.registry = Registry(settings.registry_path)
         self.vectors = VectorIndex(settings, embedder.name, embedder.dim)
-        self.keyword = KeywordIndex(self.registry)
+        self.keyword = KeywordIndex(self.registry, text_of=keyword_text or chunk_text)
         self._purge_pending()
 
     # --- writes -----------------------------------------------------------
