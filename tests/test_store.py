@@ -176,6 +176,38 @@ def test_failure_mid_add_leaves_nothing_visible(store, monkeypatch):
     assert store.add(meta, chunks)[1] is True
 
 
+def test_vector_search_never_returns_chunks_of_pending_documents(store, monkeypatch):
+    store.add(*amd_10k())
+    amd = amd_10k()[0].doc_id
+    text = "Intel and Nvidia compete with us aggressively; competition could reduce revenue."
+    vec = store.embedder.encode([text])[0]
+    rng = np.random.default_rng(0)
+    filtered_calls = []
+    real_query = store.vectors.query
+    monkeypatch.setattr(store.vectors, "query",
+                        lambda *a, **kw: filtered_calls.append(a) or real_query(*a, **kw))
+    for n_pending, expect_fallback in ((4, False), (40, True)):
+        rows = [("Item 1A. Risk Factors", f"{text} ({i})") for i in range(n_pending)]
+        meta, chunks = make_doc(f"pending-{n_pending}.htm", rows)
+        # Closer to the query than any ready chunk, yet apart from each other: near-identical
+        # vectors make Chroma's HNSW graph lose nodes (even filtered queries miss ready ones).
+        near = vec + rng.normal(0, 0.2 / np.sqrt(vec.size), (n_pending, vec.size))
+        near /= np.linalg.norm(near, axis=1, keepdims=True)
+        store.registry.write_pending(meta, chunks)  # half-added: vectors in, never marked ready
+        store.vectors.add(chunks, near.astype(np.float32))
+        filtered_calls.clear()
+        for k in (1, 3, 5):
+            hits = store.vector_search(vec, k)
+            assert [cid.rsplit("-", 1)[0] for cid, _ in hits] == [amd] * min(k, 3)
+            assert hits[0][0] == f"{amd}-00001"  # the closest ready chunk comes first
+        # Few pending hits: dropped from an over-fetched open query; many: the ready-ids clause.
+        assert bool(filtered_calls) is expect_fallback
+        assert store.vector_search(vec, 5, doc_ids=[meta.doc_id]) == []
+        risk = store.vector_search(vec, 5, sections=["Item 1A. Risk Factors"])
+        assert [cid for cid, _ in risk] == [f"{amd}-00001"]
+    assert len(store.vector_search(vec, 2, doc_ids=[amd])) == 2
+
+
 def test_killed_process_mid_add_is_purged_on_open(make_settings, hash_embedder):
     settings = make_settings("killed")
     script = textwrap.dedent(f"""

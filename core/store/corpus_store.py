@@ -154,11 +154,30 @@ class CorpusStore:
         doc_ids: list[str] | None = None,
         sections: list[str] | None = None,
     ) -> list[tuple[str, float]]:
-        """Top ``k`` (chunk_id, cosine) among ready documents, filtered inside Chroma."""
+        """Top ``k`` (chunk_id, cosine) among ready documents (and ``doc_ids``, ``sections``).
+
+        Chunks of documents that are not ready are never returned. A Chroma ``where`` clause
+        listing every ready doc id costs more the more documents there are, so when the search
+        spans every ready document (no document filter) the query runs without that clause,
+        fetches a few more hits than asked and drops any of a not-ready document; only if too
+        many were dropped does it fall back to the clause. A document filter still runs inside
+        Chroma, so a filtered search always fills ``k`` when it can.
+        """
+        if k <= 0:
+            return []
         ready = self.registry.ready_ids()
         if doc_ids is not None:
             wanted = set(doc_ids)
-            ready = [d for d in ready if d in wanted]
+            scope = [d for d in ready if d in wanted]
+            return self.vectors.query(vector, k, scope, sections) if scope else []
+        if not ready:
+            return []
+        n = k + max(10, k // 2)
+        hits = self.vectors.query_open(vector, n, sections)
+        allowed = set(ready)
+        kept = [(cid, score) for cid, score, doc in hits if doc in allowed]
+        if len(kept) >= k or len(hits) < n:
+            return kept[:k]
         return self.vectors.query(vector, k, ready, sections)
 
     def keyword_search(

@@ -139,6 +139,23 @@ class VectorIndex:
         pairs = zip(res["ids"][0], res["distances"][0], strict=True)
         return [(cid, 1.0 - float(d)) for cid, d in pairs]
 
+    def query_open(
+        self, vector: np.ndarray, n: int, sections: list[str] | None = None
+    ) -> list[tuple[str, float, str]]:
+        """Top ``n`` (chunk_id, cosine, doc_id) over the whole collection, with no document
+        clause: pending (half-added) documents' chunks may be among them, the caller drops them.
+        """
+        if n <= 0:
+            return []
+        res = self.collection.query(
+            query_embeddings=np.asarray(vector, dtype=np.float32).reshape(1, -1),
+            n_results=n,
+            where={"section": {"$in": list(sections)}} if sections else None,
+            include=["distances", "metadatas"],
+        )
+        rows = zip(res["ids"][0], res["distances"][0], res["metadatas"][0], strict=True)
+        return [(cid, 1.0 - float(d), (meta or {}).get("doc_id", "")) for cid, d, meta in rows]
+
     def get_vectors(self, ids: list[str]) -> dict[str, np.ndarray]:
         """Stored vectors by chunk id (missing ids are absent from the result)."""
         if not ids:
