@@ -278,6 +278,28 @@ def test_reopen_keeps_corpus_and_rebuilds_keyword_index(make_settings, hash_embe
         again.close()
 
 
+def test_another_writer_changes_are_seen_by_sections_and_keyword(make_settings, hash_embedder):
+    settings = make_settings("shared")
+    a, b = CorpusStore(settings, hash_embedder), CorpusStore(settings, hash_embedder)
+    nvda, amd = nvda_10k()[0].doc_id, amd_10k()[0].doc_id
+    try:
+        a.add(*nvda_10k())
+        assert list(a.sections()) == [nvda] and a.keyword_search("Intel Nvidia", 5)
+        b.add(*amd_10k())  # another writer (another process would be the same to the registry)
+        assert list(a.sections()) == [nvda, amd]
+        assert a.sections()[amd] == ["Item 1. Business", "Item 1A. Risk Factors",
+                                     "Item 8. Financial Statements"]
+        assert any(cid.startswith(amd) for cid, _ in a.keyword_search("Intel Nvidia", 5))
+        b.delete(nvda)
+        assert list(a.sections()) == [amd]
+        assert all(cid.startswith(amd) for cid, _ in a.keyword_search("revenue", 9))
+        a.sections()[amd].append("changed by a caller")
+        assert "changed by a caller" not in a.sections()[amd]
+    finally:
+        a.close()
+        b.close()
+
+
 def test_bad_input_is_refused(store, make_settings):
     meta, chunks = nvda_10k()
     other, _ = amd_10k()

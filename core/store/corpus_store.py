@@ -48,6 +48,7 @@ class CorpusStore:
         self.registry = Registry(settings.registry_path)
         self.vectors = VectorIndex(settings, embedder.name, embedder.dim)
         self.keyword = KeywordIndex(self.registry, text_of=keyword_text or chunk_text)
+        self._sections: tuple[list[str], dict[str, list[str]]] | None = None
         self._purge_pending()
 
     # --- writes -----------------------------------------------------------
@@ -139,8 +140,18 @@ class CorpusStore:
         return self.registry.get_chunks(ids)
 
     def sections(self) -> dict[str, list[str]]:
-        """doc_id -> section titles, in reading order."""
-        return self.registry.sections()
+        """doc_id -> section titles, in reading order.
+
+        Read from the registry only when the set of ready documents changed (here or in
+        another process): a ready document's chunks never change, and grouping every chunk
+        of the corpus on each search cost ~11 ms at 3.5k chunks, ~1 s at 370k.
+        """
+        ready = self.registry.ready_ids()
+        with self._lock:
+            if self._sections is None or self._sections[0] != ready:
+                self._sections = (ready, self.registry.sections())
+            cached = self._sections[1]
+        return {doc_id: list(titles) for doc_id, titles in cached.items()}
 
     def get_vectors(self, ids: list[str]) -> dict[str, np.ndarray]:
         """Stored chunk vectors by id (for rerankers: no re-encoding)."""
