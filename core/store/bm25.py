@@ -32,14 +32,17 @@ class TermBlock:
     counts: np.ndarray  # occurrences of each term in its row (uint16, or int32 if larger)
 
     @classmethod
-    def from_counts(cls, rows: list[dict[int, int]], lengths: list[int]) -> TermBlock:
-        indptr = np.zeros(len(rows) + 1, dtype=np.int64)
-        indptr[1:] = np.cumsum([len(r) for r in rows])
-        terms = np.fromiter((t for r in rows for t in r), dtype=np.int32, count=int(indptr[-1]))
-        counts = np.fromiter((n for r in rows for n in r.values()), dtype=np.int64,
-                             count=int(indptr[-1]))
+    def from_token_ids(cls, lengths: list[int], ids: list[int]) -> TermBlock:
+        """Count the term ids of consecutive rows (row ``i`` holds ``lengths[i]`` of ``ids``)."""
+        n_rows = len(lengths)
+        width = max(ids, default=0) + 1
+        rows = np.repeat(np.arange(n_rows, dtype=np.int64), lengths)
+        keys, counts = np.unique(rows * width + np.asarray(ids, dtype=np.int64),
+                                 return_counts=True)
+        indptr = np.searchsorted(keys // width, np.arange(n_rows + 1))
         small = counts.size == 0 or counts.max() < 2**16
-        return cls(np.asarray(lengths, dtype=np.int32), indptr, terms,
+        return cls(np.asarray(lengths, dtype=np.int32), indptr.astype(np.int64),
+                   (keys % width).astype(np.int32),
                    counts.astype(np.uint16 if small else np.int32))
 
     @property

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable
 
 import numpy as np
@@ -100,14 +99,13 @@ class KeywordIndex:
 
     def _tokenise(self, chunks: list[Chunk], doc: DocumentMeta | None) -> _DocTerms:
         vocab = self._vocab
-        rows, lengths = [], []
-        for c in chunks:
-            tokens = self.tokenizer(self.text_of(c, doc))
-            lengths.append(len(tokens))
-            counts = Counter(tokens)
-            rows.append({vocab.setdefault(t, len(vocab)): n for t, n in counts.items()})
+        tokens = [self.tokenizer(self.text_of(c, doc)) for c in chunks]
+        flat = [t for row in tokens for t in row]
+        for t in set(flat).difference(vocab):
+            vocab[t] = len(vocab)
         return _DocTerms([c.chunk_id for c in chunks], [c.section for c in chunks],
-                         TermBlock.from_counts(rows, lengths))
+                         TermBlock.from_token_ids([len(r) for r in tokens],
+                                                  list(map(vocab.__getitem__, flat))))
 
     def _build(self, ready: list[str]) -> None:
         t0 = time.perf_counter()
