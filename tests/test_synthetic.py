@@ -73,7 +73,7 @@ def test_bench_search_on_a_synthetic_corpus(seed, settings, hash_embedder, monke
     out = capsys.readouterr().out
     assert "synthetic corpus: 4 filings" in out and "not model embeddings" in out
     assert "corpus: 4 documents" in out and "keyword index: built in" in out
-    for strategy in ("keyword", "vector", "hybrid", "hybrid+rerank"):
+    for strategy in ("keyword", "vector", "hybrid", "hybrid+rerank", "hybrid, 1 filing"):
         assert any(line.startswith(strategy + " ") for line in out.splitlines())
     assert (settings.data_dir / "bench" / "synthetic-4" / "synthetic.json").exists()
     assert np.isfinite(float(out.split("process RSS ")[-1].split()[0]))
