@@ -120,7 +120,8 @@ def _synthetic_settings(args, settings: Settings, embedder) -> Settings:
     with CorpusStore(settings, embedder) as seed:
         n_seed = len(seed.documents())
         syn, seconds = build_synthetic(seed, folder, args.synthetic,
-                                       chunks_per_filing=args.chunks_per_filing)
+                                       chunks_per_filing=args.chunks_per_filing,
+                                       progress=lambda m: print(m, flush=True))
     print(f"synthetic corpus: {args.synthetic} filings grown from the {n_seed} real ones in "
           f"{settings.data_dir} ({seconds:.1f}s to build or check; cached in {folder}).\n"
           "  Texts are the real chunks with company, numbers and some words changed; vectors "

@@ -50,8 +50,9 @@ class _Built:
         self.ids = [cid for d in docs for cid in d.chunk_ids]
         self.row = {cid: i for i, cid in enumerate(self.ids)}
         self.doc_index = {d: i for i, d in enumerate(doc_ids)}
-        self.doc_of_row = np.repeat(np.arange(len(docs), dtype=np.int32),
-                                    [d.block.n_rows for d in docs])
+        sizes = [d.block.n_rows for d in docs]
+        self.doc_of_row = np.repeat(np.arange(len(docs), dtype=np.int32), sizes)
+        self.doc_start = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
         titles: dict[str, int] = {}
         codes = [titles.setdefault(s, len(titles)) for d in docs for s in d.sections]
         self.section_code = np.asarray(codes, dtype=np.int32)
@@ -68,6 +69,56 @@ class _Built:
             ok[[self.section_index[s] for s in sections if s in self.section_index]] = True
             rows = rows[ok[self.section_code[rows]]]
         return rows
+
+    def rows_in(self, doc_ids, sections) -> np.ndarray:
+        """Rows inside the filters (a document's rows are contiguous)."""
+        if doc_ids is None:
+            return self.allowed(np.arange(len(self.ids)), None, sections)
+        found = sorted(self.doc_index[d] for d in set(doc_ids) if d in self.doc_index)
+        spans = [np.arange(self.doc_start[i], self.doc_start[i + 1]) for i in found]
+        rows = np.concatenate(spans) if spans else np.zeros(0, dtype=np.int64)
+        return self.allowed(rows, None, sections)
+
+
+class Scope:
+    """The ready chunks inside a document/section filter, as of one index snapshot."""
+
+    def __init__(self, built: _Built, rows: np.ndarray):
+        self._built, self.rows = built, rows
+        self._mask: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @property
+    def share(self) -> float:
+        """Its share of every ready chunk (0 when there are none)."""
+        total = len(self._built.ids)
+        return len(self.rows) / total if total else 0.0
+
+    def ids(self) -> list[str]:
+        ids = self._built.ids
+        return [ids[r] for r in self.rows.tolist()]
+
+    def parts(self) -> list[tuple[str, list[str], np.ndarray]]:
+        """Per document in the scope: (doc_id, all its chunk ids in order, positions in scope)."""
+        b = self._built
+        docs = b.doc_of_row[self.rows]
+        out = []
+        for i in np.unique(docs).tolist():
+            start, end = int(b.doc_start[i]), int(b.doc_start[i + 1])
+            out.append((b.doc_ids[i], b.ids[start:end], self.rows[docs == i] - start))
+        return out
+
+    def n_docs(self) -> int:
+        return int(np.unique(self._built.doc_of_row[self.rows]).size)
+
+    def __contains__(self, chunk_id: str) -> bool:
+        if self._mask is None:
+            self._mask = np.zeros(len(self._built.ids), dtype=bool)
+            self._mask[self.rows] = True
+        row = self._built.row.get(chunk_id)
+        return row is not None and bool(self._mask[row])
 
 
 class KeywordIndex:
@@ -182,6 +233,11 @@ class KeywordIndex:
         built = self.ensure()
         idf = built.matrix.idf
         return {t: float(idf[i[0]]) if (i := self._term_ids(built, [t])) else 0.0 for t in terms}
+
+    def scope(self, doc_ids: list[str] | None, sections: list[str] | None) -> Scope:
+        """The ready chunks inside ``doc_ids`` and ``sections`` (``None``: no filter)."""
+        built = self.ensure()
+        return Scope(built, built.rows_in(doc_ids, sections))
 
     def memory_bytes(self) -> int:
         """Bytes held in numpy arrays (term counts per document plus the built index)."""
