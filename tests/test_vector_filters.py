@@ -27,6 +27,7 @@ def store(settings, hash_embedder):
     rng = np.random.default_rng(1)
     for i in range(8):
         s.add(*_filing(i, rng))
+    s.keyword.ensure()  # scopes come from the keyword index once it is built
     yield s
     s.close()
 
@@ -54,6 +55,8 @@ def assert_same(got, ranking, k):
 def test_filtered_search_equals_exact_cosine(store, memory_docs, open_max, monkeypatch):
     monkeypatch.setattr(corpus_store, "_MEMORY_DOCS", memory_docs)
     monkeypatch.setattr(corpus_store, "_OPEN_MAX", open_max)
+    monkeypatch.setattr(store.vectors, "query",
+                        lambda *a, **kw: pytest.fail("the slow where-clause path ran"))
     docs = [d.doc_id for d in store.documents()]
     for text in ("data center revenue growth", "export china competition", "lease debt tax"):
         vec = store.embedder.encode([text])[0]
@@ -99,3 +102,19 @@ def test_filtered_search_never_returns_pending_chunks(store, memory_docs, monkey
         assert not any(cid.startswith(meta.doc_id) for cid, _ in got)
         assert_same(got, exact(store, vec, doc_ids=doc_ids and [d for d in doc_ids if d in docs],
                                sections=sections), 5)
+
+
+def test_filtered_search_before_the_keyword_index_is_built(store, settings, hash_embedder):
+    assert store.keyword.scope(None, None) is not None
+    store.close()
+    cold = CorpusStore(settings, hash_embedder)  # reopened: keyword index not built yet
+    try:
+        docs = [d.doc_id for d in cold.documents()]
+        vec = cold.embedder.encode(["export china competition"])[0]
+        got = cold.vector_search(vec, 4, docs[:2], ["Item 1A. Risk Factors"])
+        assert_same(got, exact(cold, vec, docs[:2], ["Item 1A. Risk Factors"]), 4)
+        assert cold.keyword.scope(None, None) is None  # a vector search does not build it
+        cold.keyword_search("export", 3)
+        assert len(cold.keyword.scope(docs[:2], None)) == 18
+    finally:
+        cold.close()

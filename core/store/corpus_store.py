@@ -185,13 +185,18 @@ class CorpusStore:
           memory after their first search (:mod:`core.store.doc_vectors`);
         * a broader filter: an over-fetched unfiltered query kept to the chunks in scope (the
           keyword index knows every ready chunk's document and section), else Chroma's
-          ``ids=`` subset.
+          ``ids=`` subset;
+        * before the keyword index is first built: Chroma's ``where`` on the ready doc ids.
         """
         if k <= 0:
             return []
         if doc_ids is None and sections is None:
             return self._vector_search_all(vector, k)
         scope = self.keyword.scope(doc_ids, sections)
+        if scope is None:  # keyword index not built yet: let Chroma filter
+            ready = self.registry.ready_ids()
+            docs = ready if doc_ids is None else [d for d in ready if d in set(doc_ids)]
+            return self.vectors.query(vector, k, docs, sections)
         if not len(scope):
             return []
         if scope.n_docs() <= _MEMORY_DOCS:

@@ -234,8 +234,15 @@ class KeywordIndex:
         idf = built.matrix.idf
         return {t: float(idf[i[0]]) if (i := self._term_ids(built, [t])) else 0.0 for t in terms}
 
-    def scope(self, doc_ids: list[str] | None, sections: list[str] | None) -> Scope:
-        """The ready chunks inside ``doc_ids`` and ``sections`` (``None``: no filter)."""
+    def scope(self, doc_ids: list[str] | None, sections: list[str] | None) -> Scope | None:
+        """The ready chunks inside ``doc_ids`` and ``sections`` (``None``: no filter).
+
+        ``None`` until the index has been built once: a first build tokenises the corpus
+        (~70 s at 370k chunks here), which a vector search should not wait for; later
+        rebuilds only tokenise new documents.
+        """
+        if self._built is None:
+            return None
         built = self.ensure()
         return Scope(built, built.rows_in(doc_ids, sections))
 
