@@ -18,6 +18,7 @@ import pytest
 from core.config import Settings
 from core.errors import StoreError
 from core.models import HashEmbedder
+from core.store import corpus_store
 from core.store.corpus_store import CorpusStore
 from tests.fixtures.retrieval.corpus import amd_10k, make_doc, nvda_10k, nvda_10q
 
@@ -186,9 +187,13 @@ def test_vector_search_never_returns_chunks_of_pending_documents(store, monkeypa
     real_query = store.vectors.query
     monkeypatch.setattr(store.vectors, "query",
                         lambda *a, **kw: filtered_calls.append(a) or real_query(*a, **kw))
-    for n_pending, expect_fallback in ((4, False), (40, True)):
+    # Few pending hits: dropped from a slightly over-fetched query; more: from a wider one;
+    # more than the widest over-fetch (_OPEN_MAX): the query listing the ready doc ids.
+    for step, (n_pending, open_max, expect_clause) in enumerate(
+            ((4, 1000, False), (40, 1000, False), (30, 20, True))):
+        monkeypatch.setattr(corpus_store, "_OPEN_MAX", open_max)
         rows = [("Item 1A. Risk Factors", f"{text} ({i})") for i in range(n_pending)]
-        meta, chunks = make_doc(f"pending-{n_pending}.htm", rows)
+        meta, chunks = make_doc(f"pending-{step}.htm", rows)
         # Closer to the query than any ready chunk, yet apart from each other: near-identical
         # vectors make Chroma's HNSW graph lose nodes (even filtered queries miss ready ones).
         near = vec + rng.normal(0, 0.2 / np.sqrt(vec.size), (n_pending, vec.size))
@@ -200,8 +205,7 @@ def test_vector_search_never_returns_chunks_of_pending_documents(store, monkeypa
             hits = store.vector_search(vec, k)
             assert [cid.rsplit("-", 1)[0] for cid, _ in hits] == [amd] * min(k, 3)
             assert hits[0][0] == f"{amd}-00001"  # the closest ready chunk comes first
-        # Few pending hits: dropped from an over-fetched open query; many: the ready-ids clause.
-        assert bool(filtered_calls) is expect_fallback
+        assert bool(filtered_calls) is expect_clause
         assert store.vector_search(vec, 5, doc_ids=[meta.doc_id]) == []
         risk = store.vector_search(vec, 5, sections=["Item 1A. Risk Factors"])
         assert [cid for cid, _ in risk] == [f"{amd}-00001"]

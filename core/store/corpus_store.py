@@ -179,8 +179,9 @@ class CorpusStore:
         ~3 ms), so:
 
         * no filter: an unfiltered query fetches a few more than ``k`` and drops chunks of
-          documents that are not ready (a chunk id is ``<doc_id>-<index>``); only if too many
-          were dropped does it ask again with the ready ids in a ``where`` clause;
+          documents that are not ready (a chunk id is ``<doc_id>-<index>``); if too many were
+          dropped, it tries again fetching ``_OPEN_MAX``, then with the ready ids in a
+          ``where`` clause;
         * a filter within a few filings: exact cosine over those filings' vectors, held in
           memory after their first search (:mod:`core.store.doc_vectors`);
         * a broader filter: an over-fetched unfiltered query kept to the chunks in scope (the
@@ -213,12 +214,12 @@ class CorpusStore:
         ready = self.registry.ready_ids()
         if not ready:
             return []
-        n = k + max(10, k // 2)
-        hits = self.vectors.query_open(vector, n)
         allowed = set(ready)
-        kept = [(cid, score) for cid, score in hits if cid.rsplit("-", 1)[0] in allowed]
-        if len(kept) >= k or len(hits) < n:
-            return kept[:k]
+        for n in (k + max(10, k // 2), _OPEN_MAX):  # a second, wider try before the clause
+            hits = self.vectors.query_open(vector, n)
+            kept = [(cid, score) for cid, score in hits if cid.rsplit("-", 1)[0] in allowed]
+            if len(kept) >= k or len(hits) < n:
+                return kept[:k]
         return self.vectors.query(vector, k, ready)
 
     def keyword_search(
