@@ -18,6 +18,7 @@ import pytest
 from core.config import Settings
 from core.errors import StoreError
 from core.models import HashEmbedder
+from core.store import corpus_store
 from core.store.corpus_store import CorpusStore
 from tests.fixtures.retrieval.corpus import amd_10k, make_doc, nvda_10k, nvda_10q
 
@@ -179,6 +180,41 @@ def test_failure_mid_add_leaves_nothing_visible(store, monkeypatch):
     assert store.add(meta, chunks)[1] is True
 
 
+def test_vector_search_never_returns_chunks_of_pending_documents(store, monkeypatch):
+    store.add(*amd_10k())
+    amd = amd_10k()[0].doc_id
+    text = "Intel and Nvidia compete with us aggressively; competition could reduce revenue."
+    vec = store.embedder.encode([text])[0]
+    rng = np.random.default_rng(0)
+    filtered_calls = []
+    real_query = store.vectors.query
+    monkeypatch.setattr(store.vectors, "query",
+                        lambda *a, **kw: filtered_calls.append(a) or real_query(*a, **kw))
+    # Few pending hits: dropped from a slightly over-fetched query; more: from a wider one;
+    # more than the widest over-fetch (_OPEN_MAX): the query listing the ready doc ids.
+    for step, (n_pending, open_max, expect_clause) in enumerate(
+            ((4, 1000, False), (40, 1000, False), (30, 20, True))):
+        monkeypatch.setattr(corpus_store, "_OPEN_MAX", open_max)
+        rows = [("Item 1A. Risk Factors", f"{text} ({i})") for i in range(n_pending)]
+        meta, chunks = make_doc(f"pending-{step}.htm", rows)
+        # Closer to the query than any ready chunk, yet apart from each other: near-identical
+        # vectors make Chroma's HNSW graph lose nodes (even filtered queries miss ready ones).
+        near = vec + rng.normal(0, 0.2 / np.sqrt(vec.size), (n_pending, vec.size))
+        near /= np.linalg.norm(near, axis=1, keepdims=True)
+        store.registry.write_pending(meta, chunks)  # half-added: vectors in, never marked ready
+        store.vectors.add(chunks, near.astype(np.float32))
+        filtered_calls.clear()
+        for k in (1, 3, 5):
+            hits = store.vector_search(vec, k)
+            assert [cid.rsplit("-", 1)[0] for cid, _ in hits] == [amd] * min(k, 3)
+            assert hits[0][0] == f"{amd}-00001"  # the closest ready chunk comes first
+        assert bool(filtered_calls) is expect_clause
+        assert store.vector_search(vec, 5, doc_ids=[meta.doc_id]) == []
+        risk = store.vector_search(vec, 5, sections=["Item 1A. Risk Factors"])
+        assert [cid for cid, _ in risk] == [f"{amd}-00001"]
+    assert len(store.vector_search(vec, 2, doc_ids=[amd])) == 2
+
+
 def test_killed_process_mid_add_is_purged_on_open(make_settings, hash_embedder):
     settings = make_settings("killed")
     script = textwrap.dedent(f"""
@@ -247,6 +283,28 @@ def test_reopen_keeps_corpus_and_rebuilds_keyword_index(make_settings, hash_embe
         assert top and top[0][0].endswith("-00005")
     finally:
         again.close()
+
+
+def test_another_writer_changes_are_seen_by_sections_and_keyword(make_settings, hash_embedder):
+    settings = make_settings("shared")
+    a, b = CorpusStore(settings, hash_embedder), CorpusStore(settings, hash_embedder)
+    nvda, amd = nvda_10k()[0].doc_id, amd_10k()[0].doc_id
+    try:
+        a.add(*nvda_10k())
+        assert list(a.sections()) == [nvda] and a.keyword_search("Intel Nvidia", 5)
+        b.add(*amd_10k())  # another writer (another process would be the same to the registry)
+        assert list(a.sections()) == [nvda, amd]
+        assert a.sections()[amd] == ["Item 1. Business", "Item 1A. Risk Factors",
+                                     "Item 8. Financial Statements"]
+        assert any(cid.startswith(amd) for cid, _ in a.keyword_search("Intel Nvidia", 5))
+        b.delete(nvda)
+        assert list(a.sections()) == [amd]
+        assert all(cid.startswith(amd) for cid, _ in a.keyword_search("revenue", 9))
+        a.sections()[amd].append("changed by a caller")
+        assert "changed by a caller" not in a.sections()[amd]
+    finally:
+        a.close()
+        b.close()
 
 
 def test_bad_input_is_refused(store, make_settings):
