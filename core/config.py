@@ -80,7 +80,7 @@ class Settings(BaseSettings):
     top_n: int = Field(default=5, gt=0, description="Chunks kept after reranking.")
     rrf_k: int = Field(default=60, gt=0, description="RRF constant (Cormack et al. 2009).")
     vector_weight: float = Field(
-        default=1.0, ge=0, le=1,
+        default=0.5, ge=0, le=1,
         description="Weight of the vector ranking in hybrid fusion (weighted RRF; the "
         "keyword and statement rankings weigh 1).",
     )
