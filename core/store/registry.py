@@ -83,6 +83,7 @@ class Registry:
         self.path = path
         self._lock = threading.RLock()
         self._conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
+        self._docs: tuple[tuple[int, int], list[DocumentMeta]] | None = None
         self._conn.execute("PRAGMA foreign_keys = ON")
         self._conn.execute("PRAGMA journal_mode = WAL")
         self._conn.executescript(SCHEMA)
@@ -105,12 +106,21 @@ class Registry:
         return row[0] if row else None
 
     def documents(self) -> list[DocumentMeta]:
-        """Ready documents in the order they were added."""
+        """Ready documents in the order they were added.
+
+        Parsed once per change of the database: SQLite's ``data_version`` moves when another
+        connection commits and ``total_changes`` when this one writes (every search asks)."""
         with self._lock:
+            version = (self._conn.execute("PRAGMA data_version").fetchone()[0],
+                       self._conn.total_changes)
+            if self._docs is not None and self._docs[0] == version:
+                return list(self._docs[1])
             rows = self._conn.execute(
                 "SELECT meta FROM documents WHERE status = 'ready' ORDER BY seq"
             ).fetchall()
-        return [DocumentMeta.model_validate_json(r[0]) for r in rows]
+            docs = [DocumentMeta.model_validate_json(r[0]) for r in rows]
+            self._docs = (version, docs)
+        return list(docs)
 
     def get_document(self, doc_id: str) -> DocumentMeta | None:
         with self._lock:
