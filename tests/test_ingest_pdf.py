@@ -5,8 +5,14 @@ from __future__ import annotations
 import io
 
 import pytest
-from pypdf import PdfWriter
-from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+from pypdf import PdfReader, PdfWriter
+from pypdf.generic import (
+    ArrayObject,
+    DecodedStreamObject,
+    DictionaryObject,
+    NameObject,
+    NumberObject,
+)
 
 from core.errors import IngestError
 from core.ingest.pdf import load_pdf
@@ -110,3 +116,31 @@ def test_layout_columns_become_table_rows():
     ((start, end),) = doc.table_spans
     assert doc.text[start:end].startswith("Consolidated Statements of Income")
     assert doc.text[start:end].endswith("Net income | 4,368 | 9,752")
+
+
+def _pdf_with_big_array(n: int) -> bytes:
+    """A one-page PDF whose page dictionary holds an array of ``n`` numbers (Microsoft's
+    10-Q PDFs hold arrays of ~110,000 elements, over pypdf's default limit of 100,000)."""
+    reader = PdfReader(io.BytesIO(make_pdf(["Item 1. Business\nAcme designs widgets."])))
+    writer = PdfWriter(clone_from=reader)
+    writer.pages[0][NameObject("/PieceInfoList")] = ArrayObject(
+        NumberObject(i % 7) for i in range(n)
+    )
+    buf = io.BytesIO()
+    writer.write(buf)
+    return buf.getvalue()
+
+
+def test_arrays_over_pypdfs_default_limit_are_read():
+    """Fault 2 (issue 9): 'Reached maximum array element count' is a limit, not corruption."""
+    doc = load_pdf(_pdf_with_big_array(120_000))
+    assert "Acme designs widgets" in doc.text
+
+
+def test_a_reached_limit_is_reported_as_such(monkeypatch):
+    import core.ingest.pdf as pdf
+
+    monkeypatch.setattr(pdf, "MAX_ELEMENTS", 1_000)
+    with pytest.raises(IngestError, match="safety limit") as err:
+        load_pdf(_pdf_with_big_array(5_000))
+    assert "corrupted" not in str(err.value).replace("not necessarily corrupted", "")
