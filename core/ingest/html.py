@@ -9,6 +9,7 @@ become page spans numbered like the printed filing (see ``html_pages``).
 
 from __future__ import annotations
 
+import logging
 import re
 from collections import Counter
 
@@ -16,6 +17,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from core.errors import IngestError
+from core.ingest.html_deep import parse_deep
 from core.ingest.html_pages import COMMENT_BREAK, break_sides, page_spans
 from core.ingest.tables import (
     BLOCK_TAGS,
@@ -43,6 +45,7 @@ DEI_NAMES = (
     "dei:DocumentFiscalPeriodFocus",
     "dei:DocumentPeriodEndDate",
 )
+log = logging.getLogger(__name__)
 _DEI_LOWER = {name.lower(): name for name in DEI_NAMES}
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.S)
 _BR = "\x1f"  # marks <br>: source newlines are mere spaces, <br> is a line break
@@ -168,14 +171,27 @@ def drop_furniture(blocks: list[Block]) -> list[Block]:
     return [blocks[i] for i in content_indices(blocks)]
 
 
+def _too_deep(parser) -> bool:
+    return any("Excessive depth" in entry.message for entry in parser.error_log)
+
+
 def parse_root(data: bytes):
-    """Decode the bytes honestly and parse them into an lxml HTML tree."""
+    """Decode the bytes honestly and parse them into an lxml HTML tree.
+
+    libxml2 runs with ``huge_tree`` (nesting up to 2048 levels, text nodes over 10 MB);
+    when even that depth is exceeded the rest of the file would be dropped silently, so it
+    is parsed again by ``html_deep`` (no depth limit)."""
     text = decode_bytes(data, declared_charset(data))
     text = _XML_DECL.sub("", text, count=1)
+    parser = lxml_html.HTMLParser(huge_tree=True)
     try:
-        return lxml_html.document_fromstring(text)
+        root = lxml_html.document_fromstring(text, parser=parser)
     except (etree.ParserError, ValueError) as exc:
         raise IngestError(f"The HTML could not be parsed ({exc}); is the file complete?") from exc
+    if _too_deep(parser):
+        log.info("HTML nested deeper than libxml2's limit: parsing it with html.parser")
+        root = parse_deep(text)
+    return root
 
 
 def load_html(data: bytes) -> ParsedDocument:

@@ -43,15 +43,26 @@ def _check_size(data: bytes, name: str, settings: Settings) -> None:
         )
 
 
+MIN_WORDS = 30  # a 10-Q runs to thousands of words; a few dozen is not a filing
+
+
 def parse(data: bytes, file_name: str = "") -> ParsedDocument:
-    """Sniff the type by content and run its loader; refuse a document without text."""
+    """Sniff the type by content and run its loader; refuse a document without text, or
+    with so little that it cannot be a filing (a stub, a truncated save)."""
     kind = sniff(data, file_name)
     doc = _LOADERS[kind](data)
+    what = {"html": "HTML", "text": "text file"}.get(kind, kind.upper())
     if not doc.text.strip():
-        what = {"html": "HTML", "text": "text file"}.get(kind, kind.upper())
         raise IngestError(
             f"The {what} '{file_name}' holds no readable text after cleaning. "
             "Check that it is the filing itself (not an index page or an empty export)."
+        )
+    words = len(doc.text.split())
+    if words < MIN_WORDS:
+        raise IngestError(
+            f"The {what} '{file_name}' holds only {words} word(s) of text ({len(data):,} "
+            f"bytes): too little to be a filing (at least {MIN_WORDS} words are expected; a "
+            "10-K or 10-Q runs to thousands). Check that the whole file was saved or uploaded."
         )
     return doc
 
