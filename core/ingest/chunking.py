@@ -19,7 +19,7 @@ from langchain_text_splitters import RecursiveCharacterTextSplitter
 
 from core.config import Settings
 from core.ingest.text import is_furniture
-from core.types import Chunk, ParsedDocument, Section
+from core.types import Chunk, Page, ParsedDocument, Section
 
 _TEXT_SEPARATORS = ["\n\n", "\n", ". ", "; ", ", ", " ", ""]
 _LETTER = re.compile(r"[A-Za-z]")
@@ -150,9 +150,9 @@ def _is_boilerplate(text: str) -> bool:
     return all(is_furniture(line) for line in text.splitlines() if line.strip())
 
 
-def _page_at(doc: ParsedDocument, page_starts: list[int], offset: int) -> int:
+def _page_at(doc: ParsedDocument, page_starts: list[int], offset: int) -> Page:
     k = bisect.bisect_right(page_starts, offset) - 1
-    return doc.pages[max(k, 0)].number
+    return doc.pages[max(k, 0)]
 
 
 def chunk_document(
@@ -176,10 +176,11 @@ def chunk_document(
                 if text in seen_short:
                     continue
                 seen_short.add(text)
-            page = page_end = None
+            page = page_end = label = None
             if page_starts:
-                page = _page_at(doc, page_starts, piece.start)
-                page_end = _page_at(doc, page_starts, piece.end - 1)
+                first = _page_at(doc, page_starts, piece.start)
+                page, label = first.number, first.label
+                page_end = _page_at(doc, page_starts, piece.end - 1).number
             index = len(chunks)
             chunks.append(
                 Chunk(
@@ -190,6 +191,7 @@ def chunk_document(
                     section=section.title,
                     page=page,
                     page_end=page_end,
+                    page_label=label,
                     start=piece.start,
                     end=piece.end,
                     kind=piece.kind,

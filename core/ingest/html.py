@@ -4,7 +4,7 @@ The tree is walked once: text is emitted at block boundaries, so nested div/span
 once. ``ix:header``, ``display:none`` blocks, scripts and styles are dropped (dei facts are
 read from ``ix:nonNumeric`` first). Tables become " | "-joined rows preceded by their
 caption lines, and their spans are recorded for chunking. Page breaks met on the way
-become page spans numbered like the printed filing (see ``html_pages``).
+become page spans carrying the printed page labels (see ``html_pages``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,13 @@ from lxml import html as lxml_html
 
 from core.errors import IngestError
 from core.ingest.html_deep import parse_deep
-from core.ingest.html_pages import COMMENT_BREAK, break_sides, page_spans
+from core.ingest.html_pages import (
+    COMMENT_BREAK,
+    break_sides,
+    page_labels,
+    page_ranges,
+    page_spans,
+)
 from core.ingest.tables import (
     BLOCK_TAGS,
     SKIP_TAGS,
@@ -148,27 +154,27 @@ def _walk(root, out: _Emitter) -> None:
 _DIGITS = re.compile(r"\d+")
 
 
-def content_indices(blocks: list[Block]) -> list[int]:
-    """Indices of the blocks that are not page furniture: bare page numbers, "Table of
-    Contents" links and short numbered running headers/footers that repeat on many pages."""
-    keys = Counter(
-        _DIGITS.sub("#", text) for kind, text in blocks if kind == "text" and len(text) <= 100
-    )
+def content_indices(blocks: list[Block], furniture: set[int] | None = None) -> list[int]:
+    """Indices of the blocks that are not page furniture: ``furniture`` (blocks printing a
+    page label), bare page numbers, "Table of Contents" links and short numbered running
+    headers/footers (text or one-row tables) that repeat on many pages."""
+
+    def short(kind: str, text: str) -> bool:
+        return len(text) <= 100 and (kind == "text" or "\n" not in text)
+
+    keys = Counter(_DIGITS.sub("#", text) for kind, text in blocks if short(kind, text))
     kept: list[int] = []
     for i, (kind, text) in enumerate(blocks):
-        if kind == "text" and len(text) <= 100:
+        if furniture and i in furniture:
+            continue
+        if short(kind, text):
             key = _DIGITS.sub("#", text)
-            if is_furniture(text):
+            if kind == "text" and is_furniture(text):
                 continue
             if "#" in key and keys[key] >= 8:
                 continue
         kept.append(i)
     return kept
-
-
-def drop_furniture(blocks: list[Block]) -> list[Block]:
-    """The blocks without page furniture (see ``content_indices``)."""
-    return [blocks[i] for i in content_indices(blocks)]
 
 
 def _too_deep(parser) -> bool:
@@ -196,7 +202,7 @@ def parse_root(data: bytes):
 
 def load_html(data: bytes) -> ParsedDocument:
     """Load EDGAR HTML / inline XBRL into clean text with tables, dei facts, title and,
-    when the filing marks page breaks, page spans numbered like the printed pages."""
+    when the filing marks page breaks, page spans (physical numbers, printed labels)."""
     root = parse_root(data)
     dei = read_dei(root)
     title_el = root.find(".//title")
@@ -204,9 +210,11 @@ def load_html(data: bytes) -> ParsedDocument:
     out = _Emitter()
     body = root.find("body")
     _walk(body if body is not None else root, out)
-    kept = content_indices(out.blocks)
+    ranges = page_ranges(len(out.blocks), out.breaks)
+    labels, furniture = page_labels(out.blocks, ranges)
+    kept = content_indices(out.blocks, furniture)
     text, spans = assemble([out.blocks[i] for i in kept])
-    pages = page_spans(out.blocks, out.breaks, kept)
+    pages = page_spans(out.blocks, ranges, kept, labels)
     return ParsedDocument(
         text=text,
         pages=pages,

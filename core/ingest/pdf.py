@@ -1,7 +1,9 @@
 """PDF loader (pypdf): page texts joined by blank lines, each page kept as a ``Page`` span.
 
-Pages are read in pypdf's layout mode and turned into paragraphs and table rows by
-``pdf_layout``; detected tables are counted and their spans kept for chunking.
+Pages are read in pypdf's layout mode; running headers and footers are removed and the
+printed page labels they carry kept (``pdf_furniture``); the rest is turned into paragraphs
+and table rows by ``pdf_layout``; detected tables are counted and their spans kept for
+chunking. ``Page.number`` is the physical page (index + 1), ``Page.label`` the printed one.
 
 Encrypted files with an empty user password (common for filings) are opened with
 ``decrypt("")``, which needs the ``cryptography`` package for AES. No OCR: a PDF without
@@ -27,6 +29,7 @@ from pypdf.errors import (
 )
 
 from core.errors import IngestError
+from core.ingest.pdf_furniture import strip_furniture
 from core.ingest.pdf_layout import page_text
 from core.ingest.pdf_workers import extract_in_workers
 from core.ingest.text import clean_controls
@@ -155,13 +158,16 @@ def _load(data: bytes) -> ParsedDocument:
     spans: list[Page] = []
     tables: list[tuple[int, int]] = []
     pos = 0
-    for number, (raw, layout) in enumerate(_raw_texts(data, pages), start=1):
-        text, page_tables = page_text(clean_controls(raw), join_wraps=layout)
+    raws = _raw_texts(data, pages)
+    cleaned, labels = strip_furniture([clean_controls(raw) for raw, _ in raws])
+    for number, (raw, (_, layout), label) in enumerate(zip(cleaned, raws, labels,
+                                                           strict=True), start=1):
+        text, page_tables = page_text(raw, join_wraps=layout)
         if not text:
             continue
         if parts:
             pos += 2  # the blank line between pages
-        spans.append(Page(number=number, start=pos, end=pos + len(text)))
+        spans.append(Page(number=number, start=pos, end=pos + len(text), label=label))
         tables.extend((pos + a, pos + b) for a, b in page_tables)
         parts.append(text)
         pos += len(text)
