@@ -97,7 +97,7 @@ def prepare(
     form = form_type or form_from(doc.dei, doc.text)
     stage("sections")
     t0 = time.perf_counter()
-    sections = detect_sections(doc.text, form)
+    sections = detect_sections(doc.text, form, doc.pages)
     timings["sections"] = time.perf_counter() - t0
 
     doc_id = hashlib.sha256(data).hexdigest()[:16]
@@ -117,7 +117,7 @@ def prepare(
         company=company or company_from(doc.dei, doc.text) or UNKNOWN,
         form_type=form or UNKNOWN,
         period=period or period_from(doc.dei, doc.text, form) or UNKNOWN,
-        sections=[s.title for s in sections],
+        sections=list(dict.fromkeys(s.title for s in sections)),
         n_chunks=len(chunks),
         n_tables=doc.tables,
         n_pages=max((p.number for p in doc.pages), default=0),
