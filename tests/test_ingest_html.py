@@ -69,7 +69,8 @@ def test_tables_as_rows_with_caption_and_merged_cells(doc):
     assert doc.tables == 2 == len(doc.table_spans)
     spans = [doc.text[a:b] for a, b in doc.table_spans]
     results = next(s for s in spans if "Total revenue" in s)
-    assert "Consolidated Results of Operations\n\n(In millions)\n\nYear Ended" in results
+    assert "Consolidated Results of Operations\n\n(In millions)\n\n| Year Ended\n" in results
+    assert "\n| Dec 31, 2023 | Dec 31, 2022\nTotal revenue" in results  # headings over figures
     assert results.rstrip().endswith("Gross margin | 56.9% | 64.9%")
 
 

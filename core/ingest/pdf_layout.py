@@ -3,7 +3,8 @@
 Layout mode keeps words whole and columns aligned with runs of spaces (plain mode breaks
 words across lines on many filings). A line whose columns are separated by three or more
 spaces and whose value columns hold figures (a few words at most) is a table row;
-consecutive rows form a table block. An indented line starts a new paragraph; a line
+consecutive rows form a table block, whose cells are then put in their columns
+(``pdf_columns``: a blank cell keeps its place). An indented line starts a new paragraph; a line
 following a full-width line is its continuation (joined with a space, unless it opens an
 Item or Part heading, or is a short line after a finished sentence: a heading).
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from core.ingest.pdf_columns import align
 from core.ingest.tables import Block, assemble, merge_cells
 from core.ingest.text import clean_inline, is_furniture, repair_replacement_chars
 
@@ -86,9 +88,15 @@ def page_blocks(raw: str, join_wraps: bool = True) -> list[Block]:
     have no reliable width)."""
     blocks: list[Block] = []
     kind, buf = "text", []
+    raw_rows: dict[int, str] = {}  # index in buf -> layout line of a table row
 
     def close() -> None:
         nonlocal buf
+        if kind == "table" and raw_rows:
+            aligned = align(list(raw_rows.values()))
+            for k, row in zip(raw_rows, aligned or [], strict=False):
+                buf[k] = row
+        raw_rows.clear()
         text = "\n".join(buf).strip()
         if text:
             blocks.append((kind, text))
@@ -118,6 +126,8 @@ def page_blocks(raw: str, join_wraps: bool = True) -> list[Block]:
         if join_wraps and kind == "text" and buf and _wraps_into(prev, text):
             buf[-1] += " " + text  # a full-width line wrapped into this one: same sentence
         else:
+            if row is not None:
+                raw_rows[len(buf)] = line
             buf.append(text)
         prev = text
     close()
