@@ -152,6 +152,7 @@ def _walk(root, out: _Emitter) -> None:
 
 
 _DIGITS = re.compile(r"\d+")
+_HEADING = re.compile(r"^\s*(?:part\s+[ivx]+|items?\s+\d)", re.I)
 
 
 def content_indices(blocks: list[Block], furniture: set[int] | None = None) -> list[int]:
@@ -171,8 +172,8 @@ def content_indices(blocks: list[Block], furniture: set[int] | None = None) -> l
             key = _DIGITS.sub("#", text)
             if kind == "text" and is_furniture(text):
                 continue
-            if "#" in key and keys[key] >= 8:
-                continue
+            if "#" in key and keys[key] >= 8 and not _HEADING.match(text):
+                continue  # (an "ITEM 7." heading block repeats its shape, it is no footer)
         kept.append(i)
     return kept
 

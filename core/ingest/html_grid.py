@@ -85,7 +85,8 @@ def grid_rows(rows: list[list[tuple[str, int]]]) -> list[list[str]]:
     for row in placed:
         _glue(row)
     filled = Counter(pos for row in placed for pos, span, text in row if text and span == 1)
-    values = {pos for row in placed for pos, span, text in row if span == 1 and is_value(text)}
+    values = {pos for row in placed for pos, span, text in row
+              if pos and span == 1 and is_value(text)}  # "ITEM 1." labels define none
     kept = {0} | values | {pos for pos, n in filled.items() if n >= 2}
     columns = sorted(kept if values else {pos for row in placed for pos, _, t in row if t})
     out: list[list[str]] = []

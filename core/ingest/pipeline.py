@@ -16,6 +16,7 @@ from core.ingest.meta import UNKNOWN, company_from, form_from, period_from, safe
 from core.ingest.pdf import load_pdf
 from core.ingest.sections import detect_sections
 from core.ingest.sniff import sniff
+from core.ingest.statements import relocate_statements
 from core.ingest.text import load_text
 from core.types import Chunk, DocumentMeta, ParsedDocument
 
@@ -98,6 +99,8 @@ def prepare(
     stage("sections")
     t0 = time.perf_counter()
     sections = detect_sections(doc.text, form, doc.pages)
+    if not (form or "").upper().startswith("10-Q"):
+        sections = relocate_statements(doc.text, sections, doc.table_spans)
     timings["sections"] = time.perf_counter() - t0
 
     doc_id = hashlib.sha256(data).hexdigest()[:16]
