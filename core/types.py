@@ -62,6 +62,11 @@ class DocumentMeta(BaseModel):
         default_factory=list, description="Former company names the filing states."
     )
     period_end: str = Field(default="", description="Period end date, ISO YYYY-MM-DD.")
+    corrected: list[str] = Field(
+        default_factory=list,
+        description="Fields a user corrected by hand ('company', 'form_type', 'period', "
+        "'ticker'), in the order first corrected.",
+    )
 
 
 class Chunk(BaseModel):

@@ -50,7 +50,9 @@ DEI_NAMES = (
     "dei:DocumentFiscalYearFocus",
     "dei:DocumentFiscalPeriodFocus",
     "dei:DocumentPeriodEndDate",
+    "dei:TradingSymbol",
 )
+_MANY = {"dei:TradingSymbol"}  # facts whose distinct values are all kept, ", "-joined
 log = logging.getLogger(__name__)
 _DEI_LOWER = {name.lower(): name for name in DEI_NAMES}
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.S)
@@ -93,9 +95,12 @@ def read_dei(root) -> dict[str, str]:
     facts: dict[str, str] = {}
     for el in root.iter("ix:nonnumeric"):
         name = _DEI_LOWER.get((el.get("name") or "").lower())
-        if name and name not in facts:
+        if name and (name not in facts or name in _MANY):
             value = clean_inline(el.text_content())
-            if value:
+            if value and name in facts:
+                if value not in facts[name].split(", "):
+                    facts[name] += ", " + value
+            elif value:
                 facts[name] = value
     return facts
 

@@ -12,7 +12,7 @@ from core.config import Settings
 from core.errors import IngestError
 from core.ingest.chunking import chunk_document
 from core.ingest.html import load_html
-from core.ingest.meta import UNKNOWN, company_from, form_from, period_from, safe_file_name
+from core.ingest.meta import UNKNOWN, edgar_header, form_from, read_facts, safe_file_name
 from core.ingest.pdf import load_pdf
 from core.ingest.sections import detect_sections
 from core.ingest.sniff import sniff
@@ -81,8 +81,10 @@ def prepare(
 ) -> Prepared:
     """Validate, parse, find sections and chunk one file (nothing is stored here).
 
-    Explicit company/form_type/period win over iXBRL dei facts, which win over the cover
-    text; what stays unknown is "unknown". Raises IngestError with an actionable message.
+    Explicit company/form_type/period win over iXBRL dei facts and the EDGAR header, which
+    win over the cover text (``meta``); what stays unknown is "unknown". Ticker, former
+    names and the period's end date are read the same way. Raises IngestError with an
+    actionable message.
     ``on_stage`` is called with "parse", "sections" and "chunk" as each stage starts.
     """
     stage = on_stage or (lambda _name: None)
@@ -95,7 +97,8 @@ def prepare(
     doc = parse(data, name)
     timings["parse"] = time.perf_counter() - t0
 
-    form = form_type or form_from(doc.dei, doc.text)
+    header = edgar_header(data)
+    form = form_type or form_from(doc.dei, doc.text, header)
     stage("sections")
     t0 = time.perf_counter()
     sections = detect_sections(doc.text, form, doc.pages)
@@ -114,12 +117,16 @@ def prepare(
             "Check that it is the filing itself."
         )
 
+    facts = read_facts(doc.dei, doc.text, header, form)
     meta = DocumentMeta(
         doc_id=doc_id,
         file_name=name,
-        company=company or company_from(doc.dei, doc.text) or UNKNOWN,
+        company=company or facts.company or UNKNOWN,
         form_type=form or UNKNOWN,
-        period=period or period_from(doc.dei, doc.text, form) or UNKNOWN,
+        period=period or facts.period or UNKNOWN,
+        period_end=facts.period_end,
+        ticker=facts.ticker,
+        former_names=facts.former_names,
         sections=list(dict.fromkeys(s.title for s in sections)),
         n_chunks=len(chunks),
         n_tables=doc.tables,
