@@ -93,6 +93,7 @@ def test_merge_cells_rules():
         "$(56)",
     ]
     assert merge_cells(["Margin", "12.5", "%"]) == ["Margin", "12.5%"]
+    assert merge_cells(["Loss", "$", "(", "1,234", ")"]) == ["Loss", "$(1,234)"]  # issue 9
     assert merge_cells(["", " ", ""][:1]) == []
 
 

@@ -50,7 +50,7 @@ def _glue(row: list[GridCell]) -> None:
     filled = [cell for cell in row if cell[2]]
     for k, cell in enumerate(filled):
         text = cell[2]
-        if text in CURRENCY and k + 1 < len(filled) and filled[k + 1][2] not in CURRENCY:
+        if text in CURRENCY and k + 1 < len(filled):  # "$" + "(" + "1,234" -> "$(1,234"
             filled[k + 1][2] = text + filled[k + 1][2]
             cell[2] = ""
         elif TRAILERS.match(text) and k and filled[k - 1][2]:
