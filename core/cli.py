@@ -43,9 +43,38 @@ def cmd_ingest(args, settings: Settings) -> int:
     return 1 if failures else 0
 
 
+def _set_fields(pairs: list[str]) -> dict[str, str]:
+    fields: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise AppError(f"'{pair}' is not FIELD=VALUE, e.g. company=\"3M COMPANY\" form=10-K "
+                           "period=FY2023 ticker=MMM.")
+        fields[name.strip()] = value
+    return fields
+
+
+def cmd_set(args, settings: Settings) -> int:
+    """``docs --set DOC_ID FIELD=VALUE...``: correct a document's metadata."""
+    from core.store.registry import Registry
+
+    doc_id, pairs = args.set[0], args.set[1:]
+    fields = _set_fields(pairs)
+    store = Registry(settings.registry_path)  # no model needed; no keyword index lives here
+    try:
+        d = store.update_document(doc_id, **fields)
+    finally:
+        store.close()
+    print(f"{d.doc_id}  {d.file_name}  {d.company} | {d.form_type} | {d.period} | "
+          f"ticker {d.ticker or '-'}  (corrected: {', '.join(d.corrected)})")
+    return 0
+
+
 def cmd_docs(args, settings: Settings) -> int:
     from core.store.registry import Registry
 
+    if args.set:
+        return cmd_set(args, settings)
     store = Registry(settings.registry_path)  # listing needs no model
     docs = store.documents()
     if not docs:
@@ -127,6 +156,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("docs", help="list documents")
     s.add_argument("--sections", action="store_true", help="also list sections and chunk counts")
+    s.add_argument("--set", nargs="+", metavar=("DOC_ID", "FIELD=VALUE"),
+                   help="correct a document's metadata: company=..., form=..., period=..., "
+                        "ticker=...")
     s.set_defaults(func=cmd_docs)
 
     s = sub.add_parser("delete", help="delete documents by id")
