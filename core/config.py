@@ -94,6 +94,12 @@ class Settings(BaseSettings):
         description="Fuse a ranking of financial-statement chunks when the query names the "
         "statement ('named') or also when it names a metric printed in one ('metrics').",
     )
+    embed_context: Literal["full", "filing", "none"] = Field(
+        default="full",
+        description="What is embedded above each chunk's text: the whole context header "
+        "('full': filing, section, statement, table caption and headings), its filing part "
+        "only ('filing') or nothing ('none'). The keyword index always reads the full header.",
+    )
     expand_line_items: bool = Field(
         default=True,
         description="Add the line items of the metrics a query names to its keyword query "

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from core.retrieval.context import header, index_text, statement_title, tag_statements
+from core.retrieval.context import (
+    header,
+    index_text,
+    statement_title,
+    tag_statements,
+    vector_text,
+)
 from core.retrieval.query import analyse
 from core.types import Chunk, DocumentMeta
 
@@ -60,6 +66,11 @@ def test_index_text_carries_company_period_section_statement_and_table_headings(
     bare = DocumentMeta(doc_id="d", file_name="f.pdf")
     plain = chunk(3, "text", 1).model_copy(update={"section": "Document"})
     assert index_text(plain, bare) == "text"
+    # What is embedded: the whole header, its filing part, or the filing's words alone.
+    assert vector_text(c, doc, "full") == index_text(c, doc)
+    assert vector_text(c, doc, "filing") == (
+        "3M COMPANY 10-K FY2018 / Item 8 / Statement of cash flows\n" + c.text)
+    assert vector_text(c, doc, "none") == c.text
 
 
 def test_queries_naming_metrics_and_statements():

@@ -102,8 +102,9 @@ def tag_statements(chunks: list[Chunk]) -> list[str | None]:
     return tags
 
 
-def header(chunk: Chunk, doc: DocumentMeta | None) -> str:
-    """The context line indexed above a chunk's text."""
+def header(chunk: Chunk, doc: DocumentMeta | None, *, local: bool = True) -> str:
+    """The context line indexed above a chunk's text (``local=False``: without the chunk's
+    own caption, column headings or sub-heading)."""
     parts: list[str] = []
     if doc is not None:
         who = " ".join(v for v in (doc.company, doc.form_type, doc.period)
@@ -114,12 +115,21 @@ def header(chunk: Chunk, doc: DocumentMeta | None) -> str:
         parts.append(chunk.section)
     if chunk.statement:
         parts.append(STATEMENTS.get(chunk.statement, chunk.statement))
-    if chunk.context:
+    if local and chunk.context:
         parts.append(" ".join(chunk.context.split()))
     return " / ".join(parts)
 
 
 def index_text(chunk: Chunk, doc: DocumentMeta | None) -> str:
-    """What the embedder and the keyword index read for ``chunk``."""
+    """What the keyword index reads for ``chunk`` (and the embedder, by default)."""
     head = header(chunk, doc)
+    return f"{head}\n{chunk.text}" if head else chunk.text
+
+
+def vector_text(chunk: Chunk, doc: DocumentMeta | None, mode: str = "full") -> str:
+    """What the embedder reads for ``chunk``: ``full`` the whole context header,
+    ``filing`` only its filing/section/statement part, ``none`` the chunk's text alone."""
+    if mode == "none":
+        return chunk.text
+    head = header(chunk, doc, local=mode == "full")
     return f"{head}\n{chunk.text}" if head else chunk.text

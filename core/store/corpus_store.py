@@ -29,7 +29,7 @@ import numpy as np
 from core.config import Settings
 from core.errors import StoreError
 from core.models import Embedder
-from core.retrieval.context import index_text, tag_statements
+from core.retrieval.context import index_text, tag_statements, vector_text
 from core.store.doc_vectors import DocVectors
 from core.store.keyword import KeywordIndex, TextOf
 from core.store.registry import Registry
@@ -85,7 +85,8 @@ class CorpusStore:
             chunks = [c.model_copy(update={"statement": tag})
                       for c, tag in zip(chunks, tag_statements(chunks), strict=True)]
             stage("embed")
-            vectors = self._embed([index_text(c, meta) for c in chunks])
+            mode = self.settings.embed_context
+            vectors = self._embed([vector_text(c, meta, mode) for c in chunks])
             stage("index")
             try:
                 self.registry.write_pending(meta, chunks)

@@ -82,7 +82,8 @@ def ingest_fingerprint(settings) -> str:
 
 def pipeline_fingerprint(settings) -> str:
     """A short hash of everything that decides what gets indexed."""
-    return _fingerprint(_INDEX_CODE, f"{ingest_fingerprint(settings)}/{settings.embedding_model}")
+    extra = f"{ingest_fingerprint(settings)}/{settings.embedding_model}/{settings.embed_context}"
+    return _fingerprint(_INDEX_CODE, extra)
 
 
 def _prepared(path: Path, settings, cache: Path):
