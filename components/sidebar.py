@@ -33,7 +33,7 @@ def render_sidebar(stack: ActiveStack) -> None:
         c2.metric("Chunks", f"{stack.chunks:,}")
         llm_note = " (deterministic rules, no key)" if stack.llm_offline else ""
         st.markdown(f"**LLM** · {md_escape(stack.llm)}{llm_note}")
-        kind = "cross-encoder" if stack.reranker_kind == "cross-encoder" else "fallback"
+        kind = "search order kept" if stack.reranker_kind == "none" else stack.reranker_kind
         st.markdown(
             f"**Reranker** · {md_escape(stack.reranker)} ({kind})",
             help=stack.reranker_reason or None,

@@ -77,7 +77,7 @@ def test_first_start_without_key_or_network_shows_what_is_active(app_env):
     at = boot()
     side = texts(at)
     assert "offline engine" in side
-    assert "Reranker" in side and "fallback" in side
+    assert "Reranker" in side and "search order kept" in side  # measured best offline
     assert "Web snapshot" in side  # the bundled data/web_snapshot
     metrics = {m.label: m.value for m in at.sidebar.metric}
     assert metrics == {"Documents": "0", "Chunks": "0"}

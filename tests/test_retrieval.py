@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from core.errors import RetrievalError
+from core.retrieval.fallback import FallbackReranker
 from core.retrieval.filters import section_matches
 from core.retrieval.fusion import rrf
 from core.retrieval.rerank import get_reranker
@@ -98,6 +99,11 @@ def test_every_hit_carries_its_stage_scores(corpus):
             assert hit.stages["keyword"] == by_id_kw[hit.chunk.chunk_id]
         assert hit.score == hit.stages["fused"].score and hit.document is not None
     assert hyb.reranker is None
+    kept = corpus.search(q, strategy="hybrid", k=3)  # offline default: the measured "none"
+    assert kept.reranker is not None and kept.reranker.kind == "none" and kept.reranker.reason
+    assert [h.chunk.chunk_id for h in kept.hits] == [h.chunk.chunk_id for h in hyb.hits[:3]]
+    assert [h.rank for h in kept.hits] == [1, 2, 3]
+    corpus.reranker = FallbackReranker(corpus.embedder, corpus.store, method="lexical")
     rr = corpus.search(q, strategy="hybrid", k=3)
     assert rr.reranker is not None and rr.reranker.kind == "fallback" and rr.reranker.reason
     assert all({"fused", "reranked"} <= set(h.stages) for h in rr.hits)
@@ -162,8 +168,8 @@ def test_fallback_reranks_by_the_rewritten_query_not_the_raw_one(settings, hash_
     store = CorpusStore(settings, hash_embedder)
     meta, chunks = make_doc("amd-2015.pdf", rows)
     store.add(meta, chunks)
-    retriever = Retriever(store, hash_embedder, get_reranker(settings, hash_embedder, store),
-                          settings)
+    lexical = get_reranker(settings, hash_embedder, store, choice="lexical")
+    retriever = Retriever(store, hash_embedder, lexical, settings)
     raw = "overview"  # matches all three chunks equally
     first = retriever.search(raw, k=3, rerank_query="how many employees")
     second = retriever.search(raw, k=3, rerank_query="net revenue for the year")

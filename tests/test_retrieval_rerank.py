@@ -23,15 +23,20 @@ def store(settings, hash_embedder):
     s.close()
 
 
-def test_offline_without_weights_uses_the_named_fallback(settings, hash_embedder, store,
-                                                         monkeypatch):
+def test_offline_without_weights_keeps_the_measured_choice(settings, hash_embedder, store,
+                                                           monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setattr(rerank, "probe_hub", lambda *a: pytest.fail("no probe when offline"))
     reranker = get_reranker(settings, hash_embedder, store)
-    assert reranker.info.kind == "fallback"
+    assert reranker.info.kind == "none"  # rerank.OFFLINE_DEFAULT, chosen by measurement
     assert "HF_HUB_OFFLINE=1" in reranker.info.reason
     assert settings.reranker_model in reranker.info.reason
-    assert reranker.info.name.startswith("fallback:")
+    assert "measured lower" in reranker.info.reason
+    # A named local fallback is still there for whoever chooses it.
+    monkeypatch.setattr(rerank, "OFFLINE_DEFAULT", "lexical")
+    reranker = get_reranker(settings, hash_embedder, store)
+    assert reranker.info.kind == "fallback"
+    assert reranker.info.name.startswith("fallback:lexical")
 
 
 def test_unreachable_hub_is_probed_briefly_then_falls_back(settings, hash_embedder, store,
@@ -44,7 +49,7 @@ def test_unreachable_hub_is_probed_briefly_then_falls_back(settings, hash_embedd
     monkeypatch.setattr(rerank, "_in_cache", lambda ref: False)
     fast = settings.model_copy(update={"reranker_hub_probe_s": 0.5})
     reranker = get_reranker(fast, hash_embedder, store)
-    assert reranker.info.kind == "fallback"
+    assert reranker.info.kind == "none"
     assert "did not answer within 0.5s" in reranker.info.reason
 
 
