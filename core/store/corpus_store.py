@@ -36,6 +36,7 @@ from core.models import Embedder
 from core.retrieval.context import index_text, tag_statements, vector_text
 from core.store.coherence import Generation, writer_lock
 from core.store.doc_vectors import DocVectors
+from core.store.failures import add_failed, delete_failed, first_line
 from core.store.keyword import KeywordIndex, TextOf
 from core.store.registry import Registry
 from core.store.vectors import VectorIndex
@@ -45,24 +46,6 @@ log = logging.getLogger(__name__)
 
 _MEMORY_DOCS = 4  # a filtered vector search over at most this many filings runs in memory
 _OPEN_MAX = 1000  # largest over-fetch of an unfiltered query standing in for a filtered one
-
-
-def _first_line(exc: BaseException, limit: int = 200) -> str:
-    text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _is_transport(exc: BaseException) -> bool:
-    """A connection-level failure (server down, refused, reset), by class name along the
-    chain: httpx, httpcore and chromadb wrap each other."""
-    names = ("ConnectError", "ConnectTimeout", "ReadError", "ReadTimeout", "RemoteProtocolError",
-             "WriteError", "ConnectionError", "ConnectionRefusedError", "ConnectionResetError")
-    seen: BaseException | None = exc
-    while seen is not None:
-        if type(seen).__name__ in names:
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False
 
 
 class CorpusStore:
@@ -117,7 +100,7 @@ class CorpusStore:
                     return existing, False
                 if self.registry.status(meta.doc_id) == "pending" and not self._rollback(
                         meta.doc_id):
-                    raise StoreError(self._unreachable(meta.file_name, None))
+                    raise StoreError(add_failed(meta.file_name, self._where, None))
                 try:
                     self.registry.write_pending(meta, chunks)
                     self.vectors.add(chunks, vectors)
@@ -126,7 +109,7 @@ class CorpusStore:
                     clean = self._rollback(meta.doc_id)
                     if isinstance(exc, StoreError) or not isinstance(exc, Exception):
                         raise
-                    raise StoreError(self._failed(meta.file_name, exc, clean)) from None
+                    raise StoreError(add_failed(meta.file_name, self._where, exc, clean)) from None
                 finally:
                     self.keyword.invalidate()
             return meta, True
@@ -140,11 +123,7 @@ class CorpusStore:
             try:
                 self.vectors.delete_doc(doc_id)
             except Exception as exc:  # noqa: BLE001 - nothing was removed from the registry
-                where = self.settings.chroma_url or self.settings.chroma_dir
-                raise StoreError(
-                    f"Could not delete {doc_id}: the vector store at {where} did not answer "
-                    f"({_first_line(exc)}). Nothing was deleted; try again once it is back."
-                ) from None
+                raise StoreError(delete_failed(doc_id, self._where, exc)) from None
             self._generation.wrote(self.registry.remove(doc_id))
             self.keyword.invalidate(doc_id)
 
@@ -173,28 +152,16 @@ class CorpusStore:
             self.vectors.delete_doc(doc_id)
         except Exception as exc:  # noqa: BLE001 - any Chroma/transport failure
             log.warning("could not delete the vectors of %s (%s); they will be purged when the "
-                        "corpus is next opened", doc_id, _first_line(exc))
+                        "corpus is next opened", doc_id, first_line(exc))
             log.debug("rollback failure", exc_info=True)
             self.registry.abandon(doc_id)
             return False
         self._generation.wrote(self.registry.remove(doc_id))
         return True
 
-    def _failed(self, file_name: str, exc: Exception, clean: bool) -> str:
-        """A short message for an add that failed (no transport traceback)."""
-        if not _is_transport(exc):
-            return (f"Could not index {file_name}: {_first_line(exc)}. The corpus is unchanged; "
-                    "try again.")
-        return self._unreachable(file_name, exc, clean)
-
-    def _unreachable(self, file_name: str, exc: Exception | None, clean: bool = False) -> str:
-        where = self.settings.chroma_url or self.settings.chroma_dir
-        why = f" ({_first_line(exc)})" if exc is not None else ""
-        tail = ("" if clean else " Vectors it had written will be removed when the corpus "
-                "is next opened.")
-        return (f"Could not index {file_name}: the vector store at {where} stopped answering"
-                f"{why}. The document was not added.{tail} Check that the Chroma server is "
-                "running, then try again.")
+    @property
+    def _where(self) -> object:
+        return self.settings.chroma_url or self.settings.chroma_dir
 
     def _purge_pending(self) -> None:
         if not self.registry.stale_pending():
