@@ -13,6 +13,7 @@ import streamlit as st
 
 from components import keys, services
 from components.sidebar import ActiveStack, render_sidebar
+from core.errors import AppError
 
 ROOT = Path(__file__).resolve().parent
 PAGES = ROOT / "pages"
@@ -22,6 +23,12 @@ st.set_page_config(
     layout="wide",
     initial_sidebar_state="expanded",
 )
+
+try:
+    services.base_settings()
+except AppError as _exc:  # a bad DTR_* value: say which, instead of a traceback
+    st.error(f"{_exc}\n\nFix the environment or `.env`, then restart the app.")
+    st.stop()
 
 for _key, _default in keys.SHARED_DEFAULTS.items():
     st.session_state.setdefault(_key, _default.copy() if hasattr(_default, "copy") else _default)

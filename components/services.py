@@ -16,7 +16,7 @@ import streamlit as st
 
 import core.models  # noqa: F401  (sets OMP/HF env before torch can load)
 from components import keys
-from core.config import PROJECT_ROOT, Settings
+from core.config import PROJECT_ROOT, Settings, load_settings
 
 SAMPLE_DIR = PROJECT_ROOT / "data" / "sample"
 SAMPLE_SUFFIXES = {".htm", ".html", ".xhtml", ".xml", ".pdf", ".txt"}
@@ -24,8 +24,9 @@ SAMPLE_SUFFIXES = {".htm", ".html", ".xhtml", ".xml", ".pdf", ".txt"}
 
 @st.cache_resource(show_spinner=False)
 def base_settings() -> Settings:
-    """The process-wide Settings, read once from the environment and .env."""
-    return Settings()
+    """The process-wide Settings, read once from the environment and .env (raises
+    ``SettingsError`` naming a bad ``DTR_*`` variable; nothing is cached then)."""
+    return load_settings()
 
 
 def session_settings() -> Settings:

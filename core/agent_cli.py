@@ -154,25 +154,82 @@ def _review(service, thread_id: str, out: IO[str], input_fn: Callable[[str], str
             return None
 
 
+def read_plan_file(path: str | Path) -> str:
+    """The text of a ``--plan-file``: UTF-8 (BOM allowed) or UTF-16 with its BOM, holding
+    JSON. Raises AppError with what to do for a missing, unreadable, non-UTF-8 or non-JSON
+    file (checked before any run is created)."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise AppError(f"Plan file {p} not found. Check the path.") from None
+    except IsADirectoryError:
+        raise AppError(f"Plan file {p} is a folder; give the JSON file's path.") from None
+    except OSError as exc:
+        raise AppError(f"Cannot read plan file {p}: {exc.strerror or exc}.") from None
+    try:
+        if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+            text = data.decode("utf-16")
+        else:
+            text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise AppError(
+            f"Plan file {p} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset "
+            f"{exc.start}); save it as UTF-8 and try again."
+        ) from None
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise AppError(f"Plan file {p} is not valid JSON (line {exc.lineno}, column "
+                       f"{exc.colno}: {exc.msg}).") from None
+    return text
+
+
 def ask(question: str | None, *, settings: Settings, approve: bool = False,
         plan_file: str | None = None, doc_ids: list[str] | None = None,
         resume: str | None = None, offline: bool = False, service=None,
         out: IO[str] = sys.stdout, input_fn: Callable[[str], str] = input) -> RunRecord | None:
     """Run the deep agent from the terminal; returns the record (None if left paused)."""
+    if not resume and not question:
+        raise AppError("Give a question, or --resume RUN_ID to continue a paused run.")
+    plan_text = read_plan_file(plan_file) if plan_file else None
     if service is None:
         service, _ = build_service(settings, offline=offline)
+    if plan_text is not None:  # the whole plan is checked before a run exists
+        from core.agent.plan_edit import check_plan
+
+        check_plan(plan_text, service.deps.corpus.sections,
+                   web_available=service.deps.web_available)
     if resume:
         thread_id = resume
     else:
-        if not question:
-            raise AppError("Give a question, or --resume RUN_ID to continue a paused run.")
         thread_id, _, events = service.start(question, doc_ids)
         for ev in events:
             line = format_event(ev)
             if line:
                 print(line, file=out)
-    if plan_file:
-        stream = service.resume(thread_id, Path(plan_file).read_text(encoding="utf-8"))
+    try:
+        return _finish(service, thread_id, plan_text, approve, out, input_fn)
+    except AppError:
+        if _paused(service, thread_id):
+            print(f"Run {thread_id} is left paused: resume it with `python -m core ask --resume "
+                  f"{thread_id}` or delete it with `python -m core runs --delete {thread_id}`.",
+                  file=sys.stderr)
+        raise
+
+
+def _paused(service, thread_id: str) -> bool:
+    try:
+        service.pending_plan(thread_id)
+    except AppError:
+        return False
+    return True
+
+
+def _finish(service, thread_id: str, plan_text: str | None, approve: bool, out: IO[str],
+            input_fn: Callable[[str], str]) -> RunRecord | None:
+    if plan_text is not None:
+        stream = service.resume(thread_id, plan_text)
     elif approve:
         print_plan(service.pending_plan(thread_id), out)
         stream = service.resume(thread_id)
@@ -238,7 +295,12 @@ def cmd_runs(args, settings: Settings) -> int:
         print(text)
         return 0
     if args.delete:
-        return 0 if delete_run(settings, args.delete) else 1
+        if not delete_run(settings, args.delete):
+            print(f"✗ No saved run {args.delete}; `python -m core runs` lists them.",
+                  file=sys.stderr)
+            return 1
+        print(f"deleted run {args.delete}")
+        return 0
     for r in list_runs(settings):
         u = r.total_usage
         print(f"{r.id}  {r.kind:<8} {r.status:<7} {u.calls:>3} calls {u.total:>6} tok  "

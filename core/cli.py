@@ -10,7 +10,7 @@ import argparse
 import sys
 
 import core.models  # noqa: F401  (sets OMP/HF env before torch loads)
-from core.config import Settings
+from core.config import Settings, load_settings
 from core.errors import AppError
 from core.retrieval.registry import DEFAULT_STRATEGY, STRATEGY_NAMES
 
@@ -197,9 +197,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    settings = Settings()
     try:
-        return args.func(args, settings)
+        return args.func(args, load_settings())
     except AppError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -9,10 +9,12 @@ tests) construct it. Environment variables use the ``DTR_`` prefix, e.g.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from core.errors import AppError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,10 +43,18 @@ class Settings(BaseSettings):
         default="DeepFilings Research research@example.com",
         description="User-Agent for EDGAR downloads; the SEC asks for a name and a contact.",
     )
-    fetch_timeout_s: float = Field(default=20.0, gt=0)
-    allowed_fetch_hosts: list[str] = Field(
+    fetch_timeout_s: float = Field(
+        default=20.0, gt=0, description="Longest wait for a connection or for the next bytes."
+    )
+    fetch_deadline_s: float = Field(
+        default=120.0, gt=0,
+        description="Longest a whole download may take (every redirect and the body), however "
+        "steadily the server trickles bytes.",
+    )
+    allowed_fetch_hosts: Annotated[list[str], NoDecode] = Field(
         default=["www.sec.gov", "sec.gov", "efts.sec.gov"],
-        description="Hosts URL ingestion may download from.",
+        description="Hosts URL ingestion may download from (in the environment: "
+        "comma-separated, e.g. DTR_ALLOWED_FETCH_HOSTS=www.sec.gov,sec.gov, or a JSON list).",
     )
     allow_private_fetch: bool = Field(
         default=False, description="Allow loopback/private hosts (tests only)."
@@ -131,6 +141,25 @@ class Settings(BaseSettings):
     max_wall_s: float = Field(default=300.0, gt=0)
     max_tokens: int = Field(default=60_000, gt=0)
 
+    @field_validator("allowed_fetch_hosts", mode="before")
+    @classmethod
+    def _host_list(cls, value):
+        """Accept ``a,b`` (the environment's form) as well as a JSON list or a list."""
+        if isinstance(value, str):
+            text = value.strip()
+            if text.startswith("["):
+                import json
+
+                try:
+                    value = json.loads(text)
+                except json.JSONDecodeError as exc:
+                    raise ValueError(f"not a JSON list ({exc.msg})") from None
+            else:
+                value = text.split(",")
+        if isinstance(value, list | tuple):
+            return [str(h).strip().lower() for h in value if str(h).strip()]
+        return value
+
     @field_validator("reranker")
     @classmethod
     def _known_reranker(cls, value: str) -> str:
@@ -155,3 +184,36 @@ class Settings(BaseSettings):
     @property
     def max_file_bytes(self) -> int:
         return int(self.max_file_mb * 1024 * 1024)
+
+
+class SettingsError(AppError):
+    """A setting read from the environment or .env has a value the product cannot use."""
+
+
+def load_settings(**overrides) -> Settings:
+    """``Settings()`` for entry points (CLI, app): a bad ``DTR_*`` value raises SettingsError
+    with one line per variable naming it and the form it expects, not a pydantic dump."""
+    try:
+        return Settings(**overrides)
+    except ValidationError as exc:
+        lines = [_setting_problem(err) for err in exc.errors()]
+        raise SettingsError("Invalid setting(s): " + "; ".join(lines)) from None
+
+
+_EXPECTED = {
+    "float_parsing": "a number, e.g. 50", "int_parsing": "a whole number, e.g. 20",
+    "bool_parsing": "true or false", "json_invalid": "a JSON value",
+}
+
+
+def _setting_problem(err: dict) -> str:
+    field = str(err["loc"][0]) if err.get("loc") else "?"
+    value = err.get("input")
+    got = f"={value!r}" if isinstance(value, str | int | float) else ""
+    expected = _EXPECTED.get(err.get("type", ""))
+    if expected:
+        why = f"expected {expected}"
+    else:
+        msg = str(err.get("msg", "invalid value")).removeprefix("Value error, ")
+        why = msg[:1].lower() + msg[1:]
+    return f"DTR_{field.upper()}{got} is not valid: {why}"

@@ -129,11 +129,19 @@ class Hit(BaseModel):
 
     @property
     def citation_label(self) -> str:
+        """"Company form period — section, p. N", each part from the filing made inert
+        (``core.safety.clean_meta``: no markup, no instruction-like company names)."""
+        from core.safety import clean_meta
+
         doc = self.document
-        name = doc.company if doc and doc.company != "unknown" else (doc.file_name if doc else "")
+        name = clean_meta(doc.company) if doc else ""
+        if doc and name == "unknown":
+            name = clean_meta(doc.file_name, fallback="")
         page = f", p. {self.chunk.page}" if self.chunk.page else ""
-        form = f"{doc.form_type} {doc.period}" if doc else ""
-        return f"{name} {form} — {self.chunk.section}{page}".strip()
+        form = (f"{clean_meta(doc.form_type, limit=20, fallback='')} "
+                f"{clean_meta(doc.period, limit=30, fallback='')}") if doc else ""
+        section = clean_meta(self.chunk.section, limit=160, fallback="")
+        return f"{name} {form} — {section}{page}".strip()
 
 
 class RerankerInfo(BaseModel):

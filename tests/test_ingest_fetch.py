@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -134,3 +135,42 @@ def test_file_name_from_url():
     )
     assert file_name_from_url("https://www.sec.gov/") == "document"
     assert file_name_from_url("https://www.sec.gov/a/..%2F..%2Fetc%2Fpasswd") == "passwd"
+
+
+class _Trickle(BaseHTTPRequestHandler):
+    """Declares 10 kB, then sends one byte every 0.2 s: never idle long enough for a read
+    timeout to fire."""
+
+    def do_GET(self):  # noqa: N802 (http.server API)
+        self.send_response(200)
+        self.send_header("Content-Length", "10000")
+        self.end_headers()
+        try:
+            for _ in range(10000):
+                self.wfile.write(b"x")
+                self.wfile.flush()
+                time.sleep(0.2)
+        except OSError:  # the client hung up: what the deadline should cause
+            pass
+
+    def log_message(self, *args):
+        pass
+
+
+def test_a_trickling_server_is_cut_off_at_the_overall_deadline(local):
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Trickle)
+    httpd.daemon_threads = True
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        slow = local.model_copy(update={"fetch_timeout_s": 2.0, "fetch_deadline_s": 1.5})
+        t0 = time.monotonic()
+        with pytest.raises(FetchError) as err:
+            fetch_url(f"http://127.0.0.1:{httpd.server_address[1]}/10k.htm", slow)
+        elapsed = time.monotonic() - t0
+        assert "did not finish within 1.5 s (DTR_FETCH_DEADLINE_S)" in str(err.value)
+        assert "upload" in str(err.value)
+        assert elapsed < 2.5, elapsed  # the deadline, not 10 000 x 0.2 s
+    finally:
+        httpd.shutdown()
+        httpd.server_close()

@@ -181,8 +181,11 @@ def offline_plan(question: str, deps: AgentDeps, scope: list[str]) -> list[PlanS
 
 def corpus_listing(corpus: CorpusInfo, scope: list[str]) -> str:
     """JSON listing of documents (id, company, form, period, sections) for the prompt."""
+    from core.safety import clean_meta  # filing-derived values: inert, no instructions
+
     rows = [
-        {"doc_id": d.doc_id, "company": d.company, "form": d.form_type, "period": d.period,
+        {"doc_id": d.doc_id, "company": clean_meta(d.company),
+         "form": clean_meta(d.form_type, limit=20), "period": clean_meta(d.period, limit=30),
          "sections": corpus.sections.get(d.doc_id, d.sections)}
         for d in corpus.documents if not scope or d.doc_id in scope
     ]
@@ -194,7 +197,11 @@ def planner_messages(question: str, deps: AgentDeps, scope: list[str]) -> list[t
 
     web_note = "" if deps.web_available else " (NOT available in this run: do not use it)"
     system = PLANNER_PROMPT.format(max_steps=deps.settings.max_steps, web_note=web_note)
-    corpus = PLANNER_CORPUS.format(corpus=corpus_listing(deps.corpus, scope))
+    from core.llm.prompts import fence_evidence  # the listing is filing data: fenced
+
+    listing = fence_evidence([{"id": "corpus-documents",
+                               "text": corpus_listing(deps.corpus, scope)}])
+    corpus = PLANNER_CORPUS.format(corpus=listing)
     return [("system", with_safety(system)), ("user", f"{corpus}\n\nQuestion: {question}")]
 
 

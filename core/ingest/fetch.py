@@ -2,13 +2,21 @@
 
 Redirects are followed by hand so every hop is checked again (a public host redirecting to
 127.0.0.1 or to another host is refused). The body is capped at settings.max_file_bytes.
+
+A download has an overall deadline (``settings.fetch_deadline_s``) besides the per-read
+timeout: a server trickling a byte now and then never trips a read timeout, so a watchdog shuts
+the connection's socket when the deadline passes, and every hop's timeouts are cut to the time
+left.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import ipaddress
 import socket
+import threading
+import time
 from urllib.parse import unquote, urljoin, urlsplit
 
 import httpx
@@ -88,7 +96,39 @@ def _status_error(url: str, response: httpx.Response) -> FetchError:
     return FetchError(f"{head}. Try again later or download the file and upload it.")
 
 
-def _read_capped(response: httpx.Response, settings: Settings) -> bytes:
+def _too_slow(host: str, settings: Settings) -> FetchError:
+    return FetchError(
+        f"The download from {host} did not finish within {settings.fetch_deadline_s:g} s "
+        "(DTR_FETCH_DEADLINE_S): the server is sending too slowly. Try again later, or download "
+        "the file in a browser and upload it."
+    )
+
+
+@contextlib.contextmanager
+def _watchdog(response: httpx.Response, deadline: float):
+    """Shut the response's socket at ``deadline`` (wakes a read blocked on a trickle); yields
+    an Event that is set when it fired."""
+    fired = threading.Event()
+    stream = response.extensions.get("network_stream")
+    sock = stream.get_extra_info("socket") if stream is not None else None
+
+    def fire() -> None:
+        fired.set()
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+    timer = threading.Timer(max(0.0, deadline - time.monotonic()), fire)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield fired
+    finally:
+        timer.cancel()
+
+
+def _read_capped(response: httpx.Response, settings: Settings, deadline: float,
+                 host: str) -> bytes:
     limit = settings.max_file_bytes
     too_big = FetchError(
         f"The download is larger than the {settings.max_file_mb:g} MB limit; raise "
@@ -99,11 +139,21 @@ def _read_capped(response: httpx.Response, settings: Settings) -> bytes:
         raise too_big
     chunks: list[bytes] = []
     size = 0
-    for part in response.iter_bytes():
-        size += len(part)
-        if size > limit:
-            raise too_big
-        chunks.append(part)
+    with _watchdog(response, deadline) as fired:
+        try:
+            for part in response.iter_bytes():
+                if fired.is_set() or time.monotonic() > deadline:
+                    raise _too_slow(host, settings)
+                size += len(part)
+                if size > limit:
+                    raise too_big
+                chunks.append(part)
+        except httpx.HTTPError:
+            if fired.is_set():
+                raise _too_slow(host, settings) from None
+            raise
+        if fired.is_set():  # the shut socket may read as a clean (short) end
+            raise _too_slow(host, settings)
     return b"".join(chunks)
 
 
@@ -114,14 +164,19 @@ def file_name_from_url(url: str) -> str:
 
 def fetch_url(url: str, settings: Settings) -> tuple[bytes, str]:
     """Download ``url`` and return (bytes, file name). Raises FetchError with what to do."""
-    timeout = httpx.Timeout(settings.fetch_timeout_s, connect=min(settings.fetch_timeout_s, 10.0))
+    deadline = time.monotonic() + settings.fetch_deadline_s
     headers = {"User-Agent": settings.sec_user_agent, "Accept-Encoding": "gzip, deflate"}
     current = url.strip()
-    with httpx.Client(headers=headers, timeout=timeout, follow_redirects=False) as client:
+    with httpx.Client(headers=headers, follow_redirects=False) as client:
         for _ in range(MAX_REDIRECTS + 1):
             host = check_url(current, settings)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise _too_slow(host, settings)
+            wait = min(settings.fetch_timeout_s, left)
+            timeout = httpx.Timeout(wait, connect=min(wait, 10.0))
             try:
-                with client.stream("GET", current) as response:
+                with client.stream("GET", current, timeout=timeout) as response:
                     if response.is_redirect:
                         target = response.headers.get("location", "")
                         if not target:
@@ -130,8 +185,11 @@ def fetch_url(url: str, settings: Settings) -> tuple[bytes, str]:
                         continue
                     if response.status_code >= 400:
                         raise _status_error(current, response)
-                    return _read_capped(response, settings), file_name_from_url(current)
+                    body = _read_capped(response, settings, deadline, host)
+                    return body, file_name_from_url(current)
             except httpx.TimeoutException as exc:
+                if time.monotonic() >= deadline:
+                    raise _too_slow(host, settings) from None
                 raise _unreachable(
                     host, f"no answer within {settings.fetch_timeout_s:g} s ({exc!r})"
                 ) from exc

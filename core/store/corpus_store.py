@@ -16,6 +16,10 @@ Reads only see ``ready`` documents, and vector queries are always restricted to
 ready doc ids, so a failure or a kill between 2 and 4 leaves nothing visible.
 A failure is rolled back at once; a killed process leaves a ``pending`` row that
 the next open purges (vectors included).
+
+Several processes may share a data folder (the app, the CLI): index writes hold the folder's
+writer lock, and each query first checks the registry's generation, reopening the local Chroma
+client when another process changed the corpus (:mod:`core.store.coherence`).
 """
 
 from __future__ import annotations
@@ -30,7 +34,9 @@ from core.config import Settings
 from core.errors import StoreError
 from core.models import Embedder
 from core.retrieval.context import index_text, tag_statements, vector_text
+from core.store.coherence import Generation, writer_lock
 from core.store.doc_vectors import DocVectors
+from core.store.failures import add_failed, delete_failed, first_line
 from core.store.keyword import KeywordIndex, TextOf
 from core.store.registry import Registry
 from core.store.vectors import VectorIndex
@@ -57,6 +63,7 @@ class CorpusStore:
         self.doc_vectors = DocVectors(self.vectors)
         self.keyword = KeywordIndex(self.registry, text_of=keyword_text or index_text)
         self._sections: tuple[list[str], dict[str, list[str]]] | None = None
+        self._generation = Generation(self.registry.generation())
         self._purge_pending()
 
     # --- writes -----------------------------------------------------------
@@ -77,8 +84,6 @@ class CorpusStore:
             existing = self.registry.get_document(meta.doc_id)
             if existing is not None:
                 return existing, False
-            if self.registry.status(meta.doc_id) == "pending":
-                self._rollback(meta.doc_id)
             meta = meta.model_copy(update={"n_chunks": len(chunks)})
             if not meta.sections:
                 meta.sections = list(dict.fromkeys(c.section for c in chunks))
@@ -88,29 +93,38 @@ class CorpusStore:
             mode = self.settings.embed_context
             vectors = self._embed([vector_text(c, meta, mode) for c in chunks])
             stage("index")
-            try:
-                self.registry.write_pending(meta, chunks)
-                self.vectors.add(chunks, vectors)
-                self.registry.mark_ready(meta.doc_id)
-            except BaseException as exc:
-                self._rollback(meta.doc_id)
-                if isinstance(exc, StoreError) or not isinstance(exc, Exception):
-                    raise
-                raise StoreError(
-                    f"Could not index {meta.file_name}: {exc}. The corpus is unchanged; "
-                    "try again."
-                ) from exc
-            finally:
-                self.keyword.invalidate()
+            with writer_lock(self.settings.data_dir):
+                self._sync()
+                existing = self.registry.get_document(meta.doc_id)  # added meanwhile elsewhere
+                if existing is not None:
+                    return existing, False
+                if self.registry.status(meta.doc_id) == "pending" and not self._rollback(
+                        meta.doc_id):
+                    raise StoreError(add_failed(meta.file_name, self._where, None))
+                try:
+                    self.registry.write_pending(meta, chunks)
+                    self.vectors.add(chunks, vectors)
+                    self._generation.wrote(self.registry.mark_ready(meta.doc_id))
+                except BaseException as exc:
+                    clean = self._rollback(meta.doc_id)
+                    if isinstance(exc, StoreError) or not isinstance(exc, Exception):
+                        raise
+                    raise StoreError(add_failed(meta.file_name, self._where, exc, clean)) from None
+                finally:
+                    self.keyword.invalidate()
             return meta, True
 
     def delete(self, doc_id: str) -> None:
         """Remove a document, its chunks and its vectors (no-op for an unknown id)."""
-        with self._lock:
+        with self._lock, writer_lock(self.settings.data_dir):
             if self.registry.status(doc_id) is None:
                 return
-            self.vectors.delete_doc(doc_id)
-            self.registry.remove(doc_id)
+            self._sync()
+            try:
+                self.vectors.delete_doc(doc_id)
+            except Exception as exc:  # noqa: BLE001 - nothing was removed from the registry
+                raise StoreError(delete_failed(doc_id, self._where, exc)) from None
+            self._generation.wrote(self.registry.remove(doc_id))
             self.keyword.invalidate(doc_id)
 
     def update_document(self, doc_id: str, **fields: str) -> DocumentMeta:
@@ -130,17 +144,53 @@ class CorpusStore:
             )
         return vecs
 
-    def _rollback(self, doc_id: str) -> None:
+    def _rollback(self, doc_id: str) -> bool:
+        """Remove a half-added document. If its vectors cannot be deleted (Chroma server
+        gone), the registry keeps it as an abandoned ``pending`` row, invisible to reads, that
+        the next open purges; returns whether the rollback is complete."""
         try:
             self.vectors.delete_doc(doc_id)
-        except Exception:  # keep the registry clean even if Chroma is unreachable
-            log.warning("could not delete vectors of %s during rollback", doc_id, exc_info=True)
-        self.registry.remove(doc_id)
+        except Exception as exc:  # noqa: BLE001 - any Chroma/transport failure
+            log.warning("could not delete the vectors of %s (%s); they will be purged when the "
+                        "corpus is next opened", doc_id, first_line(exc))
+            log.debug("rollback failure", exc_info=True)
+            self.registry.abandon(doc_id)
+            return False
+        self._generation.wrote(self.registry.remove(doc_id))
+        return True
+
+    @property
+    def _where(self) -> object:
+        return self.settings.chroma_url or self.settings.chroma_dir
 
     def _purge_pending(self) -> None:
-        for doc_id in self.registry.stale_pending():
-            log.warning("purging half-indexed document %s left by an interrupted add", doc_id)
-            self._rollback(doc_id)
+        if not self.registry.stale_pending():
+            return
+        with self._lock, writer_lock(self.settings.data_dir):
+            self._sync()
+            for doc_id in self.registry.stale_pending():
+                log.warning("purging half-indexed document %s left by an interrupted add", doc_id)
+                self._rollback(doc_id)
+
+    def _sync(self) -> None:
+        """Reopen the local Chroma client if another process changed the corpus since."""
+        if self.vectors.local and self._generation.moved(self.registry.generation()):
+            self.vectors.reopen()
+
+    def _fresh(self, read, *args):
+        """``read(*args)`` on a current vector index; retried once on a reopened client if
+        Chroma fails on an id another process removed between the check and the query."""
+        self._sync()
+        try:
+            return read(*args)
+        except Exception as exc:
+            from chromadb.errors import InternalError
+
+            if not (self.vectors.local and isinstance(exc, InternalError)):
+                raise
+            log.info("vector index changed under a query (%s); reopening", exc)
+            self.vectors.reopen()
+            return read(*args)
 
     # --- reads --------------------------------------------------------------
     def documents(self) -> list[DocumentMeta]:
@@ -174,7 +224,7 @@ class CorpusStore:
 
     def get_vectors(self, ids: list[str]) -> dict[str, np.ndarray]:
         """Stored chunk vectors by id (for rerankers: no re-encoding)."""
-        return self.vectors.get_vectors(ids)
+        return self._fresh(self.vectors.get_vectors, ids)
 
     # --- searches (used by core.retrieval.Retriever) ------------------------
     def vector_search(
@@ -202,6 +252,9 @@ class CorpusStore:
           ``ids=`` subset;
         * before the keyword index is first built: Chroma's ``where`` on the ready doc ids.
         """
+        return self._fresh(self._vector_search, vector, k, doc_ids, sections)
+
+    def _vector_search(self, vector, k, doc_ids, sections) -> list[tuple[str, float]]:
         if k <= 0:
             return []
         if doc_ids is None and sections is None:

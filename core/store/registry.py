@@ -4,6 +4,11 @@ A document is written with status ``pending`` before its vectors go to Chroma
 and flipped to ``ready`` in one transaction afterwards. Every read below only
 sees ``ready`` documents, so a crash half-way through an add is invisible;
 ``purge_pending`` removes leftovers whose writing process is gone.
+
+The corpus **generation** (one counter in ``corpus_state``) moves in the same transaction as
+every change of the set of documents (a document becoming ready, a document removed), by any
+process: a process holding derived state (Chroma's in-memory index, BM25) compares it per query
+and reloads when it moved.
 """
 
 from __future__ import annotations
@@ -45,6 +50,11 @@ CREATE TABLE IF NOT EXISTS chunks (
     statement TEXT
 );
 CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc_id, idx);
+CREATE TABLE IF NOT EXISTS corpus_state (
+    key TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+);
+INSERT OR IGNORE INTO corpus_state (key, value) VALUES ('generation', 0);
 """
 
 # Columns added after the first release, with their SQL types; old registries get them on open.
@@ -232,16 +242,43 @@ class Registry:
             )
         return meta
 
-    def mark_ready(self, doc_id: str) -> None:
+    def mark_ready(self, doc_id: str) -> int:
+        """Flip a document to ``ready``; returns the new corpus generation."""
         with self._lock, self._conn:
             self._conn.execute(
                 "UPDATE documents SET status = 'ready', pid = 0 WHERE doc_id = ?", (doc_id,)
             )
+            return self._bump()
 
-    def remove(self, doc_id: str) -> None:
-        """Delete a document and its chunks (any status)."""
+    def remove(self, doc_id: str) -> int:
+        """Delete a document and its chunks (any status); returns the new corpus generation."""
         with self._lock, self._conn:
             self._conn.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,))
+            return self._bump()
+
+    def abandon(self, doc_id: str) -> None:
+        """Leave a pending document for the next open to purge (its writer gave up)."""
+        with self._lock, self._conn:
+            self._conn.execute(
+                "UPDATE documents SET pid = 0 WHERE doc_id = ? AND status = 'pending'", (doc_id,)
+            )
+
+    def _bump(self) -> int:
+        """Move the generation (inside the caller's transaction) and return it."""
+        self._conn.execute(
+            "UPDATE corpus_state SET value = value + 1 WHERE key = 'generation'"
+        )
+        return int(self._conn.execute(
+            "SELECT value FROM corpus_state WHERE key = 'generation'"
+        ).fetchone()[0])
+
+    def generation(self) -> int:
+        """The corpus generation: moves whenever any process adds or removes a document."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT value FROM corpus_state WHERE key = 'generation'"
+            ).fetchone()
+        return int(row[0]) if row else 0
 
     def stale_pending(self) -> list[str]:
         """Pending documents whose writer process is gone (a crash or kill mid-add)."""

@@ -7,6 +7,13 @@ downloads a model and fails offline): the collection is created with
 
 One client per process per location: opening a second ``PersistentClient`` on
 the same path with other Chroma settings raises, so clients are cached here.
+
+A local ``PersistentClient`` keeps the collection's HNSW index in memory and never re-reads
+what another process wrote to the folder: its queries then miss new documents and fail on
+deleted ones (``InternalError: Error finding id``). :func:`reopen_client` replaces the
+process's client by a fresh one, which loads the index as it is now on disk; the store calls
+it when the registry's generation moved (:mod:`core.store.corpus_store`). A Chroma server is
+one index for every process and needs none of this.
 """
 
 from __future__ import annotations
@@ -31,14 +38,36 @@ def _chroma_settings():
     return ChromaSettings(anonymized_telemetry=False, allow_reset=False)
 
 
+def _client_key(settings: Settings) -> tuple[str, str]:
+    if settings.chroma_url:
+        return ("http", settings.chroma_url.rstrip("/"))
+    return ("path", str(settings.chroma_dir.resolve()))
+
+
+def reopen_client(settings: Settings, stale):
+    """A fresh local client in place of ``stale`` (if another caller has not replaced it yet).
+
+    The stale client's system is dropped from Chroma's per-path cache but not stopped: a query
+    still running on it in another thread finishes; it is freed with its last reference."""
+    key = _client_key(settings)
+    if key[0] == "http":
+        return get_client(settings)
+    with _CLIENTS_LOCK:
+        if _CLIENTS.get(key) is stale:
+            del _CLIENTS[key]
+            from chromadb.api.shared_system_client import SharedSystemClient
+
+            ident = getattr(stale, "_identifier", None)
+            SharedSystemClient._identifier_to_system.pop(ident, None)
+            SharedSystemClient._identifier_to_refcount.pop(ident, None)
+    return get_client(settings)
+
+
 def get_client(settings: Settings):
     """The process-wide Chroma client for these settings (HTTP when ``chroma_url`` is set)."""
     import chromadb
 
-    if settings.chroma_url:
-        key = ("http", settings.chroma_url.rstrip("/"))
-    else:
-        key = ("path", str(settings.chroma_dir.resolve()))
+    key = _client_key(settings)
     with _CLIENTS_LOCK:
         if key in _CLIENTS:
             return _CLIENTS[key]
@@ -91,7 +120,24 @@ class VectorIndex:
     """Chunk vectors in one Chroma collection, with doc/section metadata."""
 
     def __init__(self, settings: Settings, embedder_name: str, dim: int):
+        self.settings, self.embedder_name, self.dim = settings, embedder_name, dim
         self.client = get_client(settings)
+        self._open()
+        self._batch = int(self.client.get_max_batch_size())
+
+    @property
+    def local(self) -> bool:
+        return not self.settings.chroma_url
+
+    def reopen(self) -> None:
+        """Load the collection as it is now on disk (after another process changed it)."""
+        if not self.local:
+            return
+        self.client = reopen_client(self.settings, self.client)
+        self._open()
+
+    def _open(self) -> None:
+        settings, embedder_name, dim = self.settings, self.embedder_name, self.dim
         name = collection_name(settings)
         try:
             self.collection = self.client.get_or_create_collection(
@@ -109,7 +155,6 @@ class VectorIndex:
                 f"{meta.get('embedder')!r} (dim {meta.get('dim')}), not {embedder_name!r} "
                 f"(dim {dim}). Use the same embedding model or a new data folder."
             )
-        self._batch = int(self.client.get_max_batch_size())
 
     def add(self, chunks: list[Chunk], vectors: np.ndarray) -> None:
         """Upsert chunk vectors (idempotent by chunk id)."""
