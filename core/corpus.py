@@ -109,7 +109,10 @@ class Corpus:
         return self.store.documents()
 
     def delete(self, doc_id: str) -> None:
+        from core.files import remove_original
+
         self.store.delete(doc_id)
+        remove_original(self.settings, doc_id)
 
     def ingest_bytes(
         self,
@@ -140,6 +143,9 @@ class Corpus:
             on_stage=clock,
         )
         clock.stop()
+        from core.files import keep_original
+
+        keep_original(self.settings, prepared.meta.doc_id, data)  # citations show it as filed
         existing = self.store.get_document(prepared.meta.doc_id)
         if existing is not None:
             return IngestReport(existing, False, dict(prepared.timings))
