@@ -100,7 +100,7 @@ class PlanForm:
     def _card(self, i: int, d: StepDraft, problems: Sequence[str]) -> None:
         n = len(self.drafts)
         with st.container(border=True, key=f"{self.key}_card_{d.uid}"):
-            head, up, down, drop = st.columns([6, 1, 1, 1], vertical_alignment="center")
+            head, up, down, drop = st.columns([9, 1, 1, 1], vertical_alignment="center")
             state = ("added by you" if d.origin is None else "edited" if d.edited
                      else "as proposed")
             colour = {"added by you": "blue", "edited": "orange"}.get(state, "gray")
@@ -125,7 +125,7 @@ class PlanForm:
         st.text_area("Sub-question", key=self._init(uid, "sub_question", d.sub_question),
                      height=68, on_change=cb, args=(uid, "sub_question"),
                      placeholder="What should this step find out?")
-        tool_col, scope_col = st.columns([1, 3])
+        tool_col, scope_col, section_col = st.columns([1, 2, 2])
         tool_col.selectbox("Tool", list(TOOL_LABELS), format_func=TOOL_LABELS.get,
                            key=self._init(uid, "tool", d.tool), on_change=cb,
                            args=(uid, "tool"))
@@ -140,27 +140,29 @@ class PlanForm:
             k = self._init(uid, "section", d.section or ANY_SECTION)
             if st.session_state[k] not in options:
                 st.session_state[k] = d.section or ANY_SECTION
-            st.selectbox("Section", options, key=k, format_func=lambda t: labels.get(t, t),
-                         on_change=cb, args=(uid, "section"),
-                         help="Sections of the chosen filings (of every filing when none is "
-                              "chosen).")
+            section_col.selectbox("Section", options, key=k,
+                                  format_func=lambda t: labels.get(t, t),
+                                  on_change=cb, args=(uid, "section"),
+                                  help="Sections of the chosen filings (of every filing "
+                                       "when none is chosen).")
         else:
             scope_col.caption("Web steps search the web provider (news after the filing); "
                               "they take no filing or section.")
-        kw_col, dep_col = st.columns(2) if self.dependencies else (st.container(), None)
+        cols = st.columns(3 if self.dependencies else 2)
+        kw_col, note_col = cols[0], cols[-1]
         kw_col.text_input("Keywords", key=self._init(uid, "keywords", ", ".join(d.keywords)),
                           on_change=cb, args=(uid, "keywords"),
                           help="Comma-separated terms keyword search must match.")
-        if dep_col is not None:
+        if self.dependencies:
             earlier = [e.uid for e in self.drafts[:i]]
-            labels = {e.uid: f"Step {j + 1}: {preview(e.sub_question, 50)}"
-                      for j, e in enumerate(self.drafts)}
+            dep_labels = {e.uid: f"Step {j + 1}: {preview(e.sub_question, 50)}"
+                          for j, e in enumerate(self.drafts)}
             k = self._init(uid, "depends_on", [u for u in d.depends_on if u in earlier])
             st.session_state[k] = [u for u in st.session_state[k] if u in earlier]
-            dep_col.multiselect("Depends on", earlier, key=k, on_change=cb,
-                                args=(uid, "depends_on"), format_func=labels.get,
+            cols[1].multiselect("Depends on", earlier, key=k, on_change=cb,
+                                args=(uid, "depends_on"), format_func=dep_labels.get,
                                 placeholder="No earlier step",
                                 help="Earlier steps whose findings this step uses.")
-        st.text_input("Your reason (optional)", key=self._init(uid, "note", d.note),
-                      on_change=cb, args=(uid, "note"),
-                      help="Recorded with the plan instead of the planner's reason.")
+        note_col.text_input("Your reason (optional)", key=self._init(uid, "note", d.note),
+                            on_change=cb, args=(uid, "note"),
+                            help="Recorded with the plan instead of the planner's reason.")

@@ -19,6 +19,7 @@ from components.run_screen import render_finished, render_live
 from components.text import md_escape, preview
 from core import jobs, run_session
 from core.agent.plan_edit import normalise_plan
+from core.cited import document_name
 from core.errors import AppError, PlanValidationError
 from core.plan_draft import drafts_from_plan, plan_problems, supports_dependencies, to_plan
 from core.run_index import clear_draft, save_draft
@@ -41,7 +42,7 @@ corpus = services.corpus()
 docs = corpus.documents()
 svc = services.research_service(settings)
 ss = st.session_state
-names = {d.doc_id: f"{d.company} {d.form_type} {d.period}" for d in docs}
+names = {d.doc_id: document_name(d) for d in docs}
 
 
 def _open(thread_id: str | None) -> None:
