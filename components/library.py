@@ -76,6 +76,8 @@ def documents_frame(docs: Sequence[DocumentMeta]) -> pd.DataFrame:
             "company": d.company,
             "form": d.form_type,
             "period": d.period,
+            "ticker": d.ticker,
+            "corrected": ", ".join(META_FIELDS.get(f, f) for f in d.corrected),
             "sections": len(d.sections),
             "chunks": d.n_chunks,
             "tables": d.n_tables,
@@ -88,6 +90,9 @@ def documents_frame(docs: Sequence[DocumentMeta]) -> pd.DataFrame:
     ])
     if not frame.empty and frame["pages"].isna().all():
         frame = frame.drop(columns=["pages"])
+    for column in ("ticker", "corrected"):
+        if not frame.empty and not frame[column].astype(bool).any():
+            frame = frame.drop(columns=[column])
     return frame
 
 
@@ -103,6 +108,17 @@ def render_documents(docs: Sequence[DocumentMeta]) -> None:
             "tables": st.column_config.NumberColumn(help="Tables kept as table chunks"),
         },
     )
+
+
+META_FIELDS = {"company": "Company", "form_type": "Form", "period": "Period",
+               "ticker": "Ticker"}
+
+
+def changed_meta(doc: DocumentMeta, entered: dict[str, str]) -> dict[str, str]:
+    """The fields of the correction form whose value differs from the document's (an emptied
+    box is a change too, and is refused by the store with its reason)."""
+    return {name: value for name, value in entered.items()
+            if value.strip() != (getattr(doc, name) or "").strip()}
 
 
 def doc_label(d: DocumentMeta) -> str:

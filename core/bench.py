@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from core.config import Settings
+from core.errors import AppError
 
 DEFAULT_QUERIES = [
     "competition risks",
@@ -63,8 +64,14 @@ def bench_ingest(args, settings: Settings) -> int:
              f"{'total':>6} {'chunks':>6} {'tables':>6} {'dup%':>5}"
     print(header)
     grand = 0.0
+    failed: list[str] = []
     for path in args.files:
-        report = corpus.ingest_path(path)
+        try:
+            report = corpus.ingest_path(path)
+        except AppError as exc:  # report the file and go on with the batch
+            failed.append(path)
+            print(f"{Path(path).name[:34]:34} FAILED: {exc}")
+            continue
         t = report.timings
         embed, index = t.get("embed", 0.0), t.get("index", 0.0)
         total = t.get("parse", 0) + t.get("sections", 0) + t.get("chunk", 0) + embed + index
@@ -78,10 +85,13 @@ def bench_ingest(args, settings: Settings) -> int:
     if len(args.files) > 1:
         print(f"all {len(args.files)} files: {grand:.2f}s, {len(corpus.documents())} documents, "
               f"{sum(d.n_chunks for d in corpus.documents())} chunks")
+    if failed:
+        print(f"{len(failed)} of {len(args.files)} files failed: "
+              + ", ".join(Path(p).name for p in failed))
     corpus.close()
     if tmp:
         tmp.cleanup()
-    return 0
+    return 1 if failed else 0
 
 
 def _pct(values: list[float], q: float) -> float:

@@ -12,6 +12,7 @@ import sys
 import core.models  # noqa: F401  (sets OMP/HF env before torch loads)
 from core.config import Settings
 from core.errors import AppError
+from core.retrieval.registry import DEFAULT_STRATEGY, STRATEGY_NAMES
 
 
 def _corpus(settings: Settings):
@@ -42,9 +43,38 @@ def cmd_ingest(args, settings: Settings) -> int:
     return 1 if failures else 0
 
 
+def _set_fields(pairs: list[str]) -> dict[str, str]:
+    fields: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise AppError(f"'{pair}' is not FIELD=VALUE, e.g. company=\"3M COMPANY\" form=10-K "
+                           "period=FY2023 ticker=MMM.")
+        fields[name.strip()] = value
+    return fields
+
+
+def cmd_set(args, settings: Settings) -> int:
+    """``docs --set DOC_ID FIELD=VALUE...``: correct a document's metadata."""
+    from core.store.registry import Registry
+
+    doc_id, pairs = args.set[0], args.set[1:]
+    fields = _set_fields(pairs)
+    store = Registry(settings.registry_path)  # no model needed; no keyword index lives here
+    try:
+        d = store.update_document(doc_id, **fields)
+    finally:
+        store.close()
+    print(f"{d.doc_id}  {d.file_name}  {d.company} | {d.form_type} | {d.period} | "
+          f"ticker {d.ticker or '-'}  (corrected: {', '.join(d.corrected)})")
+    return 0
+
+
 def cmd_docs(args, settings: Settings) -> int:
     from core.store.registry import Registry
 
+    if args.set:
+        return cmd_set(args, settings)
     store = Registry(settings.registry_path)  # listing needs no model
     docs = store.documents()
     if not docs:
@@ -89,7 +119,14 @@ def cmd_search(args, settings: Settings) -> int:
         sections=args.section or None,
         rerank_query=args.rerank_query,
         rerank=not args.no_rerank,
+        scope="all" if args.all else "auto",
     )
+    if result.scope:
+        print(f"scope: {result.scope.reason} (search every filing with --all, or pick with --doc)")
+    if result.statements:
+        print(f"statements: {', '.join(result.statements)}")
+    if result.expansions:
+        print(f"also searched for: {'; '.join(result.expansions)}")
     if result.reranker:
         info = result.reranker
         print(f"reranker: {info.name} ({info.kind}) — {info.reason}")
@@ -97,7 +134,7 @@ def cmd_search(args, settings: Settings) -> int:
         print("No matching chunks.")
     for hit in result.hits:
         c, d = hit.chunk, hit.document
-        page = f" p.{c.page}" if c.page else ""
+        page = f" p.{c.page_label or c.page}" if c.page else ""
         scores = "  ".join(f"{s}#{v.rank}={v.score:.3f}" for s, v in hit.stages.items())
         name = d.file_name if d else c.doc_id
         print(f"\n[{hit.rank}] {name} — {c.section}{page}  ({c.chunk_id})\n    {scores}")
@@ -119,6 +156,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("docs", help="list documents")
     s.add_argument("--sections", action="store_true", help="also list sections and chunk counts")
+    s.add_argument("--set", nargs="+", metavar=("DOC_ID", "FIELD=VALUE"),
+                   help="correct a document's metadata: company=..., form=..., period=..., "
+                        "ticker=...")
     s.set_defaults(func=cmd_docs)
 
     s = sub.add_parser("delete", help="delete documents by id")
@@ -127,9 +167,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("search", help="ranked chunks for a query")
     s.add_argument("query")
-    s.add_argument("--strategy", choices=["vector", "keyword", "hybrid"], default="hybrid")
+    s.add_argument("--strategy", choices=STRATEGY_NAMES, default=DEFAULT_STRATEGY)
     s.add_argument("--section", action="append", help="section filter, e.g. 'Item 1A' (repeatable)")
     s.add_argument("--doc", action="append", help="document id filter (repeatable)")
+    s.add_argument("--all", action="store_true",
+                   help="search every filing, not only those of the companies/periods named")
     s.add_argument("-k", type=int, default=5, help="number of results")
     s.add_argument("--rerank-query", help="query the reranker scores (default: the query)")
     s.add_argument("--no-rerank", action="store_true")

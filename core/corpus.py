@@ -114,6 +114,11 @@ class Corpus:
         self.store.delete(doc_id)
         remove_original(self.settings, doc_id)
 
+    def update_document(self, doc_id: str, **fields: str) -> DocumentMeta:
+        """Correct company, form (``form_type``), period or ticker of a document; filters
+        and citations read the stored metadata, so they follow. Raises StoreError."""
+        return self.store.update_document(doc_id, **fields)
+
     def ingest_bytes(
         self,
         data: bytes,

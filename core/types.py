@@ -18,11 +18,14 @@ class Section(BaseModel):
 
 
 class Page(BaseModel):
-    """A PDF page's character span in the document text (1-based number)."""
+    """A page's character span in the document text."""
 
-    number: int
+    number: int = Field(description="Physical page, 1-based (PDF: index + 1; HTML: breaks).")
     start: int
     end: int
+    label: str | None = Field(
+        default=None, description="The page label printed on the page ('5', 'F-7'), if any."
+    )
 
 
 class ParsedDocument(BaseModel):
@@ -59,6 +62,11 @@ class DocumentMeta(BaseModel):
         default_factory=list, description="Former company names the filing states."
     )
     period_end: str = Field(default="", description="Period end date, ISO YYYY-MM-DD.")
+    corrected: list[str] = Field(
+        default_factory=list,
+        description="Fields a user corrected by hand ('company', 'form_type', 'period', "
+        "'ticker'), in the order first corrected.",
+    )
 
 
 class Chunk(BaseModel):

@@ -12,7 +12,9 @@ from components import keys, services
 from components.entry_guard import ensure_entry_ran
 from components.ingest_view import follow_batch, outcomes
 from components.library import (
+    META_FIELDS,
     IngestOutcome,
+    changed_meta,
     chunks_frame,
     doc_label,
     render_chunk,
@@ -95,7 +97,36 @@ def _reingest(doc) -> None:
     _ingest([(doc.file_name, loader)])
 
 
+def _correct_form(doc) -> None:
+    """Edit a document's metadata; filters and citations follow the stored values."""
+    with st.form(f"lib_meta_form_{doc.doc_id}", border=False):
+        cols = st.columns(4)
+        entered = {
+            name: col.text_input(label, value=getattr(doc, name) or "",
+                                 key=f"lib_meta_{name}_{doc.doc_id}")
+            for col, (name, label) in zip(cols, META_FIELDS.items(), strict=True)
+        }
+        st.caption("Period reads FY2023, 2024-Q1 or a period-end date (2023-04-30); tickers are "
+                   "separated by commas.")
+        saved = st.form_submit_button("Save corrections")
+    if not saved:
+        return
+    changes = changed_meta(doc, entered)
+    if not changes:
+        st.info("Nothing changed.")
+        return
+    try:
+        meta = corpus.update_document(doc.doc_id, **changes)
+    except AppError as exc:
+        st.error(f"Not saved: {md_escape(str(exc))}")
+        return
+    st.session_state[keys.APP_FLASH].append(
+        ("success", f"Saved {', '.join(changes)} of {meta.file_name}."))
+    st.rerun()
+
+
 _follow_ingest()
+
 docs = corpus.documents()
 
 # --- empty state ---------------------------------------------------------------
@@ -166,6 +197,8 @@ if btn1.button("Re-ingest", key="lib_reingest", width="stretch",
     _reingest(by_id[target])
 if btn2.button("Delete", key="lib_delete", width="stretch"):
     st.session_state[keys.LIB_CONFIRM_DELETE] = target
+with st.expander("Correct company, form, period or ticker"):
+    _correct_form(by_id[target])
 pending = st.session_state.get(keys.LIB_CONFIRM_DELETE)
 if pending in by_id:
     st.warning(f"Delete **{md_escape(doc_label(by_id[pending]))}** and all its chunks?")

@@ -99,6 +99,10 @@ def test_cli_ingest_docs_search_with_the_real_model(tmp_path):
     ranked = [line for line in found.stdout.splitlines() if line.startswith("[")]
     assert len(ranked) == 3 and all("Item 1A. Risk Factors" in line for line in ranked)
     assert "reranker:" in found.stdout and "keyword#" in found.stdout
+    named = _cli(["search", "What was Northwind's revenue in fiscal 2024?", "-k", "2"], data)
+    assert "scope: " in named.stdout and "(named as 'Northwind')" in named.stdout
+    everything = _cli(["search", "What was Northwind's revenue?", "-k", "2", "--all"], data)
+    assert everything.returncode == 0 and "scope: " not in everything.stdout
     bad = _cli(["search", "x", "--section", "Item 99"], data)
     assert bad.returncode == 1 and "Item 1A" in bad.stderr  # lists the valid sections
     bench = _cli(["bench", "ingest", str(SAMPLE)], data)

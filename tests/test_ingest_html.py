@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import codecs
 from pathlib import Path
 
 import pytest
 
 from core.errors import IngestError
 from core.ingest.html import load_html
+from core.ingest.pipeline import prepare
+from core.ingest.sniff import sniff
 from core.ingest.tables import merge_cells
 from core.ingest.text import declared_charset, decode_bytes, load_text
 
@@ -66,7 +69,8 @@ def test_tables_as_rows_with_caption_and_merged_cells(doc):
     assert doc.tables == 2 == len(doc.table_spans)
     spans = [doc.text[a:b] for a, b in doc.table_spans]
     results = next(s for s in spans if "Total revenue" in s)
-    assert "Consolidated Results of Operations\n\n(In millions)\n\nYear Ended" in results
+    assert "Consolidated Results of Operations\n\n(In millions)\n\n| Year Ended\n" in results
+    assert "\n| Dec 31, 2023 | Dec 31, 2022\nTotal revenue" in results  # headings over figures
     assert results.rstrip().endswith("Gross margin | 56.9% | 64.9%")
 
 
@@ -89,6 +93,7 @@ def test_merge_cells_rules():
         "$(56)",
     ]
     assert merge_cells(["Margin", "12.5", "%"]) == ["Margin", "12.5%"]
+    assert merge_cells(["Loss", "$", "(", "1,234", ")"]) == ["Loss", "$(1,234)"]  # issue 9
     assert merge_cells(["", " ", ""][:1]) == []
 
 
@@ -126,3 +131,41 @@ def test_text_loader_normalises():
     doc = load_text("# Title\r\n\r\n\r\n\r\nBody\xa0text\tline".encode())
     assert doc.text == "# Title\n\nBody text line"
     assert doc.title == "Title"
+
+
+# --- issue 9, fault 7: odd files read as they are, or refused with the true reason -----------
+
+_PARAS = "".join(
+    f"<p>Paragraph {word}: Acme sells widgets to industrial buyers in Ohio.</p>"
+    for word in "one two three four five six seven eight".split()
+)
+
+
+def _nested(depth: int) -> bytes:
+    """A synthetic filing whose risk-factor text sits ``depth`` divs deep, then more text."""
+    deep = "<div>" * depth + "<p>Item 1A. Risk Factors</p><p>Deep risk text.</p>" + "</div>" * depth
+    return f"<html><body><p>Cover page.</p>{deep}{_PARAS}</body></html>".encode()
+
+
+@pytest.mark.parametrize("depth", [300, 3000, 10000])
+def test_deeply_nested_html_is_read_whole(depth):
+    doc = load_html(_nested(depth))
+    assert doc.text.startswith("Cover page.\n\nItem 1A. Risk Factors\n\nDeep risk text.")
+    assert doc.text.endswith("Paragraph eight: Acme sells widgets to industrial buyers in Ohio.")
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_utf16_html_with_bom_is_read_as_html(codec, settings):
+    page = ('<?xml version="1.0" encoding="UTF-16"?><html><head><title>Acme 10-K</title>'
+            f"</head><body><p>Acme’s widgets sell well.</p>{_PARAS}</body></html>")
+    bom = codecs.BOM_UTF16_LE if codec == "utf-16-le" else codecs.BOM_UTF16_BE
+    data = bom + page.encode(codec)
+    assert sniff(data, "acme.htm") == "html"
+    text = prepare(data, "acme.htm", settings).parsed.text
+    assert text.startswith("Acme’s widgets sell well.") and "<p>" not in text
+
+
+def test_a_few_bytes_of_text_are_refused_as_too_short(settings):
+    with pytest.raises(IngestError, match="only 4 word") as err:
+        prepare(b"Acme Corp annual report.\n\n", "acme.txt", settings)
+    assert "26 bytes" in str(err.value)

@@ -5,8 +5,14 @@ from __future__ import annotations
 import io
 
 import pytest
-from pypdf import PdfWriter
-from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+from pypdf import PdfReader, PdfWriter
+from pypdf.generic import (
+    ArrayObject,
+    DecodedStreamObject,
+    DictionaryObject,
+    NameObject,
+    NumberObject,
+)
 
 from core.errors import IngestError
 from core.ingest.pdf import load_pdf
@@ -110,3 +116,64 @@ def test_layout_columns_become_table_rows():
     ((start, end),) = doc.table_spans
     assert doc.text[start:end].startswith("Consolidated Statements of Income")
     assert doc.text[start:end].endswith("Net income | 4,368 | 9,752")
+
+
+def _pdf_with_big_array(n: int) -> bytes:
+    """A one-page PDF whose page dictionary holds an array of ``n`` numbers (Microsoft's
+    10-Q PDFs hold arrays of ~110,000 elements, over pypdf's default limit of 100,000)."""
+    reader = PdfReader(io.BytesIO(make_pdf(["Item 1. Business\nAcme designs widgets."])))
+    writer = PdfWriter(clone_from=reader)
+    writer.pages[0][NameObject("/PieceInfoList")] = ArrayObject(
+        NumberObject(i % 7) for i in range(n)
+    )
+    buf = io.BytesIO()
+    writer.write(buf)
+    return buf.getvalue()
+
+
+def test_arrays_over_pypdfs_default_limit_are_read():
+    """Fault 2 (issue 9): 'Reached maximum array element count' is a limit, not corruption."""
+    doc = load_pdf(_pdf_with_big_array(120_000))
+    assert "Acme designs widgets" in doc.text
+
+
+def test_a_reached_limit_is_reported_as_such(monkeypatch):
+    import core.ingest.pdf as pdf
+
+    monkeypatch.setattr(pdf, "MAX_ELEMENTS", 1_000)
+    with pytest.raises(IngestError, match="safety limit") as err:
+        load_pdf(_pdf_with_big_array(5_000))
+    assert "corrupted" not in str(err.value).replace("not necessarily corrupted", "")
+
+
+def _footed_pages() -> list[str]:
+    """Synthetic 10-Q pages shaped like Apple's: a running header "Acme Corp." and a footer
+    "Acme Corp. | Q3 2022 Form 10-Q | n" (three columns), after an unnumbered cover."""
+    bodies = [
+        "Item 1. Financial Statements\nNet sales rose on strong demand for widgets.",
+        "Gross margin widened as component costs fell during the quarter.",
+        "Item 2. Management's Discussion\nOperating expenses grew with research spending.",
+        "Item 1A. Risk Factors\nSupply of titanium depends on two vendors.",
+    ]
+    pages = ["FORM 10-Q\nAcme Corp.\nFor the quarterly period ended June 25, 2022"]
+    for n, body in enumerate(bodies, start=1):
+        pages.append(f"Acme Corp.\n{body}\n\n\nAcme Corp.\tQ3 2022 Form 10-Q\t{n}")
+    return pages
+
+
+def test_running_headers_and_footers_are_removed_and_labels_kept(settings):
+    """Fault 5 (issue 9)."""
+    doc = load_pdf(make_pdf(_footed_pages()))
+    assert [p.number for p in doc.pages] == [1, 2, 3, 4, 5]
+    assert [p.label for p in doc.pages] == [None, "1", "2", "3", "4"]
+    assert "Form 10-Q" not in doc.text.replace("FORM 10-Q", "")
+    assert doc.text.count("Acme Corp.") == 1  # the cover's, not the running header
+    page3 = doc.text[doc.pages[2].start : doc.pages[2].end]
+    assert page3 == "Gross margin widened as component costs fell during the quarter."
+
+    from core.ingest.pipeline import prepare
+
+    chunks = prepare(make_pdf(_footed_pages()), "acme.pdf", settings).chunks
+    assert all("Form 10-Q |" not in c.text for c in chunks)
+    risks = next(c for c in chunks if "titanium" in c.text)
+    assert (risks.page, risks.page_label) == (5, "4")

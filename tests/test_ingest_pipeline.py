@@ -29,7 +29,7 @@ def test_meta_from_dei_facts(ten_k):
     assert meta.doc_id == hashlib.sha256(TEN_K).hexdigest()[:16]
     assert (meta.company, meta.form_type, meta.period) == ("ACME WIDGETS, INC.", "10-K", "FY2023")
     assert meta.file_name == "acme-10k.htm" and meta.source == "upload"
-    assert meta.size_bytes == len(TEN_K) and meta.n_tables == 2 and meta.n_pages == 9
+    assert meta.size_bytes == len(TEN_K) and meta.n_tables == 2 and meta.n_pages == 7
     assert meta.n_chunks == len(ten_k.chunks)
     assert meta.sections[:3] == ["Cover", "Item 1. Business", "Item 1A. Risk Factors"]
     assert meta.ingested_at.endswith("+00:00")

@@ -292,12 +292,15 @@ def test_another_writer_changes_are_seen_by_sections_and_keyword(make_settings, 
     try:
         a.add(*nvda_10k())
         assert list(a.sections()) == [nvda] and a.keyword_search("Intel Nvidia", 5)
+        assert [d.doc_id for d in a.documents()] == [nvda]  # parsed once, then cached
         b.add(*amd_10k())  # another writer (another process would be the same to the registry)
+        assert [d.doc_id for d in a.documents()] == [nvda, amd]
         assert list(a.sections()) == [nvda, amd]
         assert a.sections()[amd] == ["Item 1. Business", "Item 1A. Risk Factors",
                                      "Item 8. Financial Statements"]
         assert any(cid.startswith(amd) for cid, _ in a.keyword_search("Intel Nvidia", 5))
         b.delete(nvda)
+        assert [d.doc_id for d in a.documents()] == [amd]
         assert list(a.sections()) == [amd]
         assert all(cid.startswith(amd) for cid, _ in a.keyword_search("revenue", 9))
         a.sections()[amd].append("changed by a caller")

@@ -6,7 +6,8 @@ chunk stays whole (kind "table"), a longer one is split between rows into balanc
 without overlap.
 A small piece next to a segment boundary is packed with its neighbour when both fit; a
 packed chunk is a "table" chunk when tables make up at least half of it.
-Every chunk's text is exactly ``doc.text[start:end]``.
+Every chunk's text is exactly ``doc.text[start:end]``; ``context`` says where it sits (a
+table piece: its caption and column headings; a text chunk: its sub-heading).
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from dataclasses import dataclass
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
 from core.config import Settings
+from core.ingest.context import Subheadings, table_context
 from core.ingest.text import is_furniture
-from core.types import Chunk, ParsedDocument, Section
+from core.types import Chunk, Page, ParsedDocument, Section
 
 _TEXT_SEPARATORS = ["\n\n", "\n", ". ", "; ", ", ", " ", ""]
 _LETTER = re.compile(r"[A-Za-z]")
@@ -150,9 +152,57 @@ def _is_boilerplate(text: str) -> bool:
     return all(is_furniture(line) for line in text.splitlines() if line.strip())
 
 
-def _page_at(doc: ParsedDocument, page_starts: list[int], offset: int) -> int:
+def _page_at(doc: ParsedDocument, page_starts: list[int], offset: int) -> Page:
     k = bisect.bisect_right(page_starts, offset) - 1
-    return doc.pages[max(k, 0)].number
+    return doc.pages[max(k, 0)]
+
+
+INHERIT_GAP = 300  # chars between two tables that are one table split by a blank line
+
+
+def _titled(context: str) -> bool:
+    """True when a table context holds a caption line, not only column headings."""
+    return any(line and not line.startswith("| ") and " | " not in line
+               for line in context.split("\n"))
+
+
+class _Contexts:
+    """``Chunk.context`` of pieces: their table's caption and headings, else the nearest
+    sub-heading of their section (see ``core.ingest.context``)."""
+
+    def __init__(self, doc: ParsedDocument):
+        self.doc = doc
+        self.spans = sorted(doc.table_spans)
+        self.starts = [a for a, _ in self.spans]
+        self.subheadings = Subheadings(doc.text, doc.table_spans)
+        self.cache: dict[int, str] = {}
+
+    def _table(self, piece: _Piece) -> int | None:
+        k = bisect.bisect_right(self.starts, piece.start) - 1
+        if k >= 0 and self.spans[k][1] > piece.start:
+            return k  # the table the piece starts in
+        nxt = k + 1
+        if nxt < len(self.spans) and self.spans[nxt][0] < piece.end:
+            return nxt  # a text piece packed with the table that follows it
+        return None
+
+    def of(self, piece: _Piece, section: Section) -> str:
+        k = self._table(piece) if piece.table_chars else None
+        if k is None:
+            return self.subheadings.before(piece.start, section.start)
+        return self._context(k)
+
+    def _context(self, k: int) -> str:
+        """Table k's context; a table split from the one above it by a blank line or a
+        group label ("Current liabilities:") and without a title of its own inherits its."""
+        if k not in self.cache:
+            start, end = self.spans[k]
+            floor = self.spans[k - 1][1] if k else 0
+            own = table_context(self.doc.text, start, end, floor)
+            if k and start - floor <= INHERIT_GAP and not _titled(own):
+                own = self._context(k - 1)
+            self.cache[k] = own
+        return self.cache[k]
 
 
 def chunk_document(
@@ -165,6 +215,7 @@ def chunk_document(
     dropped.
     """
     page_starts = [p.start for p in doc.pages]
+    contexts = _Contexts(doc)
     seen_short: set[str] = set()
     chunks: list[Chunk] = []
     for section in sections:
@@ -176,10 +227,11 @@ def chunk_document(
                 if text in seen_short:
                     continue
                 seen_short.add(text)
-            page = page_end = None
+            page = page_end = label = None
             if page_starts:
-                page = _page_at(doc, page_starts, piece.start)
-                page_end = _page_at(doc, page_starts, piece.end - 1)
+                first = _page_at(doc, page_starts, piece.start)
+                page, label = first.number, first.label
+                page_end = _page_at(doc, page_starts, piece.end - 1).number
             index = len(chunks)
             chunks.append(
                 Chunk(
@@ -190,6 +242,8 @@ def chunk_document(
                     section=section.title,
                     page=page,
                     page_end=page_end,
+                    page_label=label,
+                    context=contexts.of(piece, section),
                     start=piece.start,
                     end=piece.end,
                     kind=piece.kind,

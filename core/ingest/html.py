@@ -4,11 +4,12 @@ The tree is walked once: text is emitted at block boundaries, so nested div/span
 once. ``ix:header``, ``display:none`` blocks, scripts and styles are dropped (dei facts are
 read from ``ix:nonNumeric`` first). Tables become " | "-joined rows preceded by their
 caption lines, and their spans are recorded for chunking. Page breaks met on the way
-become page spans numbered like the printed filing (see ``html_pages``).
+become page spans carrying the printed page labels (see ``html_pages``).
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from collections import Counter
 
@@ -16,7 +17,14 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from core.errors import IngestError
-from core.ingest.html_pages import COMMENT_BREAK, break_sides, page_spans
+from core.ingest.html_deep import parse_deep
+from core.ingest.html_pages import (
+    COMMENT_BREAK,
+    break_sides,
+    page_labels,
+    page_ranges,
+    page_spans,
+)
 from core.ingest.tables import (
     BLOCK_TAGS,
     SKIP_TAGS,
@@ -42,7 +50,10 @@ DEI_NAMES = (
     "dei:DocumentFiscalYearFocus",
     "dei:DocumentFiscalPeriodFocus",
     "dei:DocumentPeriodEndDate",
+    "dei:TradingSymbol",
 )
+_MANY = {"dei:TradingSymbol"}  # facts whose distinct values are all kept, ", "-joined
+log = logging.getLogger(__name__)
 _DEI_LOWER = {name.lower(): name for name in DEI_NAMES}
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.S)
 _BR = "\x1f"  # marks <br>: source newlines are mere spaces, <br> is a line break
@@ -84,9 +95,12 @@ def read_dei(root) -> dict[str, str]:
     facts: dict[str, str] = {}
     for el in root.iter("ix:nonnumeric"):
         name = _DEI_LOWER.get((el.get("name") or "").lower())
-        if name and name not in facts:
+        if name and (name not in facts or name in _MANY):
             value = clean_inline(el.text_content())
-            if value:
+            if value and name in facts:
+                if value not in facts[name].split(", "):
+                    facts[name] += ", " + value
+            elif value:
                 facts[name] = value
     return facts
 
@@ -143,44 +157,58 @@ def _walk(root, out: _Emitter) -> None:
 
 
 _DIGITS = re.compile(r"\d+")
+_HEADING = re.compile(r"^\s*(?:part\s+[ivx]+|items?\s+\d)", re.I)
 
 
-def content_indices(blocks: list[Block]) -> list[int]:
-    """Indices of the blocks that are not page furniture: bare page numbers, "Table of
-    Contents" links and short numbered running headers/footers that repeat on many pages."""
-    keys = Counter(
-        _DIGITS.sub("#", text) for kind, text in blocks if kind == "text" and len(text) <= 100
-    )
+def content_indices(blocks: list[Block], furniture: set[int] | None = None) -> list[int]:
+    """Indices of the blocks that are not page furniture: ``furniture`` (blocks printing a
+    page label), bare page numbers, "Table of Contents" links and short numbered running
+    headers/footers (text or one-row tables) that repeat on many pages."""
+
+    def short(kind: str, text: str) -> bool:
+        return len(text) <= 100 and (kind == "text" or "\n" not in text)
+
+    keys = Counter(_DIGITS.sub("#", text) for kind, text in blocks if short(kind, text))
     kept: list[int] = []
     for i, (kind, text) in enumerate(blocks):
-        if kind == "text" and len(text) <= 100:
+        if furniture and i in furniture:
+            continue
+        if short(kind, text):
             key = _DIGITS.sub("#", text)
-            if is_furniture(text):
+            if kind == "text" and is_furniture(text):
                 continue
-            if "#" in key and keys[key] >= 8:
-                continue
+            if "#" in key and keys[key] >= 8 and not _HEADING.match(text):
+                continue  # (an "ITEM 7." heading block repeats its shape, it is no footer)
         kept.append(i)
     return kept
 
 
-def drop_furniture(blocks: list[Block]) -> list[Block]:
-    """The blocks without page furniture (see ``content_indices``)."""
-    return [blocks[i] for i in content_indices(blocks)]
+def _too_deep(parser) -> bool:
+    return any("Excessive depth" in entry.message for entry in parser.error_log)
 
 
 def parse_root(data: bytes):
-    """Decode the bytes honestly and parse them into an lxml HTML tree."""
+    """Decode the bytes honestly and parse them into an lxml HTML tree.
+
+    libxml2 runs with ``huge_tree`` (nesting up to 2048 levels, text nodes over 10 MB);
+    when even that depth is exceeded the rest of the file would be dropped silently, so it
+    is parsed again by ``html_deep`` (no depth limit)."""
     text = decode_bytes(data, declared_charset(data))
     text = _XML_DECL.sub("", text, count=1)
+    parser = lxml_html.HTMLParser(huge_tree=True)
     try:
-        return lxml_html.document_fromstring(text)
+        root = lxml_html.document_fromstring(text, parser=parser)
     except (etree.ParserError, ValueError) as exc:
         raise IngestError(f"The HTML could not be parsed ({exc}); is the file complete?") from exc
+    if _too_deep(parser):
+        log.info("HTML nested deeper than libxml2's limit: parsing it with html.parser")
+        root = parse_deep(text)
+    return root
 
 
 def load_html(data: bytes) -> ParsedDocument:
     """Load EDGAR HTML / inline XBRL into clean text with tables, dei facts, title and,
-    when the filing marks page breaks, page spans numbered like the printed pages."""
+    when the filing marks page breaks, page spans (physical numbers, printed labels)."""
     root = parse_root(data)
     dei = read_dei(root)
     title_el = root.find(".//title")
@@ -188,9 +216,11 @@ def load_html(data: bytes) -> ParsedDocument:
     out = _Emitter()
     body = root.find("body")
     _walk(body if body is not None else root, out)
-    kept = content_indices(out.blocks)
+    ranges = page_ranges(len(out.blocks), out.breaks)
+    labels, furniture = page_labels(out.blocks, ranges)
+    kept = content_indices(out.blocks, furniture)
     text, spans = assemble([out.blocks[i] for i in kept])
-    pages = page_spans(out.blocks, out.breaks, kept)
+    pages = page_spans(out.blocks, ranges, kept, labels)
     return ParsedDocument(
         text=text,
         pages=pages,

@@ -1,7 +1,9 @@
 """PDF loader (pypdf): page texts joined by blank lines, each page kept as a ``Page`` span.
 
-Pages are read in pypdf's layout mode and turned into paragraphs and table rows by
-``pdf_layout``; detected tables are counted and their spans kept for chunking.
+Pages are read in pypdf's layout mode; running headers and footers are removed and the
+printed page labels they carry kept (``pdf_furniture``); the rest is turned into paragraphs
+and table rows by ``pdf_layout``; detected tables are counted and their spans kept for
+chunking. ``Page.number`` is the physical page (index + 1), ``Page.label`` the printed one.
 
 Encrypted files with an empty user password (common for filings) are opened with
 ``decrypt("")``, which needs the ``cryptography`` package for AES. No OCR: a PDF without
@@ -11,28 +13,61 @@ extractable text is refused with a message saying it looks scanned.
 from __future__ import annotations
 
 import io
-import json
 import logging
 import os
 import subprocess
-import sys
-import tempfile
-from pathlib import Path
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-from pypdf import PdfReader
-from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError, PyPdfError
+from pypdf import PdfReader, apply_configuration
+from pypdf.errors import (
+    DependencyError,
+    FileNotDecryptedError,
+    LimitReachedError,
+    PdfReadError,
+    PyPdfError,
+)
 
 from core.errors import IngestError
+from core.ingest.pdf_furniture import strip_furniture
 from core.ingest.pdf_layout import page_text
+from core.ingest.pdf_workers import extract_in_workers
 from core.ingest.text import clean_controls
 from core.types import Page, ParsedDocument
 
 log = logging.getLogger(__name__)
 
+# pypdf refuses arrays and dictionaries of more than 100,000 elements, a guard against
+# malicious files; real filings exceed it (Microsoft's 10-Q PDFs hold arrays of ~110,000).
+# Raised tenfold: one parsed element costs ~130 bytes in pypdf (measured: a 1,000,000-number
+# array peaks at 134 MB), so one object stays under ~150 MB.
+MAX_ELEMENTS = 1_000_000
+
+
+@contextmanager
+def reader_limits() -> Iterator[None]:
+    """pypdf's safety limits as this loader sets them (see ``MAX_ELEMENTS``)."""
+    with apply_configuration(
+        array_maximum_element_count=MAX_ELEMENTS, dictionary_maximum_element_count=MAX_ELEMENTS
+    ):
+        yield
+
+
+def limit_error(exc: LimitReachedError) -> IngestError:
+    """The true reason when one of the PDF reader's safety limits is reached."""
+    return IngestError(
+        f"The PDF exceeds a safety limit of the PDF reader ({exc}; arrays and dictionaries are "
+        f"read up to {MAX_ELEMENTS:,} elements each, to bound memory). The file is not "
+        "necessarily corrupted, but it is too large in that respect to read safely: use the "
+        "HTML filing instead."
+    )
+
 
 def _open(data: bytes) -> PdfReader:
     try:
         reader = PdfReader(io.BytesIO(data))
+    except LimitReachedError as exc:
+        raise limit_error(exc) from exc
     except (PdfReadError, PyPdfError, ValueError, OSError) as exc:
         raise IngestError(
             f"The PDF is corrupted or incomplete and could not be opened ({exc}). "
@@ -65,44 +100,23 @@ def _page_text(page, number: int) -> tuple[str, bool]:
         log.info("PDF page %d: layout extraction failed (%s); using plain mode", number, exc)
     try:
         return page.extract_text() or "", False
+    except LimitReachedError as exc:
+        log.warning("PDF page %d: a reader safety limit was reached (%s); page skipped",
+                    number, exc)
+        return "", False
     except (PyPdfError, ValueError, KeyError, TypeError, AttributeError) as exc:
         log.warning("PDF page %d: text extraction failed (%s); page skipped", number, exc)
         return "", False
 
 
 PARALLEL_MIN_PAGES = 40  # below this, worker start-up (~0.5 s) costs more than it saves
-WORKER_TIMEOUT_S = 600
-_ROOT = Path(__file__).resolve().parents[2]
 
 
 def extract_range(data: bytes, start: int, stop: int) -> list[tuple[str, bool]]:
     """Raw text of pages ``start``..``stop - 1`` (0-based); run by core.ingest.pdf_worker."""
-    reader = _open(data)
-    return [_page_text(reader.pages[i], i + 1) for i in range(start, stop)]
-
-
-def _in_workers(data: bytes, ranges: list[tuple[int, int]]) -> list[tuple[str, bool]]:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(_ROOT),
-                                                                    os.environ.get("PYTHONPATH")])))
-    with tempfile.TemporaryDirectory(prefix="pdf-") as tmp:
-        path = Path(tmp) / "in.pdf"
-        path.write_bytes(data)
-        procs = [subprocess.Popen([sys.executable, "-m", "core.ingest.pdf_worker", str(path),
-                                   str(a), str(b)], stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, env=env, cwd=_ROOT)
-                 for a, b in ranges]
-        out: list[tuple[str, bool]] = []
-        try:
-            for proc in procs:
-                stdout, stderr = proc.communicate(timeout=WORKER_TIMEOUT_S)
-                if proc.returncode != 0:
-                    raise RuntimeError(stderr.decode(errors="replace").strip()[-300:])
-                out.extend((text, bool(layout)) for text, layout in json.loads(stdout))
-        finally:
-            for proc in procs:
-                if proc.poll() is None:
-                    proc.kill()
-        return out
+    with reader_limits():
+        reader = _open(data)
+        return [_page_text(reader.pages[i], i + 1) for i in range(start, stop)]
 
 
 def _raw_texts(data: bytes, pages: list, min_pages: int | None = None):
@@ -116,7 +130,7 @@ def _raw_texts(data: bytes, pages: list, min_pages: int | None = None):
     step = -(-len(pages) // workers)
     ranges = [(a, min(a + step, len(pages))) for a in range(0, len(pages), step)]
     try:
-        return _in_workers(data, ranges)
+        return extract_in_workers(data, ranges)
     except (OSError, RuntimeError, ValueError, subprocess.TimeoutExpired) as exc:
         log.warning("parallel PDF extraction failed (%s); reading pages in order", exc)
         return [_page_text(page, n) for n, page in enumerate(pages, start=1)]
@@ -124,9 +138,16 @@ def _raw_texts(data: bytes, pages: list, min_pages: int | None = None):
 
 def load_pdf(data: bytes) -> ParsedDocument:
     """Extract the text of every page; ``pages`` maps 1-based page numbers to text spans."""
+    with reader_limits():
+        return _load(data)
+
+
+def _load(data: bytes) -> ParsedDocument:
     reader = _open(data)
     try:
         pages = list(reader.pages)
+    except LimitReachedError as exc:
+        raise limit_error(exc) from exc
     except (FileNotDecryptedError, PdfReadError, PyPdfError, ValueError, KeyError) as exc:
         raise IngestError(
             f"The PDF's page tree is corrupted ({exc}). Download it again or use the HTML filing."
@@ -137,13 +158,16 @@ def load_pdf(data: bytes) -> ParsedDocument:
     spans: list[Page] = []
     tables: list[tuple[int, int]] = []
     pos = 0
-    for number, (raw, layout) in enumerate(_raw_texts(data, pages), start=1):
-        text, page_tables = page_text(clean_controls(raw), join_wraps=layout)
+    raws = _raw_texts(data, pages)
+    cleaned, labels = strip_furniture([clean_controls(raw) for raw, _ in raws])
+    for number, (raw, (_, layout), label) in enumerate(zip(cleaned, raws, labels,
+                                                           strict=True), start=1):
+        text, page_tables = page_text(raw, join_wraps=layout)
         if not text:
             continue
         if parts:
             pos += 2  # the blank line between pages
-        spans.append(Page(number=number, start=pos, end=pos + len(text)))
+        spans.append(Page(number=number, start=pos, end=pos + len(text), label=label))
         tables.extend((pos + a, pos + b) for a, b in page_tables)
         parts.append(text)
         pos += len(text)

@@ -3,15 +3,17 @@
 Layout mode keeps words whole and columns aligned with runs of spaces (plain mode breaks
 words across lines on many filings). A line whose columns are separated by three or more
 spaces and whose value columns hold figures (a few words at most) is a table row;
-consecutive rows form a table block. An indented line starts a new paragraph; a line
+consecutive rows form a table block, whose cells are then put in their columns
+(``pdf_columns``: a blank cell keeps its place). An indented line starts a new paragraph; a line
 following a full-width line is its continuation (joined with a space, unless it opens an
-Item or Part heading).
+Item or Part heading, or is a short line after a finished sentence: a heading).
 """
 
 from __future__ import annotations
 
 import re
 
+from core.ingest.pdf_columns import align
 from core.ingest.tables import Block, assemble, merge_cells
 from core.ingest.text import clean_inline, is_furniture, repair_replacement_chars
 
@@ -27,6 +29,8 @@ SOFT_WRAP_CHARS = 90
 CAPTION_LINES = 3
 CAPTION_LINE_CHARS = 80
 MAX_HEADING_IN_TABLE = 60
+SHORT_LINE = 60  # a line this short after a finished sentence starts something new
+_SENTENCE_END = (".", ":", ";", "?", "!")
 
 
 def _row(line: str) -> str | None:
@@ -69,6 +73,14 @@ def _trailing_captions(buf: list[str]) -> list[str]:
     return captions
 
 
+def _wraps_into(prev: str, line: str) -> bool:
+    """True when physical line ``line`` continues ``prev``: ``prev`` ran full width, and it
+    did not end a sentence right before what looks like a heading or an Item/Part line."""
+    if len(prev) < SOFT_WRAP_CHARS or _HEADING.match(line):
+        return False
+    return not (prev.endswith(_SENTENCE_END) and line[:1].isupper() and len(line) < SHORT_LINE)
+
+
 def page_blocks(raw: str, join_wraps: bool = True) -> list[Block]:
     """Blocks of one page: ("text", paragraph) and ("table", rows).
 
@@ -76,15 +88,22 @@ def page_blocks(raw: str, join_wraps: bool = True) -> list[Block]:
     have no reliable width)."""
     blocks: list[Block] = []
     kind, buf = "text", []
+    raw_rows: dict[int, str] = {}  # index in buf -> layout line of a table row
 
     def close() -> None:
         nonlocal buf
+        if kind == "table" and raw_rows:
+            aligned = align(list(raw_rows.values()))
+            for k, row in zip(raw_rows, aligned or [], strict=False):
+                buf[k] = row
+        raw_rows.clear()
         text = "\n".join(buf).strip()
         if text:
             blocks.append((kind, text))
         buf = []
 
     lines = _lines(raw)
+    prev = ""
     for i, line in enumerate(lines):
         stripped = line.strip()
         if not stripped:
@@ -104,11 +123,13 @@ def page_blocks(raw: str, join_wraps: bool = True) -> list[Block]:
             blocks.extend(("text", line) for line in captions)
             kind = new_kind
         text = row if row is not None else clean_inline(stripped)
-        wrapped = join_wraps and kind == "text" and buf and len(buf[-1]) >= SOFT_WRAP_CHARS
-        if wrapped and not _HEADING.match(text):
+        if join_wraps and kind == "text" and buf and _wraps_into(prev, text):
             buf[-1] += " " + text  # a full-width line wrapped into this one: same sentence
         else:
+            if row is not None:
+                raw_rows[len(buf)] = line
             buf.append(text)
+        prev = text
     close()
     return [(k, t) if k == "text" or t.count("\n") >= 1 else ("text", t) for k, t in blocks]
 

@@ -1,22 +1,55 @@
-"""Worker for parallel PDF text extraction: ``python -m core.ingest.pdf_worker PDF START STOP``.
+"""Worker for parallel PDF text extraction: ``python -m core.ingest.pdf_worker START STOP PPID``.
 
-Prints a JSON list of ``[text, layout_mode]`` for pages START..STOP-1 (0-based). A plain
-subprocess rather than multiprocessing: spawn would re-import the parent's ``__main__``
-(under Streamlit that is the whole app, models included).
+Reads the PDF's bytes from stdin (no temporary copy on disk, so nothing is left behind when
+anything is killed) and prints a JSON list of ``[text, layout_mode]`` for pages START..STOP-1
+(0-based). A plain subprocess rather than multiprocessing: spawn would re-import the parent's
+``__main__`` (under Streamlit that is the whole app, models included).
+
+The worker dies with its parent: on Linux the kernel sends it SIGKILL when the parent exits
+(``PR_SET_PDEATHSIG``), and everywhere a watchdog thread exits as soon as the parent process
+``PPID`` is gone (its parent pid changes), so a killed ingest leaves no worker burning CPU.
 """
 
 from __future__ import annotations
 
+import ctypes
 import json
+import os
+import signal
 import sys
-from pathlib import Path
+import threading
+import time
+
+WATCH_INTERVAL_S = 0.2
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent: int) -> None:
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # the watchdog below still covers it
+
+    def watch() -> None:
+        while True:
+            if os.getppid() != parent:
+                os._exit(1)
+            time.sleep(WATCH_INTERVAL_S)
+
+    if os.getppid() != parent:  # the parent died before we got here
+        os._exit(1)
+    threading.Thread(target=watch, daemon=True, name="parent-watchdog").start()
 
 
 def main(argv: list[str]) -> int:
+    start, stop, parent = int(argv[0]), int(argv[1]), int(argv[2])
+    _die_with_parent(parent)
     from core.ingest.pdf import extract_range
 
-    path, start, stop = argv[0], int(argv[1]), int(argv[2])
-    json.dump(extract_range(Path(path).read_bytes(), start, stop), sys.stdout)
+    data = sys.stdin.buffer.read()
+    json.dump(extract_range(data, start, stop), sys.stdout)
     return 0
 
 

@@ -12,10 +12,11 @@ from core.config import Settings
 from core.errors import IngestError
 from core.ingest.chunking import chunk_document
 from core.ingest.html import load_html
-from core.ingest.meta import UNKNOWN, company_from, form_from, period_from, safe_file_name
+from core.ingest.meta import UNKNOWN, edgar_header, form_from, read_facts, safe_file_name
 from core.ingest.pdf import load_pdf
 from core.ingest.sections import detect_sections
 from core.ingest.sniff import sniff
+from core.ingest.statements import relocate_statements
 from core.ingest.text import load_text
 from core.types import Chunk, DocumentMeta, ParsedDocument
 
@@ -43,15 +44,26 @@ def _check_size(data: bytes, name: str, settings: Settings) -> None:
         )
 
 
+MIN_WORDS = 30  # a 10-Q runs to thousands of words; a few dozen is not a filing
+
+
 def parse(data: bytes, file_name: str = "") -> ParsedDocument:
-    """Sniff the type by content and run its loader; refuse a document without text."""
+    """Sniff the type by content and run its loader; refuse a document without text, or
+    with so little that it cannot be a filing (a stub, a truncated save)."""
     kind = sniff(data, file_name)
     doc = _LOADERS[kind](data)
+    what = {"html": "HTML", "text": "text file"}.get(kind, kind.upper())
     if not doc.text.strip():
-        what = {"html": "HTML", "text": "text file"}.get(kind, kind.upper())
         raise IngestError(
             f"The {what} '{file_name}' holds no readable text after cleaning. "
             "Check that it is the filing itself (not an index page or an empty export)."
+        )
+    words = len(doc.text.split())
+    if words < MIN_WORDS:
+        raise IngestError(
+            f"The {what} '{file_name}' holds only {words} word(s) of text ({len(data):,} "
+            f"bytes): too little to be a filing (at least {MIN_WORDS} words are expected; a "
+            "10-K or 10-Q runs to thousands). Check that the whole file was saved or uploaded."
         )
     return doc
 
@@ -69,8 +81,10 @@ def prepare(
 ) -> Prepared:
     """Validate, parse, find sections and chunk one file (nothing is stored here).
 
-    Explicit company/form_type/period win over iXBRL dei facts, which win over the cover
-    text; what stays unknown is "unknown". Raises IngestError with an actionable message.
+    Explicit company/form_type/period win over iXBRL dei facts and the EDGAR header, which
+    win over the cover text (``meta``); what stays unknown is "unknown". Ticker, former
+    names and the period's end date are read the same way. Raises IngestError with an
+    actionable message.
     ``on_stage`` is called with "parse", "sections" and "chunk" as each stage starts.
     """
     stage = on_stage or (lambda _name: None)
@@ -83,10 +97,13 @@ def prepare(
     doc = parse(data, name)
     timings["parse"] = time.perf_counter() - t0
 
-    form = form_type or form_from(doc.dei, doc.text)
+    header = edgar_header(data)
+    form = form_type or form_from(doc.dei, doc.text, header)
     stage("sections")
     t0 = time.perf_counter()
-    sections = detect_sections(doc.text, form)
+    sections = detect_sections(doc.text, form, doc.pages)
+    if not (form or "").upper().startswith("10-Q"):
+        sections = relocate_statements(doc.text, sections, doc.table_spans)
     timings["sections"] = time.perf_counter() - t0
 
     doc_id = hashlib.sha256(data).hexdigest()[:16]
@@ -100,13 +117,17 @@ def prepare(
             "Check that it is the filing itself."
         )
 
+    facts = read_facts(doc.dei, doc.text, header, form)
     meta = DocumentMeta(
         doc_id=doc_id,
         file_name=name,
-        company=company or company_from(doc.dei, doc.text) or UNKNOWN,
+        company=company or facts.company or UNKNOWN,
         form_type=form or UNKNOWN,
-        period=period or period_from(doc.dei, doc.text, form) or UNKNOWN,
-        sections=[s.title for s in sections],
+        period=period or facts.period or UNKNOWN,
+        period_end=facts.period_end,
+        ticker=facts.ticker,
+        former_names=facts.former_names,
+        sections=list(dict.fromkeys(s.title for s in sections)),
         n_chunks=len(chunks),
         n_tables=doc.tables,
         n_pages=max((p.number for p in doc.pages), default=0),

@@ -14,7 +14,9 @@ import re
 from dataclasses import dataclass
 
 from core.ingest.items import TEN_K, TEN_K_ORDER, TEN_Q, TEN_Q_ORDER, pick_title
-from core.types import Section
+from core.ingest.xref import ALIASES, Entry, chain_in_index, find_index, index_spans
+from core.ingest.xref import words as xref_words
+from core.types import Page, Section
 
 _ITEM_LINE = re.compile(
     r"^[ \t]*(?:part[ \t]+(?P<part>iv|iii|ii|i)\b[ \t,.:\-–—|]*)?items?[ \t]+"
@@ -132,18 +134,19 @@ def _best_chain(cands: list[_Candidate]) -> list[_Candidate]:
     return chain[::-1]
 
 
-def _title(cand: _Candidate, ten_q: bool) -> str:
+def item_title(items: tuple[str, ...], part: str | None, heading: str, ten_q: bool) -> str:
+    """'Item 1A. Risk Factors' (10-K) or 'Part II — Item 1A. Risk Factors' (10-Q)."""
     if ten_q:
-        names = [pick_title(TEN_Q[(cand.part or "I", i)], cand.heading) for i in cand.items]
+        names = [pick_title(TEN_Q[(part or "I", i)], heading) for i in items]
     else:
-        names = [pick_title(TEN_K[i], cand.heading) for i in cand.items]
-    label = (
-        f"Items {cand.items[0]} and {cand.items[1]}"
-        if len(cand.items) > 1
-        else f"Item {cand.items[0]}"
-    )
+        names = [pick_title(TEN_K[i], heading) for i in items]
+    label = f"Items {items[0]} and {items[1]}" if len(items) > 1 else f"Item {items[0]}"
     title = f"{label}. {' and '.join(dict.fromkeys(names))}"
-    return f"Part {cand.part} — {title}" if ten_q else title
+    return f"Part {part} — {title}" if ten_q else title
+
+
+def _title(cand: _Candidate, ten_q: bool) -> str:
+    return item_title(cand.items, cand.part, cand.heading, ten_q)
 
 
 def _start_with_part_line(text: str, cand: _Candidate, floor: int) -> int:
@@ -155,12 +158,24 @@ def _start_with_part_line(text: str, cand: _Candidate, floor: int) -> int:
     return cand.pos
 
 
-def detect_sections(text: str, form_type: str | None = None) -> list[Section]:
+def _front(text: str, start: int) -> list[Section]:
+    """The "Cover" (or "Preamble") section before the first Item, if it holds text."""
+    if not text[:start].strip():
+        return []
+    name = "Cover" if _COVER_CUES.search(text[:start]) else "Preamble"
+    return [Section(title=name, start=0, end=start)]
+
+
+def detect_sections(
+    text: str, form_type: str | None = None, pages: list[Page] | None = None
+) -> list[Section]:
     """Split text into Item sections (10-K by default, 10-Q when the form says so; other
     forms, whose Items differ, stay one "Document" section).
 
     Text before the first Item becomes "Cover" (or "Preamble"); without at least two Items
-    the whole text is one "Document" section.
+    the whole text is one "Document" section. When the only Item lines are those of a
+    cross-reference index, sections follow the index's page references (``xref``; needs
+    ``pages`` with printed labels).
     """
     form = (form_type or "").upper()
     if form and form != "UNKNOWN" and not form.startswith(("10-K", "10-Q")):
@@ -169,16 +184,16 @@ def detect_sections(text: str, form_type: str | None = None) -> list[Section]:
     cands = _candidates(text, ten_q)
     _weigh(text, cands)
     chain = _best_chain(cands)
+    indexed = _from_index(text, pages or [], [c.pos for c in chain], ten_q)
+    if indexed:
+        return indexed
     if len(chain) < 2:
         return [Section(title="Document", start=0, end=len(text))]
     starts: list[int] = []
     for k, cand in enumerate(chain):
         floor = chain[k - 1].end if k else 0
         starts.append(_start_with_part_line(text, cand, floor))
-    sections: list[Section] = []
-    if text[: starts[0]].strip():
-        name = "Cover" if _COVER_CUES.search(text[: starts[0]]) else "Preamble"
-        sections.append(Section(title=name, start=0, end=starts[0]))
+    sections = _front(text, starts[0])
     for k, cand in enumerate(chain):
         end = starts[k + 1] if k + 1 < len(chain) else len(text)
         sections.append(
@@ -190,4 +205,40 @@ def detect_sections(text: str, form_type: str | None = None) -> list[Section]:
                 end=end,
             )
         )
+    return sections
+
+
+def _entry_key(entry: Entry, ten_q: bool) -> tuple[str | None, str] | None:
+    """(part, item) of an index entry when the form has that Item, else None."""
+    if not ten_q:
+        return (None, entry.item) if entry.item in TEN_K else None
+    part = entry.part if entry.part in ("I", "II") else None
+    part = part or ("II" if entry.item in ("1A", "5", "6") else "I")
+    return (part, entry.item) if (part, entry.item) in TEN_Q else None
+
+
+def _from_index(
+    text: str, pages: list[Page], chain_positions: list[int], ten_q: bool
+) -> list[Section] | None:
+    """Sections from a cross-reference index, when the Item headings found are its lines."""
+    index = find_index(text) if pages else None
+    if index is None or not chain_in_index(chain_positions, index):
+        return None
+    keys = [_entry_key(e, ten_q) for e in index.entries]
+    index.entries = [e for e, k in zip(index.entries, keys, strict=True) if k]
+    keys = [k for k in keys if k]
+    titles = []
+    for entry, (part, item) in zip(index.entries, keys, strict=True):
+        official = TEN_Q[(part, item)] if ten_q else TEN_K[item]
+        titles.append(xref_words(" ".join(official)) | entry.words
+                      | xref_words(ALIASES.get((part or "", item), "")))
+    spans = index_spans(text, pages, index, titles)
+    if not spans:
+        return None
+    sections = _front(text, spans[0][1])
+    for entry, start, end in spans:
+        part, item = keys[entry]
+        heading = " ".join(sorted(index.entries[entry].words))
+        sections.append(Section(title=item_title((item,), part, heading, ten_q), item=item,
+                                part=part if ten_q else None, start=start, end=end))
     return sections

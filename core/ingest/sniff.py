@@ -15,19 +15,27 @@ _HTML_MARKERS = re.compile(rb"<(?:html|!doctype\s+html|\?xml|body|head|document>
 _LEADING_JUNK = re.compile(rb"^(?:\s|<!--.*?-->)*", re.S)
 
 
+def _head_bytes(head: bytes) -> bytes:
+    """The first bytes without a byte-order mark; UTF-16 (marked by its BOM) re-encoded as
+    UTF-8 so that markup is recognised whatever the encoding."""
+    if head.startswith(codecs.BOM_UTF8):
+        return head[len(codecs.BOM_UTF8) :]
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return head[: len(head) // 2 * 2].decode("utf-16", "ignore").encode("utf-8")
+    return head
+
+
 def sniff(data: bytes, file_name: str = "") -> Kind:
     """Return "pdf", "html" or "text" from the bytes, or raise IngestError.
 
     PDF: ``%PDF`` in the first KB. HTML: the content starts with markup and names
-    ``<html``, ``<!DOCTYPE html``, ``<?xml`` or ``<body`` early. Text: decodes and is
+    ``<html``, ``<!DOCTYPE html``, ``<?xml`` or ``<body`` early (in UTF-8, or UTF-16 with a
+    byte-order mark). Text: decodes and is
     mostly printable. Anything else (images, archives, a binary renamed .htm) is refused.
     """
     if b"%PDF-" in data[:1024]:
         return "pdf"
-    head = data[:8192]
-    for bom in (codecs.BOM_UTF8,):
-        if head.startswith(bom):
-            head = head[len(bom) :]
+    head = _head_bytes(data[:8192])
     stripped = head[_LEADING_JUNK.match(head).end() :]
     if stripped.startswith(b"<") and _HTML_MARKERS.search(head) and b"\x00" not in head:
         return "html"

@@ -1,14 +1,16 @@
 """HTML tables as readable rows: "Total revenue | 26,974 | 26,914".
 
 EDGAR tables spread one value over several cells (a "$" cell, the number, a ")" or "%"
-cell) and pad rows with empty spacer cells. Rows keep only the cells that carry text,
-glue those fragments back together and join cells with " | ".
+cell) and pad rows with empty spacer cells. Rows keep each value under its column (see
+``html_grid``) and join cells with " | "; ``merge_cells`` glues the fragments of one row
+when positions are unknown.
 """
 
 from __future__ import annotations
 
 import re
 
+from core.ingest.html_grid import CURRENCY, TRAILERS, grid_rows
 from core.ingest.text import clean_inline
 
 BLOCK_TAGS = frozenset(
@@ -22,8 +24,6 @@ CAPTION_MAX_BLOCKS = 3
 CAPTION_MAX_CHARS = 400
 
 Block = tuple[str, str]  # (kind "text" | "table", text)
-_CURRENCY = frozenset({"$", "€", "£", "¥", "US$"})
-_TRAILERS = re.compile(r"^(?:\)|%|\)%|%\)|\)\s*%)$")
 
 
 def is_hidden(el) -> bool:
@@ -66,10 +66,10 @@ def merge_cells(cells: list[str]) -> list[str]:
     for cell in cells:
         if not cell:
             continue
-        if cell in _CURRENCY:
+        if cell in CURRENCY:
             pending += cell
             continue
-        if _TRAILERS.match(cell) and out and not pending:
+        if TRAILERS.match(cell) and out and not pending:
             out[-1] += cell
             continue
         out.append(pending + cell)
@@ -79,35 +79,40 @@ def merge_cells(cells: list[str]) -> list[str]:
     return out
 
 
+def _colspan(td) -> int:
+    try:
+        return int(td.get("colspan") or 1)
+    except ValueError:
+        return 1
+
+
 def table_rows(table) -> list[list[str]]:
-    """Non-empty rows of a table (its own rows, not those of nested tables), cells merged."""
-    rows: list[list[str]] = []
+    """Rows of a table (its own rows, not those of nested tables), each value under its
+    column (``html_grid``: blank cells kept in place, "$" and "%" glued to figures)."""
     caption = table.find("caption")
-    if caption is not None:
-        text = flat_text(caption)
-        if text:
-            rows.append([text])
-    for tr in table.xpath("./tr|./*/tr"):
-        if is_hidden(tr):
-            continue
-        cells = [flat_text(td) for td in tr if td.tag in ("td", "th") and not is_hidden(td)]
-        merged = merge_cells(cells)
-        if merged:
-            rows.append(merged)
-    return rows
+    head: list[list[str]] = []
+    if caption is not None and flat_text(caption):
+        head.append([flat_text(caption)])
+    cells = [
+        [(flat_text(td), _colspan(td)) for td in tr
+         if td.tag in ("td", "th") and not is_hidden(td)]
+        for tr in table.xpath("./tr|./*/tr")
+        if not is_hidden(tr)
+    ]
+    return head + grid_rows(cells)
 
 
 def render_table(rows: list[list[str]]) -> tuple[str, bool]:
     """Render rows as text; the flag says whether it is a data table (else prose/layout).
 
-    A table whose rows hold at most one cell only wraps prose and returns ("", False) so the
-    caller walks it as ordinary blocks; a single row reads as one line of text.
+    A table whose rows hold at most one filled cell only wraps prose and returns
+    ("", False) so the caller walks it as ordinary blocks; a single row reads as one line.
     """
-    if not rows or max(len(r) for r in rows) <= 1:
+    if not rows or max(sum(1 for c in r if c) for r in rows) <= 1:
         return "", False
     if len(rows) == 1:
-        return " ".join(rows[0]), False
-    return "\n".join(" | ".join(r) for r in rows), True
+        return " ".join(c for c in rows[0] if c), False
+    return "\n".join(" | ".join(r).strip() for r in rows), True
 
 
 def assemble(blocks: list[Block]) -> tuple[str, list[tuple[int, int]]]:

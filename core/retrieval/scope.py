@@ -119,14 +119,30 @@ def _matches(wanted: Period, have: set[Period]) -> bool:
     return wanted in have if wanted.quarter else any(p.year == wanted.year for p in have)
 
 
+_INDEX_CACHE: dict[tuple, tuple[dict, list]] = {}
+
+
+def _alias_index(documents: list[DocumentMeta]) -> tuple[dict, list]:
+    """``(alias key -> [(strength, doc)], file-alias entries)``, cached per document set."""
+    key = tuple((d.doc_id, d.company, d.file_name, d.ticker, tuple(d.former_names))
+                for d in documents)
+    found = _INDEX_CACHE.get(key)
+    if found is None:
+        index: dict[str, list[tuple[str, DocumentMeta]]] = {}
+        for doc in documents:
+            for alias in aliases_for(doc.company, doc.file_name, doc.ticker, doc.former_names):
+                index.setdefault(alias.key, []).append((alias.strength, doc))
+        prefixes = [(k, v) for k, v in index.items() if any(s == "file" for s, _ in v)]
+        if len(_INDEX_CACHE) > 8:
+            _INDEX_CACHE.clear()
+        found = _INDEX_CACHE[key] = (index, prefixes)
+    return found
+
+
 def match_companies(question: str, documents: list[DocumentMeta]
                     ) -> dict[str, tuple[str, list[str]]]:
     """``{words in the question: (company shown, doc ids)}`` for each company named."""
-    index: dict[str, list[tuple[str, DocumentMeta]]] = {}
-    for doc in documents:
-        for alias in aliases_for(doc.company, doc.file_name, doc.ticker, doc.former_names):
-            index.setdefault(alias.key, []).append((alias.strength, doc))
-    prefixes = [(k, v) for k, v in index.items() if any(s == "file" for s, _ in v)]
+    index, prefixes = _alias_index(documents)
     found: dict[str, tuple[str, list[str]]] = {}
     taken: list[tuple[int, int]] = []
     spans = sorted(question_spans(question), key=lambda s: -(s[3] - s[2]))

@@ -112,6 +112,14 @@ class CorpusStore:
             self.registry.remove(doc_id)
             self.keyword.invalidate(doc_id)
 
+    def update_document(self, doc_id: str, **fields: str) -> DocumentMeta:
+        """Correct a document's company / form_type / period / ticker (see
+        ``Registry.update_document``); keyword search re-reads it on its next query."""
+        with self._lock:
+            meta = self.registry.update_document(doc_id, **fields)
+            self.keyword.invalidate(doc_id)
+        return meta
+
     def _embed(self, texts: list[str]) -> np.ndarray:
         vecs = np.asarray(self.embedder.encode(texts), dtype=np.float32)
         if vecs.shape != (len(texts), self.embedder.dim):

@@ -9,12 +9,17 @@ sees ``ready`` documents, so a crash half-way through an add is invisible;
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import threading
 from collections.abc import Iterable
 from pathlib import Path
 
+from core.errors import StoreError
+from core.store.corrections import validate
 from core.types import Chunk, DocumentMeta
+
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS documents (
@@ -83,6 +88,7 @@ class Registry:
         self.path = path
         self._lock = threading.RLock()
         self._conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
+        self._docs: tuple[tuple[int, int], list[DocumentMeta]] | None = None
         self._conn.execute("PRAGMA foreign_keys = ON")
         self._conn.execute("PRAGMA journal_mode = WAL")
         self._conn.executescript(SCHEMA)
@@ -105,12 +111,21 @@ class Registry:
         return row[0] if row else None
 
     def documents(self) -> list[DocumentMeta]:
-        """Ready documents in the order they were added."""
+        """Ready documents in the order they were added.
+
+        Parsed once per change of the database: SQLite's ``data_version`` moves when another
+        connection commits and ``total_changes`` when this one writes (every search asks)."""
         with self._lock:
+            version = (self._conn.execute("PRAGMA data_version").fetchone()[0],
+                       self._conn.total_changes)
+            if self._docs is not None and self._docs[0] == version:
+                return list(self._docs[1])
             rows = self._conn.execute(
                 "SELECT meta FROM documents WHERE status = 'ready' ORDER BY seq"
             ).fetchall()
-        return [DocumentMeta.model_validate_json(r[0]) for r in rows]
+            docs = [DocumentMeta.model_validate_json(r[0]) for r in rows]
+            self._docs = (version, docs)
+        return list(docs)
 
     def get_document(self, doc_id: str) -> DocumentMeta | None:
         with self._lock:
@@ -192,6 +207,30 @@ class Registry:
                 f"VALUES ({', '.join('?' * len(_FIELDS))})",
                 rows,
             )
+
+    def update_document(self, doc_id: str, **fields: str) -> DocumentMeta:
+        """Correct a ready document's company, form_type, period or ticker (values checked
+        and normalised by ``corrections``); the fields are recorded in ``meta.corrected``.
+        Raises StoreError for an unknown document or a bad value (nothing is changed)."""
+        values = validate(fields)
+        with self._lock, self._conn:
+            row = self._conn.execute(
+                "SELECT meta FROM documents WHERE doc_id = ? AND status = 'ready'", (doc_id,)
+            ).fetchone()
+            if row is None:
+                raise StoreError(
+                    f"No document {doc_id!r} in the corpus; `python -m core docs` lists the ids."
+                )
+            meta = DocumentMeta.model_validate_json(row[0])
+            update: dict = dict(values)
+            if _ISO_DATE.match(values.get("period", "")):
+                update["period_end"] = values["period"]
+            update["corrected"] = list(dict.fromkeys([*meta.corrected, *values]))
+            meta = meta.model_copy(update=update)
+            self._conn.execute(
+                "UPDATE documents SET meta = ? WHERE doc_id = ?", (meta.model_dump_json(), doc_id)
+            )
+        return meta
 
     def mark_ready(self, doc_id: str) -> None:
         with self._lock, self._conn:
