@@ -26,7 +26,10 @@ def source_line(c: Mapping[str, Any], p: CitedPassage | None = None) -> str:
     """One readable line per source: filing, section and page, or page title and site."""
     if c.get("kind") == "web":
         host = urlsplit(str(c.get("url") or c.get("evidence_id") or "")).hostname or ""
-        return f"[{c.get('n')}] {c.get('label') or host}" + (f" · {host}" if host else "")
+        line = f"[{c.get('n')}] {c.get('label') or host}" + (f" · {host}" if host else "")
+        if p is not None and p.unverified:
+            line += " (demo article, URL unverified)"
+        return line
     if p is not None and p.kind == "chunk":
         return f"[{p.n}] {p.source} · {p.where}"
     return citation_label(c)
@@ -36,8 +39,9 @@ def hover_info(passages: Mapping[int, CitedPassage]) -> dict[int, dict[str, str]
     """What hovering a marker shows: source, place and the cited sentence."""
     out = {}
     for n, p in passages.items():
-        where = p.where if p.kind != "web" else " · ".join(x for x in (p.date, p.url) if x)
-        out[n] = {"source": p.source, "where": where, "quote": quote_of(p)}
+        where = p.where if p.kind != "web" else p.web_where
+        source = f"{p.source} (demo article)" if p.unverified else p.source
+        out[n] = {"source": source, "where": where, "quote": quote_of(p)}
     return out
 
 

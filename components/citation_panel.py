@@ -30,9 +30,14 @@ def highlighted(text: str, span: tuple[int, int] | None, colour: str = MARK) -> 
 def passage_header(p: CitedPassage) -> None:
     """'[n] Source' and where it is (section, printed page)."""
     st.markdown(f"**[{p.n}] {md_escape(p.source)}**")
-    where = p.where if p.kind != "web" else " · ".join(x for x in (p.date or "undated", p.url) if x)
+    where = p.where if p.kind != "web" else p.web_where
     if where:
         st.caption(md_escape(where))
+    if p.unverified:
+        st.warning("Demo article: written for this project from memory, not a copy of real "
+                   "news; its URL is unverified.")
+    elif p.provenance == "saved":
+        st.caption("A page you saved to the web snapshot.")
 
 
 def render_passage(p: CitedPassage) -> None:

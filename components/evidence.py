@@ -58,7 +58,8 @@ def relative_scores(scores: Sequence[float]) -> list[float]:
 
 def _where(h: HitView) -> str:
     if h.kind == "web":
-        return f"{h.date or 'undated'} · {h.url or h.id}"
+        unverified = " (demo article, URL unverified)" if "demo article" in (h.label or "") else ""
+        return f"{h.date or 'undated'} · {h.url or h.id}{unverified}"
     page = f" · p. {h.page}" if h.page else ""
     return f"{h.section or ''}{page}"
 

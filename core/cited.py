@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from core.config import Settings
 from core.files import is_pdf, original_path
+from core.retrieval.web_saved import provenance_of
 from core.types import Chunk, DocumentMeta
 
 MARKER = re.compile(r"\[(\d+)\]")
@@ -127,6 +128,18 @@ class CitedPassage:
     document: DocumentMeta | None = None
     neighbours: list[Chunk] = field(default_factory=list)
     original: Path | None = None
+    provenance: str = ""  # web: "demo" (URL unverified), "saved" (by the analyst) or ""
+
+    @property
+    def unverified(self) -> bool:
+        """A demo article written for the project: its URL was never checked."""
+        return self.provenance == "demo"
+
+    @property
+    def web_where(self) -> str:
+        """'2024-01-30 · https://... (unverified)' for a web source."""
+        url = f"{self.url} (unverified)" if self.url and self.unverified else self.url
+        return " · ".join(x for x in (self.date or "undated", url) if x)
 
     @property
     def is_pdf(self) -> bool:
@@ -200,10 +213,11 @@ def resolve_citation(store: Any, settings: Settings, citation: dict[str, Any], *
                             source=str(citation.get("label") or eid))
     text = stored.get("text") or ""
     web = citation.get("kind") == "web" or stored.get("kind") == "web"
+    url = str(stored.get("url") or citation.get("url") or (eid if web else ""))
     return CitedPassage(
         n=n, kind="web" if web else "stored", evidence_id=eid, text=text, claim=claim,
         highlight=best_span(claim, text),
         source=str(stored.get("title") or stored.get("label") or citation.get("label") or eid),
         section="" if web else str(stored.get("section") or ""), page=stored.get("page"),
-        url=str(stored.get("url") or citation.get("url") or (eid if web else "")),
-        date=str(stored.get("date") or ""))
+        url=url, date=str(stored.get("date") or ""),
+        provenance=provenance_of(url, settings) if web else "")

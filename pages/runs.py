@@ -13,6 +13,7 @@ from components.exports import render_export_buttons
 from components.run_screen import record_answer, render_finished
 from components.text import md_escape, preview
 from core import jobs, run_session
+from core.cited import document_name
 from core.errors import AppError
 from core.run_index import STATUSES, delete_note, search, set_tags, summaries
 from core.runs import delete_run, load_run
@@ -116,7 +117,8 @@ if row.error and row.status in ("cancelled", "failed", "discarded"):
     st.warning(md_escape(row.error))
 
 c1, c2, c3, c4, c5 = st.columns([1, 1, 1, 1, 2])
-render_export_buttons(c1, c2, record, settings, "runs")
+render_export_buttons(c1, c2, record, settings, "runs",
+                      {d.doc_id: document_name(d) for d in corpus.documents()})
 if c3.button("Delete run", key="runs_delete"):
     ss[keys.RUNS_CONFIRM_DELETE] = record.id
 if row.status == "review":

@@ -220,7 +220,7 @@ def test_walkthrough_in_a_real_browser(page, tmp_path, tavily):
     # --- 1. upload -> ready, with progress, while other pages stay usable ----------------
     pg.goto(f"{base}/library")
     pg.get_by_role("heading", name="Your corpus is empty").wait_for()
-    pg.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+    pg.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(
         [str(p) for p in files])
     t0 = time.perf_counter()
     pg.get_by_role("button", name="Ingest files").click()
@@ -235,6 +235,7 @@ def test_walkthrough_in_a_real_browser(page, tmp_path, tavily):
     pg.get_by_text(f"{len(files)} of {len(files)} succeeded").wait_for(timeout=LONG)
     timings["upload_to_ready_s"] = time.perf_counter() - t0
     pg.get_by_role("heading", name=f"Documents ({len(files)})").wait_for()
+    assert "demo article(s) written for this project" in body(pg)  # the web snapshot
     shots.append(shot(pg, "03-library"))
 
     # --- 2. ask -> plan on screen; the plan as step cards -----------------------------------
@@ -303,7 +304,7 @@ def test_walkthrough_in_a_real_browser(page, tmp_path, tavily):
     # --- 6. a PDF filing: the cited page rendered with the passage marked --------------------
     if real:  # uploaded after the timed pair
         nav(pg, "Library")
-        pg.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(pdf))
+        pg.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(str(pdf))
         pg.get_by_role("button", name="Ingest files").click()
         pg.get_by_text("1 of 1 succeeded").wait_for(timeout=LONG)
     nav(pg, "Research")
@@ -364,7 +365,10 @@ def test_walkthrough_in_a_real_browser(page, tmp_path, tavily):
     pg.get_by_label("Search runs").fill("")
     pg.keyboard.press("Enter")
     pg.get_by_text(re.compile(r"^3 of 3 run\(s\)$")).wait_for()
-    assert "cancelled" in body(pg) and "done" in body(pg)
+    pick(pg, pg.locator("body"), "Status", "cancelled")  # the table is a canvas: filter
+    pg.get_by_text(re.compile(r"^1 of 3 run\(s\)$")).wait_for()
+    settle(pg)
+    assert "Cancelled by the analyst" in body(pg), body(pg)[-1500:]
     pg.goto(run_url)  # the walk-through run, by its link
     answer_done(pg)
 
@@ -381,9 +385,13 @@ def test_walkthrough_in_a_real_browser(page, tmp_path, tavily):
     if setup:
         timings["compare_setup_s"] = float(setup)
     shots.append(shot(pg, "15-compare-verdicts"))
+    saved = pg.get_by_text(re.compile(r"^Both runs are saved")).first.inner_text()
     t0 = time.perf_counter()
     pg.get_by_role("button", name="Compare", exact=True).click()
-    pg.get_by_text("Compared").first.wait_for(timeout=LONG)
+    pg.wait_for_function(  # a new baseline run replaces the first one on screen
+        "(before) => [...document.querySelectorAll('[data-testid=\"stCaptionContainer\"]')]"
+        ".some((e) => e.innerText.startsWith('Both runs are saved') && e.innerText !== before)",
+        arg=saved, timeout=LONG)
     pg.get_by_role("heading", name="Sub-question by sub-question").wait_for(timeout=LONG)
     settle(pg)
     timings["compare_again_s"] = time.perf_counter() - t0
