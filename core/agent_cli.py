@@ -126,23 +126,26 @@ def _stream(stream, out: IO[str]) -> RunRecord:
     return stream.record
 
 
-def _review(service, thread_id: str, out: IO[str], input_fn: Callable[[str], str]):
-    """Ask y/n/edit until a valid plan is accepted; None when the analyst declines."""
-    print_plan(service.pending_plan(thread_id), out)
+def _review(service, thread_id: str, out: IO[str], input_fn: Callable[[str], str],
+            draft_plan: list | None = None):
+    """Ask y/n/edit until a valid plan is accepted; None when the analyst declines.
+    ``draft_plan``: the plan as edited in the dashboard, offered instead of the proposal."""
+    print_plan(draft_plan or service.pending_plan(thread_id), out)
     while True:
         try:
             choice = input_fn("Run this plan? [y]es / [n]o / [e]dit: ").strip().lower()
         except EOFError:
             choice = "n"
         if choice in ("y", "yes", ""):
-            return service.resume(thread_id)
+            return service.resume(thread_id, draft_plan)
         if choice in ("n", "no", "q"):
             print(f"Run {thread_id} left paused; resume it with "
                   f"`python -m core ask --resume {thread_id}`.", file=out)
             return None
         path = service.settings.data_dir / "plan-edits" / f"{thread_id}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps([s.model_dump() for s in service.pending_plan(thread_id)],
+        path.write_text(json.dumps([s.model_dump() for s in
+                                    draft_plan or service.pending_plan(thread_id)],
                                    indent=2), encoding="utf-8")
         try:
             input_fn(f"Edit {path}, save it, then press Enter: ")
@@ -161,8 +164,21 @@ def ask(question: str | None, *, settings: Settings, approve: bool = False,
     """Run the deep agent from the terminal; returns the record (None if left paused)."""
     if service is None:
         service, _ = build_service(settings, offline=offline)
-    if resume:
+    draft_plan = None
+    if resume:  # the same run session the dashboard renders (drafts, discarded, cancelled)
+        from core import run_session
+        from core.plan_draft import to_plan
+
+        session = run_session.open_run(service, settings, resume)
+        if session.phase != "review":
+            print(session.message or f"Run {resume} is {session.phase}: no plan waits for "
+                  "review.", file=out)
+            return session.record
         thread_id = resume
+        if session.draft and not plan_file:
+            draft_plan = to_plan(session.draft)
+            print(f"The plan as edited in the dashboard ({session.draft_saved_at}) is used.",
+                  file=out)
     else:
         if not question:
             raise AppError("Give a question, or --resume RUN_ID to continue a paused run.")
@@ -174,12 +190,16 @@ def ask(question: str | None, *, settings: Settings, approve: bool = False,
     if plan_file:
         stream = service.resume(thread_id, Path(plan_file).read_text(encoding="utf-8"))
     elif approve:
-        print_plan(service.pending_plan(thread_id), out)
-        stream = service.resume(thread_id)
+        print_plan(draft_plan or service.pending_plan(thread_id), out)
+        stream = service.resume(thread_id, draft_plan)
     else:
-        stream = _review(service, thread_id, out, input_fn)
+        stream = _review(service, thread_id, out, input_fn, draft_plan)
         if stream is None:
             return None
+    if resume:
+        from core.run_index import clear_draft
+
+        clear_draft(settings, thread_id)
     record = _stream(stream, out)
     print_record(record, out)
     return record

@@ -235,3 +235,30 @@ def test_a_model_with_no_dependency_field_gets_none():
 
     out = to_plan(drafts_from_plan(_plan()), Plain)
     assert not hasattr(out[0], "depends_on")
+
+
+def test_the_cli_shares_the_run_session_with_the_dashboard(settings):
+    import io
+
+    from core.agent_cli import ask
+
+    svc = make_service(settings)
+    thread, plan, _ = svc.start(QUESTION)
+    drafts = drafts_from_plan(plan)
+    drafts[0].sub_question = "Acme's supply risks?"
+    save_draft(settings, thread, drafts)  # edited in the browser, then resumed in a terminal
+    out = io.StringIO()
+    record = ask(None, settings=settings, resume=thread, approve=True, service=svc, out=out)
+    assert "as edited in the dashboard" in out.getvalue()
+    assert record.plan[0].sub_question == "Acme's supply risks?"
+    assert load_note(settings, thread).draft is None
+    out = io.StringIO()
+    again = ask(None, settings=settings, resume=thread, approve=True, service=svc, out=out)
+    assert again.id == thread and "no plan waits for review" in out.getvalue()
+
+    other, _, _ = svc.start(QUESTION)
+    run_session.discard(svc, settings, other)
+    out = io.StringIO()
+    ask(None, settings=settings, resume=other, approve=True, service=svc, out=out)
+    assert "discarded at review" in out.getvalue()
+    assert run_session.open_run(svc, settings, other).phase == "discarded"  # not run
