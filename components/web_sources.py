@@ -19,7 +19,7 @@ def sources_frame(sources: Sequence[WebSource]) -> pd.DataFrame:
         "Date": s.date or "undated",
         "Title": s.title,
         "Publisher": s.publisher or "",
-        "URL": f"{s.url} (unverified)" if s.provenance == "demo" else s.url,
+        "URL": f"(unverified) {s.url}" if s.provenance == "demo" else s.url,
     } for s in sources], columns=["Kind", "Date", "Title", "Publisher", "URL"])
 
 

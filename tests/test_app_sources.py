@@ -40,7 +40,7 @@ def test_demo_articles_are_labelled_in_citations_and_the_library_takes_saved_pag
     ok(at.switch_page("pages/library.py").run())
     table = next(d.value for d in at.dataframe if "Kind" in d.value.columns)
     assert set(table["Kind"]) == {"Demo article"}
-    assert all(u.endswith("(unverified)") for u in table["URL"])
+    assert all(u.startswith("(unverified) https://") for u in table["URL"])
     at.file_uploader(key="lib_web_file").set_value(("gadgetron.html", PAGE, "text/html"))
     at.text_input(key="lib_web_url").set_value("https://news.example.com/gadgetron")
     at.text_input(key="lib_web_title").set_value("Gadgetron ships")

@@ -281,6 +281,7 @@ def test_walkthrough_in_a_real_browser(page, tmp_path, tavily):
     trace = pg.locator('[data-testid="stExpander"] summary').filter(has_text="Research trace")
     assert answer_y < trace.first.bounding_box()["y"], "the answer comes before the trace"
     assert "Reflection" not in body(pg)  # the trace is collapsed
+    assert "demo article, URL unverified" in body(pg)  # news from the bundled snapshot
     shots.append(shot(pg, "07-answer-first"))
     run_url = pg.url
 
