@@ -134,11 +134,17 @@ def test_every_page_renders_with_an_empty_corpus(app_env, page, title, hint):
 # --- library -----------------------------------------------------------------------------
 
 
+def documents_table(at: AppTest):
+    """The Library's documents table (the page also shows the ingest summary and the web
+    snapshot)."""
+    return next(d.value for d in at.dataframe if "doc id" in d.value.columns)
+
+
 def test_load_sample_then_browse_sections_and_delete(app_env):
     at = load_sample(boot())
     page = texts(at)
     assert "1 of 1 succeeded" in page
-    docs = at.dataframe[1].value  # [0] is the ingest summary
+    docs = documents_table(at)
     assert docs.loc[0, "company"].startswith("Northwind")
     assert docs.loc[0, "form"] == "10-K"
     assert docs.loc[0, "chunks"] > 10 and docs.loc[0, "tables"] > 0
@@ -169,7 +175,7 @@ def test_bad_upload_is_explained_while_the_good_file_goes_in(app_env):
     errors = [e.value.replace("\\", "") for e in at.error]
     assert any("renamed.htm" in e and "not a supported type" in e for e in errors), errors
     assert any("empty.txt" in e and "empty" in e.lower() for e in errors), errors
-    docs = at.dataframe[1].value
+    docs = documents_table(at)
     assert list(docs["file"]) == ["acme-notes.txt"]
 
 
