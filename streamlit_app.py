@@ -32,6 +32,10 @@ except AppError as _exc:  # a bad DTR_* value: say which, instead of a traceback
 
 for _key, _default in keys.SHARED_DEFAULTS.items():
     st.session_state.setdefault(_key, _default.copy() if hasattr(_default, "copy") else _default)
+if not st.session_state.get(keys.APP_SETTINGS_LOADED):  # a new session starts from saved settings
+    st.session_state[keys.APP_OVERRIDES] = {**services.saved_overrides(),
+                                            **st.session_state[keys.APP_OVERRIDES]}
+    st.session_state[keys.APP_SETTINGS_LOADED] = True
 
 page = st.navigation(
     {
@@ -49,11 +53,24 @@ page = st.navigation(
 )
 
 
+def _activity() -> list[str]:
+    """Background work of this server, one line each (ingest progress, research runs)."""
+    from core import jobs
+
+    lines = []
+    for job in jobs.active("ingest"):
+        if job.progress is not None:
+            lines.append(f"Ingesting: {job.progress.line()}")
+    for job in jobs.active("research"):
+        lines.append(f"Researching: run {job.id} ({job.seconds:.0f} s)")
+    return lines
+
+
 def _active_stack() -> ActiveStack:
     settings = services.session_settings()
     corpus = services.corpus()
     docs = corpus.documents()
-    info = corpus.reranker.info
+    info = services.reranker(settings).info
     try:
         web_name = services.web_search(settings).name
     except Exception as exc:  # noqa: BLE001 - a broken provider must not hide the app
@@ -68,6 +85,7 @@ def _active_stack() -> ActiveStack:
         reranker_reason=info.reason,
         web=web_name,
         data_dir=str(settings.data_dir),
+        activity=_activity(),
     )
 
 

@@ -1,25 +1,53 @@
-"""The final answer with its [n] citations; selecting one opens the cited evidence."""
+"""The final answer: its text with hoverable, clickable [n] markers, its sources, and the cited
+passage opened in place (beside the answer, or below it in narrow columns)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
 import streamlit as st
 
+from components.citation_panel import quote_of
+from components.cite_text import render_cited_text
 from components.text import md_escape, safe_answer
+from core.cited import CitedPassage
 
 STOP_STYLE = {"completed": "green", "policy_finish": "green"}
 
 
-def citation_label(c: dict[str, Any]) -> str:
+def citation_label(c: Mapping[str, Any]) -> str:
     """'[n] label' for a citation dict (keys n, evidence_id, kind, label, url)."""
     return f"[{c.get('n')}] {c.get('label') or c.get('evidence_id')}"
 
 
+def source_line(c: Mapping[str, Any], p: CitedPassage | None = None) -> str:
+    """One readable line per source: filing, section and page, or page title and site."""
+    if c.get("kind") == "web":
+        host = urlsplit(str(c.get("url") or c.get("evidence_id") or "")).hostname or ""
+        line = f"[{c.get('n')}] {c.get('label') or host}" + (f" · {host}" if host else "")
+        if p is not None and p.unverified:
+            line += " (demo article, URL unverified)"
+        return line
+    if p is not None and p.kind == "chunk":
+        return f"[{p.n}] {p.source} · {p.where}"
+    return citation_label(c)
+
+
+def hover_info(passages: Mapping[int, CitedPassage]) -> dict[int, dict[str, str]]:
+    """What hovering a marker shows: source, place and the cited sentence."""
+    out = {}
+    for n, p in passages.items():
+        where = p.where if p.kind != "web" else p.web_where
+        source = f"{p.source} (demo article)" if p.unverified else p.source
+        out[n] = {"source": source, "where": where, "quote": quote_of(p)}
+    return out
+
+
 def render_answer(
     answer: str,
-    citations: Sequence[dict[str, Any]],
+    citations: Sequence[Mapping[str, Any]],
     *,
     key: str,
     stop_reason: str = "",
@@ -27,16 +55,34 @@ def render_answer(
     source: str = "",
     invalid_markers: Sequence[str] = (),
     not_found: Sequence[str] = (),
-    open_citation: Callable[[dict[str, Any]], None] | None = None,
-) -> None:
-    """Answer text (links/images/HTML stripped), its sources and a citation picker."""
-    with st.container(border=True):
+    passages: Mapping[int, CitedPassage] | None = None,
+    panel: Callable[[CitedPassage], None] | None = None,
+    beside: bool = True,
+    open_citation: Callable[[Mapping[str, Any]], None] | None = None,
+) -> int | None:
+    """Draw the answer and, when one is picked, its cited passage; returns the picked [n].
+
+    ``passages`` (resolved citations) make the markers hoverable and ``panel`` draws the
+    picked one: beside the answer (``beside``) or below it. ``open_citation`` is the older
+    call shape: called with the picked citation dict instead of drawing a panel."""
+    passages = passages or {}
+    pick_key = f"{key}_pick"
+    numbers = [c.get("n") for c in citations]
+    split = beside and panel is not None and bool(citations)
+    main, side = st.columns([3, 2], gap="medium") if split else (st.container(), None)
+    with main, st.container(border=True):
         head, badge = st.columns([4, 1], vertical_alignment="center")
         head.subheader("Answer")
         if stop_reason:
             with badge:
                 st.badge(stop_reason.replace("_", " "), color=STOP_STYLE.get(stop_reason, "orange"))
-        st.markdown(safe_answer(answer) or "_No answer._")
+        if citations:
+            clicked = render_cited_text(answer, hover_info(passages), key=f"{key}_text",
+                                        selected=st.session_state.get(pick_key))
+            if clicked in numbers:
+                st.session_state[pick_key] = clicked
+        else:
+            st.markdown(safe_answer(answer) or "_No answer._")
         if source:
             st.caption(f"Written by the {'LLM' if source == 'llm' else 'offline engine'}"
                        + (f" · {md_escape(stop_message)}" if stop_message else ""))
@@ -45,21 +91,27 @@ def render_answer(
                        + md_escape(", ".join(invalid_markers)))
         if not_found:
             st.info("Not found in the evidence: " + md_escape("; ".join(not_found)))
-    if not citations:
-        st.caption("This answer cites no evidence.")
-        return
-    st.markdown("**Sources**")
-    lines = []
-    for c in citations:
-        where = c.get("url") if c.get("kind") == "web" else c.get("evidence_id")
-        icon = "web" if c.get("kind") == "web" else "filing"
-        lines.append(f"- *{icon}* · {md_escape(citation_label(c))} · {md_escape(where or '')}")
-    st.markdown("\n".join(lines))
-    numbers = [c.get("n") for c in citations]
-    by_n = {c.get("n"): c for c in citations}
-    picked = st.pills(
-        "Open a citation", numbers, format_func=lambda n: f"[{n}]", key=key,
-        help="Shows the cited chunk in its document, section and page.",
-    )
-    if picked is not None and open_citation is not None:
-        open_citation(by_n[picked])
+        if not citations:
+            st.caption("This answer cites no evidence.")
+            return None
+        st.markdown("**Sources**")
+        st.markdown("\n".join(f"- {md_escape(source_line(c, passages.get(c.get('n'))))}"
+                              for c in citations))
+        picked = st.pills(
+            "Open a citation", numbers, format_func=lambda n: f"[{n}]", key=pick_key,
+            help="Or click a [n] marker in the answer: the passage opens "
+                 + ("beside it." if split else "below."),
+        )
+    if picked is None:
+        if side is not None:
+            side.caption("Hover a [n] marker in the answer to preview its passage; click it to "
+                         "open the passage here, with the cited sentence highlighted and the "
+                         "page it is on in the filing.")
+        return None
+    chosen = passages.get(picked)
+    if panel is not None and chosen is not None:
+        with side if side is not None else st.container():
+            panel(chosen)
+    elif open_citation is not None:
+        open_citation(next(c for c in citations if c.get("n") == picked))
+    return picked

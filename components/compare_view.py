@@ -1,4 +1,5 @@
-"""One side of the Compare page: a run's cost, answer and evidence."""
+"""The Compare page's parts: who covers each sub-question, how the answers differ, and one
+side's cost, answer and evidence."""
 
 from __future__ import annotations
 
@@ -11,7 +12,12 @@ import streamlit as st
 from components.answer import render_answer
 from components.text import md_escape, preview
 from core.agent.state import Evidence
+from core.compare import DiffLine, SideVerdict, Verdict
 from core.runs import RunRecord
+
+COVERAGE_MARK = {"covered": "✓ covered", "partial": "◐ partly", "missing": "✗ not covered"}
+WINNER_WORDS = {"deep": "deep agent", "baseline": "baseline", "both": "both",
+                "neither": "neither"}
 
 SCORE_LABELS = {
     "faithfulness": "Faithfulness",
@@ -53,6 +59,62 @@ def run_metrics(record: RunRecord) -> dict[str, Any]:
     }
 
 
+def _cell(v: SideVerdict) -> str:
+    cites = "".join(f"[{n}]" for n in v.markers)
+    return f"{COVERAGE_MARK[v.coverage]} {cites}".strip()
+
+
+def verdicts_frame(verdicts: Sequence[Verdict]) -> pd.DataFrame:
+    """One row per sub-question: each answer's coverage with its [n] evidence, and who wins."""
+    return pd.DataFrame([{
+        "sub-question": v.sub_question,
+        "tool": "web" if v.tool == "web_search" else "filings",
+        "baseline": _cell(v.baseline),
+        "deep agent": _cell(v.deep),
+        "better": WINNER_WORDS[v.winner],
+        "baseline's sentence": v.baseline.sentence,
+        "deep's sentence": v.deep.sentence,
+    } for v in verdicts])
+
+
+def render_verdicts(verdicts: Sequence[Verdict]) -> None:
+    """Which answer covers each sub-question, with which evidence."""
+    st.subheader("Sub-question by sub-question")
+    if not verdicts:
+        st.info("No sub-questions to compare.")
+        return
+    covered = {side: sum(getattr(v, side).coverage == "covered" for v in verdicts)
+               for side in ("baseline", "deep")}
+    n = len(verdicts)
+    st.markdown(f"**The deep agent covers {covered['deep']} of {n} sub-question(s); the "
+                f"baseline covers {covered['baseline']} of {n}.**")
+    st.caption("A sub-question counts as covered when a cited sentence of the answer addresses "
+               "it (similarity to the sub-question ≥ 0.5, partly ≥ 0.32); [n] is the evidence "
+               "behind it. Uncited sentences count for nothing.")
+    st.dataframe(verdicts_frame(verdicts), hide_index=True, width="stretch",
+                 column_config={"sub-question": st.column_config.TextColumn(width="medium"),
+                                "baseline's sentence": st.column_config.TextColumn(width="large"),
+                                "deep's sentence": st.column_config.TextColumn(width="large")})
+
+
+def render_diff(lines: Sequence[DiffLine]) -> None:
+    """What both answers say, and what only one of them says."""
+    st.subheader("How the answers differ")
+    groups = {"both": [], "deep": [], "baseline": []}
+    for line in lines:
+        groups[line.kind].append(line)
+    c1, c2, c3 = st.columns(3)
+    for col, kind, title in ((c1, "deep", "Only the deep agent says"),
+                             (c2, "both", "Both say"),
+                             (c3, "baseline", "Only the baseline says")):
+        with col:
+            st.markdown(f"**{title}** ({len(groups[kind])})")
+            for line in groups[kind][:12]:
+                st.markdown(f"- {md_escape(preview(line.text, 260))}")
+            if len(groups[kind]) > 12:
+                st.caption(f"… and {len(groups[kind]) - 12} more")
+
+
 def render_side(
     record: RunRecord,
     *,
@@ -61,13 +123,16 @@ def render_side(
     key: str,
     open_citation: Callable[[dict[str, Any]], None] | None = None,
     scores: Sequence[Any] = (),
+    draw_answer: Callable[[RunRecord], None] | None = None,
+    time_note: str = "",
 ) -> None:
     """Metrics, answer with citations, and evidence of one run."""
     st.subheader(title)
     st.caption(subtitle)
     m = run_metrics(record)
     c1, c2, c3, c4 = st.columns(4)
-    c1.metric("Time", f"{m['seconds']:.1f} s")
+    c1.metric("Time", f"{m['seconds']:.1f} s",
+              help=time_note or "Time to answer (plan review and one-time setup excluded).")
     c2.metric("LLM calls", m["calls"])
     c3.metric("Tokens", f"{m['tokens']:,}")
     c4.metric("Evidence", m["evidence"], help=f"{m['steps']} step(s)")
@@ -82,12 +147,15 @@ def render_side(
         st.warning("This run has no answer" + (f": {md_escape(record.error)}" if record.error
                                                else "."))
         return
-    render_answer(
-        answer.text, [c.model_dump() for c in answer.citations], key=key,
-        stop_reason=record.stop_reason.code if record.stop_reason else "",
-        source=answer.source, invalid_markers=answer.invalid_markers,
-        not_found=answer.not_found, open_citation=open_citation,
-    )
+    if draw_answer is not None:
+        draw_answer(record)
+    else:
+        render_answer(
+            answer.text, [c.model_dump() for c in answer.citations], key=key,
+            stop_reason=record.stop_reason.code if record.stop_reason else "",
+            source=answer.source, invalid_markers=answer.invalid_markers,
+            not_found=answer.not_found, open_citation=open_citation,
+        )
     evidence = record.evidence or answer.evidence
     if evidence:
         st.markdown("**Evidence**")

@@ -1,4 +1,10 @@
-"""Evidence tables (every retrieval stage's rank and score) and the reranker chart."""
+"""Evidence tables (every retrieval stage's rank and score) and the reranker chart.
+
+Stage cells read "#3 · 0.0465" (rank first: raw scores of different stages are not on one
+scale) and "–" where a hit did not go through a stage. The chart shows the reranker's
+scores relative to the best one (raw scores on hover): fused RRF scores differ in the
+third decimal and would otherwise draw bars of one length.
+"""
 
 from __future__ import annotations
 
@@ -14,33 +20,46 @@ from core.agent.events import HitView
 STAGES = ("keyword", "vector", "fused", "reranked")
 
 
+def stage_cell(stage) -> str:
+    """'#3 · 0.0465' for a stage a hit went through, '–' otherwise."""
+    if stage is None:
+        return "–"
+    return f"#{stage.rank} · {stage.score:.4g}"
+
+
 def hits_frame(hits: Sequence[HitView]) -> pd.DataFrame:
-    """One row per hit: rank, source, then score and rank at each stage it went through."""
+    """One row per hit: rank, source, where, then rank and score at each stage it went
+    through (stages no hit went through are left out), a text preview and the id."""
     rows = []
     for h in hits:
-        row: dict[str, object] = {
-            "rank": h.rank,
-            "source": h.label,
-            "where": _where(h),
-            "score": round(h.score, 4),
-        }
+        row: dict[str, object] = {"rank": h.rank, "source": h.label, "where": _where(h)}
         for stage in STAGES:
-            s = h.stages.get(stage)
-            row[stage] = round(s.score, 4) if s else None
-            row[f"{stage} #"] = s.rank if s else None
+            row[stage] = stage_cell(h.stages.get(stage))
         row["text"] = preview(h.text, 200)
         row["id"] = h.id
         rows.append(row)
     frame = pd.DataFrame(rows)
     if frame.empty:
         return frame
-    unused = [c for st_ in STAGES for c in (st_, f"{st_} #") if frame[c].isna().all()]
+    unused = [st_ for st_ in STAGES if (frame[st_] == "–").all()]
     return frame.drop(columns=unused)
+
+
+def relative_scores(scores: Sequence[float]) -> list[float]:
+    """Scores mapped to 10..100 (best = 100, worst = 10): min-max, so small differences show;
+    all equal -> all 100."""
+    if not scores:
+        return []
+    lo, hi = min(scores), max(scores)
+    if hi - lo <= 1e-12:
+        return [100.0 for _ in scores]
+    return [round(10 + 90 * (s - lo) / (hi - lo), 1) for s in scores]
 
 
 def _where(h: HitView) -> str:
     if h.kind == "web":
-        return f"{h.date or 'undated'} · {h.url or h.id}"
+        unverified = " (demo article, URL unverified)" if "demo article" in (h.label or "") else ""
+        return f"{h.date or 'undated'} · {h.url or h.id}{unverified}"
     page = f" · p. {h.page}" if h.page else ""
     return f"{h.section or ''}{page}"
 
@@ -55,11 +74,11 @@ def render_hits(hits: Sequence[HitView], *, key: str, height: int | None = None)
         "rank": st.column_config.NumberColumn(width="small"),
         "source": st.column_config.TextColumn(width="medium"),
         "text": st.column_config.TextColumn(width="large"),
-        "id": st.column_config.TextColumn(width="small"),
+        "id": st.column_config.TextColumn(width="small", help="Chunk id or URL"),
     }
     for stage in STAGES:
-        config[stage] = st.column_config.NumberColumn(format="%.4f", help=f"{stage} score")
-        config[f"{stage} #"] = st.column_config.NumberColumn(help=f"rank at the {stage} stage")
+        config[stage] = st.column_config.TextColumn(
+            help=f"Rank and score at the {stage} stage (– : not found by it)")
     st.dataframe(frame, hide_index=True, width="stretch", column_config=config, key=key,
                  height=height or "auto")
 
@@ -73,16 +92,19 @@ def rerank_figure(hits: Sequence[HitView]):
     labels = [html.escape(f"[{h.rank}] {bar_label(h)}") for h in ordered]
     scores = [h.stages["reranked"].score if "reranked" in h.stages else h.score for h in ordered]
     colours = ["#2e7d32" if h.kind == "web" else "#1f4e79" for h in ordered]
+    hover = [html.escape(f"rank {h.rank} · raw score {s:.4g} · {preview(h.text, 140)}")
+             for h, s in zip(ordered, scores, strict=True)]
     fig = go.Figure(go.Bar(
-        x=scores, y=labels, orientation="h", marker_color=colours,
-        hovertext=[html.escape(preview(h.text, 160)) for h in ordered], hoverinfo="x+text",
+        x=relative_scores(scores), y=labels, orientation="h", marker_color=colours,
+        hovertext=hover, hoverinfo="text",
     ))
     fig.update_layout(
         height=max(160, 34 * len(ordered) + 60),
         margin=dict(l=10, r=10, t=30, b=10),
         yaxis=dict(autorange="reversed"),
-        xaxis_title="reranker score",
-        title=dict(text="Reranker scores", font=dict(size=13)),
+        xaxis=dict(title="score relative to the best (best = 100; raw score on hover)",
+                   range=[0, 105]),
+        title=dict(text="Reranked evidence, best first", font=dict(size=13)),
     )
     return fig
 

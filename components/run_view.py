@@ -47,6 +47,8 @@ class RunView:
         live: bool = False,
         wall_s: float | None = None,
         t0: float | None = None,
+        answer_slot=None,
+        on_answer: Callable[[ev.AnswerReady], None] | None = None,
     ):
         self.key = key
         self.offline = offline
@@ -64,7 +66,8 @@ class RunView:
         self.plan_slot = st.empty()
         self.notes = st.container()
         self.steps_area = st.container()
-        self.answer_slot = st.empty()
+        self.answer_slot = answer_slot if answer_slot is not None else st.empty()
+        self.on_answer = on_answer  # draws the answer where the page wants it (answer first)
         self._drawn_node: str | None = None
         self._drawn_usage_at = 0.0
         self._draw_graph(None)
@@ -143,6 +146,10 @@ class RunView:
     def _draw_answer(self, e: ev.AnswerReady) -> None:
         for card in self.cards.values():
             card.finish()
+        if self.on_answer is not None:
+            with self.answer_slot.container():
+                self.on_answer(e)
+            return
         with self.answer_slot.container():
             render_answer(
                 e.answer, e.citations, key=f"{self.key}_cite", stop_reason=e.stop_reason,

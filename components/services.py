@@ -1,10 +1,11 @@
 """Cached services shared by every page and session (built once with ``st.cache_resource``).
 
-The base ``Settings`` is read once from the environment (``DTR_*``). A session may
-override LLM, web and limit fields on the Settings page: those overrides live in
-``st.session_state`` only and are applied with ``session_settings()``; keys are
-never written anywhere. Heavy libraries (torch, sentence-transformers, chromadb,
-langgraph) are imported inside the builders, not at module import.
+The base ``Settings`` is read once from the environment (``DTR_*``). The Settings page
+overrides LLM, web, reranker and limit fields: the non-secret ones are saved in the data
+folder (``core.ui_settings``) and every new session starts from them; keys stay in
+``st.session_state`` only. ``session_settings()`` applies the session's overrides.
+Heavy libraries (torch, sentence-transformers, chromadb, langgraph) are imported inside
+the builders, not at module import.
 """
 
 from __future__ import annotations
@@ -44,12 +45,42 @@ def apply_overrides(base: Settings, overrides: dict[str, Any]) -> Settings:
     return Settings.model_validate(data)
 
 
+def saved_overrides() -> dict[str, Any]:
+    """The non-secret settings saved in the data folder (a new session starts from them)."""
+    from core.ui_settings import load
+
+    return load(base_settings())
+
+
 @st.cache_resource(show_spinner="Loading the corpus and the embedding model (first start only)…")
 def corpus():
-    """The Corpus facade (store, embedder, reranker) for the configured data folder."""
-    from core.corpus import Corpus
+    """The Corpus facade (store, embedder, reranker) for the configured data folder.
 
-    return Corpus(base_settings())
+    Its embedder reports chunk progress to ingest jobs (``core.ingest_jobs``)."""
+    from core import models
+    from core.corpus import Corpus
+    from core.ingest_jobs import ProgressEmbedder
+
+    settings = base_settings()
+    return Corpus(settings, embedder=ProgressEmbedder(models.get_embedder(settings)))
+
+
+@st.cache_resource(show_spinner=False)
+def _reranker(choice: str, base_url: str | None, model: str, key: str | None):
+    from core.retrieval.rerank import get_reranker
+
+    c = corpus()
+    settings = base_settings().model_copy(update={
+        "reranker": choice, "llm_base_url": base_url, "llm_model": model, "llm_api_key": key})
+    return get_reranker(settings, c.embedder, c.store, llm=llm(settings))
+
+
+def reranker(settings: Settings | None = None):
+    """The reranker these settings choose (the corpus's own when unchanged)."""
+    s = settings or session_settings()
+    if s.reranker == base_settings().reranker:
+        return corpus().reranker
+    return _reranker(s.reranker, s.llm_base_url, s.llm_model, s.llm_api_key)
 
 
 @st.cache_resource(show_spinner=False)
@@ -111,12 +142,18 @@ def sample_files() -> list[Path]:
 
 @st.cache_resource(show_spinner="Preparing the research agent…")
 def _research(settings_json: str):
+    from types import SimpleNamespace
+
     from core.agent.service import ResearchService
+    from core.retrieval.retriever import Retriever
 
     settings = Settings.model_validate_json(settings_json)
-    return ResearchService.from_corpus(
-        settings, corpus(), llm=llm(settings), web=web_search(settings)
-    )
+    c = corpus()
+    rerank = reranker(settings)  # the session's choice, searched with the session's limits
+    view = SimpleNamespace(retriever=Retriever(c.store, c.embedder, rerank, settings),
+                           reranker=rerank, embedder=c.embedder, store=c.store)
+    return ResearchService.from_corpus(settings, view, llm=llm(settings),
+                                       web=web_search(settings))
 
 
 def research_service(settings: Settings | None = None):
@@ -125,11 +162,32 @@ def research_service(settings: Settings | None = None):
     return _research(s.model_dump_json())
 
 
-def all_sections(corpus_obj) -> list[str]:
-    """Distinct section titles of the corpus, in document order."""
-    from core.agent.deps import CorpusInfo
+@st.cache_data(show_spinner=False, max_entries=48)
+def _page_png(path: str, stamp: int, page: int, passage: str, sentence: str):
+    from core.render import render_page
 
-    return CorpusInfo.from_store(corpus_obj.store).all_sections()
+    return render_page(Path(path), page, passage=passage, sentence=sentence)
+
+
+def page_image(passage, page: int):
+    """The PDF page ``page`` of a cited passage, rendered with the passage marked (cached)."""
+    path = passage.original
+    sentence = passage.text[slice(*passage.highlight)] if passage.highlight else ""
+    return _page_png(str(path), path.stat().st_mtime_ns, page, passage.text, sentence)
+
+
+def passages(record, *, answer: str, citations, radius: int = 2) -> dict[int, Any]:
+    """Each citation of an answer resolved to its passage (``core.cited``)."""
+    from core.cited import resolve_citation
+
+    c = corpus()
+    out = {}
+    for cit in citations:
+        cit = dict(cit)
+        out[int(cit.get("n") or 0)] = resolve_citation(c.store, base_settings(), cit,
+                                                       answer=answer, record=record,
+                                                       radius=radius)
+    return out
 
 
 def graph_structure(service) -> tuple[list[str], list[tuple[str, str, bool]]] | None:
@@ -140,3 +198,14 @@ def graph_structure(service) -> tuple[list[str], list[tuple[str, str, bool]]] | 
         return structure_from_langgraph(service.graph.get_graph())
     except Exception:  # noqa: BLE001 - the picture falls back to the design's graph
         return None
+
+
+def app_url() -> str:
+    """The app's origin as the browser sees it (for shareable links), or '' when unknown."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(st.context.url or "")
+    except Exception:  # noqa: BLE001 - outside a browser session (tests, bare mode)
+        return ""
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""

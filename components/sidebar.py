@@ -1,12 +1,21 @@
-"""The shared sidebar: what is active right now (corpus, LLM, reranker, web provider)."""
+"""The shared sidebar: what is active right now, in an analyst's words (details on hover),
+and the work running in the background (ingest, research)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 import streamlit as st
 
 from components.text import md_escape
+
+RERANK_WORDS = {
+    "cross-encoder": "an AI relevance model re-orders the results",
+    "llm": "the LLM re-grades the top results",
+    "fallback": "word-match re-ordering (offline stand-in for an AI re-ranker)",
+    "none": "results kept in search order (no re-ranking)",
+}
 
 
 @dataclass(frozen=True)
@@ -22,6 +31,27 @@ class ActiveStack:
     reranker_reason: str
     web: str
     data_dir: str
+    activity: Sequence[str] = field(default_factory=tuple)
+
+
+def reranker_words(kind: str) -> str:
+    """How re-ranking works, in an analyst's words."""
+    return RERANK_WORDS.get(kind, "results re-ordered by a local method")
+
+
+def web_words(name: str) -> tuple[str, str]:
+    """(words, details) for the web provider's technical name."""
+    low = name.lower()
+    if low.startswith("web snapshot"):
+        count = name[name.find("(") + 1:name.find(" article")] if "(" in name else ""
+        return (f"saved demo articles ({count}), offline" if count else "saved demo articles",
+                f"{name}: a local folder of dated articles written for demos, searched like a "
+                "corpus; set a Tavily key in Settings for live web search.")
+    if low.startswith("tavily"):
+        return "live web search (Tavily)", name
+    if low == "none":
+        return "off", "No web search: web steps cannot run."
+    return name, name
 
 
 def render_sidebar(stack: ActiveStack) -> None:
@@ -30,13 +60,22 @@ def render_sidebar(stack: ActiveStack) -> None:
         st.markdown("#### Active")
         c1, c2 = st.columns(2)
         c1.metric("Documents", f"{stack.documents:,}")
-        c2.metric("Chunks", f"{stack.chunks:,}")
-        llm_note = " (deterministic rules, no key)" if stack.llm_offline else ""
-        st.markdown(f"**LLM** · {md_escape(stack.llm)}{llm_note}")
-        kind = "search order kept" if stack.reranker_kind == "none" else stack.reranker_kind
-        st.markdown(
-            f"**Reranker** · {md_escape(stack.reranker)} ({kind})",
-            help=stack.reranker_reason or None,
-        )
-        st.markdown(f"**Web** · {md_escape(stack.web)}")
+        c2.metric("Chunks", f"{stack.chunks:,}",
+                  help="Passages the filings were split into for searching.")
+        if stack.llm_offline:
+            st.markdown("**Answers** · built-in rules, no AI model (offline)",
+                        help="Offline engine: every agent role runs a deterministic rule and the "
+                             "answer quotes the evidence. Configure an LLM in Settings for a "
+                             "written analysis.")
+        else:
+            st.markdown(f"**Answers** · written by the LLM {md_escape(stack.llm)}",
+                        help=f"LLM: {stack.llm}; each role falls back to its offline rule when "
+                             "a call fails.")
+        st.markdown(f"**Ranking** · {reranker_words(stack.reranker_kind)}",
+                    help=f"Reranker: {stack.reranker} ({stack.reranker_kind}). "
+                         f"{stack.reranker_reason}")
+        words, details = web_words(stack.web)
+        st.markdown(f"**Web** · {md_escape(words)}", help=details)
         st.caption(f"Corpus folder: {stack.data_dir}")
+        for line in stack.activity:
+            st.info(md_escape(line))

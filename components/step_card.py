@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components.evidence import render_hits, render_rerank_chart
+from components.evidence import bar_label, render_hits, render_rerank_chart
 from components.policy_badge import (
     TOOL_LABEL,
     decision_style,
     render_coverage_badge,
     render_policy_badge,
 )
-from components.text import md_escape
+from components.sidebar import reranker_words
+from components.text import md_escape, readable_refs
 from core.agent import events as ev
 
 
@@ -27,6 +28,7 @@ class StepCard:
         self.key = key
         self.started = started
         self.number = (started.step or 0) + 1
+        self.labels: dict[str, str] = {}  # evidence id -> short label, for the distilled context
         self.box = st.status(self._label("running…"), expanded=True, state="running")
         with self.box:
             self.head = st.empty()
@@ -88,11 +90,14 @@ class StepCard:
             render_hits(e.hits, key=f"{self.key}_retrieved")
 
     def _on_hits_reranked(self, e: ev.HitsReranked) -> None:
+        self.labels.update({h.id: bar_label(h) for h in e.hits})
         with self.reranked.container():
-            who = e.reranker.name if e.reranker else "reranker"
-            kind = f" ({e.reranker.kind})" if e.reranker else ""
-            st.caption(f"Top {len(e.hits)} after {md_escape(who)}{kind}, scored against "
-                       f"“{md_escape(e.rerank_query)}”")
+            how = reranker_words(e.reranker.kind) if e.reranker else "re-ranking"
+            who = f"{e.reranker.name} ({e.reranker.kind}): {e.reranker.reason}" if e.reranker \
+                else None
+            against = "" if e.reranker and e.reranker.kind == "none" else \
+                f", scored against “{md_escape(e.rerank_query)}”"
+            st.caption(f"Top {len(e.hits)}, {md_escape(how)}{against}", help=who)
             render_rerank_chart(e.hits, key=f"{self.key}_chart")
             render_hits(e.hits, key=f"{self.key}_reranked")
 
@@ -100,11 +105,12 @@ class StepCard:
         with self.context.container():
             st.markdown(f"**Distilled context** ({e.source}, {len(e.evidence_ids)} sources)")
             with st.container(border=True):
-                st.markdown(md_escape(e.context).replace("\n", "  \n") or "_(empty)_")
+                context = readable_refs(e.context, self.labels)
+                st.markdown(md_escape(context).replace("\n", "  \n") or "_(empty)_")
 
     def _on_step_reflected(self, e: ev.StepReflected) -> None:
         with self.reflection.container():
-            st.markdown(f"**Reflection:** {md_escape(e.finding)}")
+            st.markdown(f"**Reflection:** {md_escape(readable_refs(e.finding, self.labels))}")
             render_coverage_badge(e.coverage)
 
     def _on_policy_decided(self, e: ev.PolicyDecided) -> None:

@@ -126,23 +126,26 @@ def _stream(stream, out: IO[str]) -> RunRecord:
     return stream.record
 
 
-def _review(service, thread_id: str, out: IO[str], input_fn: Callable[[str], str]):
-    """Ask y/n/edit until a valid plan is accepted; None when the analyst declines."""
-    print_plan(service.pending_plan(thread_id), out)
+def _review(service, thread_id: str, out: IO[str], input_fn: Callable[[str], str],
+            draft_plan: list | None = None):
+    """Ask y/n/edit until a valid plan is accepted; None when the analyst declines.
+    ``draft_plan``: the plan as edited in the dashboard, offered instead of the proposal."""
+    print_plan(draft_plan or service.pending_plan(thread_id), out)
     while True:
         try:
             choice = input_fn("Run this plan? [y]es / [n]o / [e]dit: ").strip().lower()
         except EOFError:
             choice = "n"
         if choice in ("y", "yes", ""):
-            return service.resume(thread_id)
+            return service.resume(thread_id, draft_plan)
         if choice in ("n", "no", "q"):
             print(f"Run {thread_id} left paused; resume it with "
                   f"`python -m core ask --resume {thread_id}`.", file=out)
             return None
         path = service.settings.data_dir / "plan-edits" / f"{thread_id}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps([s.model_dump() for s in service.pending_plan(thread_id)],
+        path.write_text(json.dumps([s.model_dump() for s in
+                                    draft_plan or service.pending_plan(thread_id)],
                                    indent=2), encoding="utf-8")
         try:
             input_fn(f"Edit {path}, save it, then press Enter: ")
@@ -200,8 +203,21 @@ def ask(question: str | None, *, settings: Settings, approve: bool = False,
 
         check_plan(plan_text, service.deps.corpus.sections,
                    web_available=service.deps.web_available)
-    if resume:
+    draft_plan = None
+    if resume:  # the same run session the dashboard renders (drafts, discarded, cancelled)
+        from core import run_session
+        from core.plan_draft import to_plan
+
+        session = run_session.open_run(service, settings, resume)
+        if session.phase != "review":
+            print(session.message or f"Run {resume} is {session.phase}: no plan waits for "
+                  "review.", file=out)
+            return session.record
         thread_id = resume
+        if session.draft and not plan_file:
+            draft_plan = to_plan(session.draft)
+            print(f"The plan as edited in the dashboard ({session.draft_saved_at}) is used.",
+                  file=out)
     else:
         thread_id, _, events = service.start(question, doc_ids)
         for ev in events:
@@ -209,13 +225,18 @@ def ask(question: str | None, *, settings: Settings, approve: bool = False,
             if line:
                 print(line, file=out)
     try:
-        return _finish(service, thread_id, plan_text, approve, out, input_fn)
+        record = _finish(service, thread_id, plan_text, draft_plan, approve, out, input_fn)
     except AppError:
         if _paused(service, thread_id):
             print(f"Run {thread_id} is left paused: resume it with `python -m core ask --resume "
                   f"{thread_id}` or delete it with `python -m core runs --delete {thread_id}`.",
                   file=sys.stderr)
         raise
+    if resume and record is not None:
+        from core.run_index import clear_draft
+
+        clear_draft(settings, thread_id)
+    return record
 
 
 def _paused(service, thread_id: str) -> bool:
@@ -226,15 +247,15 @@ def _paused(service, thread_id: str) -> bool:
     return True
 
 
-def _finish(service, thread_id: str, plan_text: str | None, approve: bool, out: IO[str],
-            input_fn: Callable[[str], str]) -> RunRecord | None:
+def _finish(service, thread_id: str, plan_text: str | None, draft_plan, approve: bool,
+            out: IO[str], input_fn: Callable[[str], str]) -> RunRecord | None:
     if plan_text is not None:
         stream = service.resume(thread_id, plan_text)
     elif approve:
-        print_plan(service.pending_plan(thread_id), out)
-        stream = service.resume(thread_id)
+        print_plan(draft_plan or service.pending_plan(thread_id), out)
+        stream = service.resume(thread_id, draft_plan)
     else:
-        stream = _review(service, thread_id, out, input_fn)
+        stream = _review(service, thread_id, out, input_fn, draft_plan)
         if stream is None:
             return None
     record = _stream(stream, out)

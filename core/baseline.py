@@ -11,10 +11,7 @@ citations). It returns the same ``RunRecord`` shape as a deep run (kind
 from __future__ import annotations
 
 import bisect
-import hashlib
-import json
 import time
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -83,20 +80,10 @@ def split_document(doc: DocumentMeta, chunks: list[Chunk]) -> list[Chunk]:
 
 def _index(store: Any, embedder: Any, docs: list[DocumentMeta], settings: Settings
            ) -> tuple[list[Chunk], np.ndarray]:
-    """Fixed-size chunks of ``docs`` and their vectors (cached on disk)."""
-    key = hashlib.sha256(json.dumps([embedder.name, CHUNK_SIZE, CHUNK_OVERLAP,
-                                     sorted(d.doc_id for d in docs)]).encode()).hexdigest()[:20]
-    folder: Path = settings.data_dir / "baseline"
-    meta_path, vec_path = folder / f"{key}.json", folder / f"{key}.npy"
-    if meta_path.exists() and vec_path.exists():
-        chunks = [Chunk.model_validate(c) for c in json.loads(meta_path.read_text("utf-8"))]
-        return chunks, np.load(vec_path)
-    chunks = [c for d in docs for c in split_document(d, store.chunks(d.doc_id))]
-    vecs = embedder.encode([c.text for c in chunks]).astype(np.float32)
-    folder.mkdir(parents=True, exist_ok=True)
-    np.save(vec_path, vecs)
-    meta_path.write_text(json.dumps([c.model_dump() for c in chunks]), "utf-8")
-    return chunks, vecs
+    """Fixed-size chunks of ``docs`` and their vectors (cached on disk per document)."""
+    from core.baseline_index import load_index
+
+    return load_index(store, embedder, docs, settings)
 
 
 def retrieve(question: str, store: Any, embedder: Any, settings: Settings,

@@ -182,6 +182,11 @@ class Settings(BaseSettings):
         return self.data_dir / "runs"
 
     @property
+    def saved_web_dir(self) -> Path:
+        """The analyst's saved web pages and search results (searched with the snapshot)."""
+        return self.data_dir / "web_saved"
+
+    @property
     def max_file_bytes(self) -> int:
         return int(self.max_file_mb * 1024 * 1024)
 

@@ -109,7 +109,10 @@ class Corpus:
         return self.store.documents()
 
     def delete(self, doc_id: str) -> None:
+        from core.files import remove_original
+
         self.store.delete(doc_id)
+        remove_original(self.settings, doc_id)
 
     def update_document(self, doc_id: str, **fields: str) -> DocumentMeta:
         """Correct company, form (``form_type``), period or ticker of a document; filters
@@ -145,6 +148,9 @@ class Corpus:
             on_stage=clock,
         )
         clock.stop()
+        from core.files import keep_original
+
+        keep_original(self.settings, prepared.meta.doc_id, data)  # citations show it as filed
         existing = self.store.get_document(prepared.meta.doc_id)
         if existing is not None:
             return IngestReport(existing, False, dict(prepared.timings))

@@ -130,40 +130,16 @@ def delete_run(settings: Settings, run_id: str) -> bool:
     return True
 
 
-def _evidence_line(n: int, ev: Evidence) -> str:
-    where = ev.url if ev.kind == "web" else ev.id
-    return f"{n}. {ev.label} — `{where}`"
+def export_markdown(record: RunRecord, settings: Settings,
+                    names: dict[str, str] | None = None) -> str:
+    """A readable Markdown report of the run (``core.report``): the analyst's plan edits
+    recorded, active content stripped from evidence, demo web articles labelled, keys
+    scrubbed. ``names`` maps document ids to filing names."""
+    from core.report import render_markdown
+    from core.retrieval.web_saved import provenance_of
 
-
-def export_markdown(record: RunRecord, settings: Settings) -> str:
-    """A readable Markdown report of the run, keys scrubbed."""
-    u = record.total_usage
-    lines = [f"# {record.question}", "",
-             f"- run: `{record.id}` ({record.kind}, {record.status}), {record.created}",
-             f"- backend: {record.backend}",
-             f"- time: {record.wall_s:.1f} s; LLM calls: {u.calls}; tokens: {u.total} "
-             f"({u.prompt_tokens} prompt + {u.completion_tokens} completion)"]
-    if record.stop_reason:
-        lines.append(f"- stopped: {record.stop_reason.code} — {record.stop_reason.message}")
-    if record.plan:
-        lines += ["", "## Plan", ""]
-        for i, s in enumerate(record.plan, start=1):
-            where = f", section {s.section}" if s.section else ""
-            lines.append(f"{i}. {s.sub_question} ({s.tool}{where})")
-    if record.history:
-        lines += ["", "## Research", ""]
-        for r in record.history:
-            tag = f" (retry {r.attempt})" if r.attempt else ""
-            lines.append(f"- step {r.step + 1}{tag}: query `{r.query}` "
-                         f"[{r.strategy or 'web'}] -> {r.coverage}: {r.finding}")
-    lines += ["", "## Answer", "", record.answer.text if record.answer else
-              f"(no answer{': ' + record.error if record.error else ''})"]
-    if record.evidence:
-        lines += ["", "## Sources", ""]
-        lines += [_evidence_line(n, ev) for n, ev in enumerate(record.evidence, start=1)]
-    if record.warnings:
-        lines += ["", "## Warnings", ""] + [f"- {w}" for w in record.warnings]
-    return scrub("\n".join(lines) + "\n", settings)
+    return scrub(render_markdown(record, names=names,
+                                 provenance=lambda url: provenance_of(url, settings)), settings)
 
 
 def record_from_state(run_id: str, values: dict[str, Any], base: RunRecord,

@@ -7,8 +7,8 @@ import streamlit as st
 from components import eval_charts as ec
 from components import services
 from components.answer import render_answer
-from components.citation_view import citation_opener
 from components.entry_guard import ensure_entry_ran
+from components.run_screen import record_answer
 from components.text import md_escape, preview
 from core.config import PROJECT_ROOT
 from core.errors import AppError
@@ -213,12 +213,7 @@ if not frame.empty:
             st.caption("The run record is gone; showing the answer stored with the evaluation.")
             render_answer(result.answer, [], key=f"eval_answer_{qid}_{system}")
         if record is not None and record.answer is not None:
-            a = record.answer
-            render_answer(a.text, [c.model_dump() for c in a.citations],
-                          key=f"eval_cite_{qid}_{system}", source=a.source,
-                          stop_reason=record.stop_reason.code if record.stop_reason else "",
-                          invalid_markers=a.invalid_markers, not_found=a.not_found,
-                          open_citation=citation_opener(corpus, record.id, settings))
+            record_answer(record, key=f"eval_cite_{qid}_{system}", beside=True)
 
 # --- 3. compare with an earlier evaluation -------------------------------------------
 others = [i for i in by_id if i != shown_id]

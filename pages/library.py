@@ -1,7 +1,9 @@
-"""Library: add filings (upload or EDGAR URL), list and delete them, browse sections."""
+"""Library: add filings (upload or EDGAR URL), list and delete them, browse sections; the
+web snapshot's articles (demo ones labelled) and the analyst's saved pages."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 
@@ -9,6 +11,7 @@ import streamlit as st
 
 from components import keys, services
 from components.entry_guard import ensure_entry_ran
+from components.ingest_view import follow_batch, outcomes
 from components.library import (
     META_FIELDS,
     IngestOutcome,
@@ -20,7 +23,10 @@ from components.library import (
     render_outcomes,
 )
 from components.text import md_escape
+from components.web_sources import render_web_sources
+from core import jobs
 from core.errors import AppError
+from core.retrieval import web_saved
 
 ensure_entry_ran()
 
@@ -35,47 +41,34 @@ st.caption(
 )
 
 corpus = services.corpus()
+settings = services.session_settings()
 
 
-STAGE_HINT = "parsing, finding sections, chunking, embedding, indexing…"
+def _ingest(items: list[tuple[str, Callable[..., object]]], sizes: list[int] | None = None
+            ) -> None:
+    """Ingest the items in a background job (one failing file does not stop the others);
+    the page follows its progress and other pages stay usable meanwhile."""
+    from core.ingest_jobs import start_batch
 
-
-def _stage_kwargs(box, name: str) -> dict:
-    """``on_stage=`` for the Corpus ingest methods: each stage shows as it starts."""
-
-    def on_stage(stage: str) -> None:
-        box.update(label=f"{md_escape(name)}: {md_escape(stage)}…")
-        box.write(f"· {md_escape(stage)}")
-
-    return {"on_stage": on_stage}
-
-
-def _ingest(items: list[tuple[str, Callable[..., object]]]) -> None:
-    """Ingest each item with live status; a failure is reported and the rest continue."""
-    outcomes: list[IngestOutcome] = []
-    bar = st.progress(0.0, text=f"0 of {len(items)} files")
-    for i, (name, run) in enumerate(items):
-        with st.status(f"{md_escape(name)}: {STAGE_HINT}", expanded=True) as box:
-            try:
-                report = run(**_stage_kwargs(box, name))
-            except AppError as exc:
-                outcomes.append(IngestOutcome(name, ok=False, error=str(exc)))
-                box.write(md_escape(str(exc)))
-                box.update(label=f"{md_escape(name)}: failed", state="error")
-            except Exception as exc:  # noqa: BLE001 - one bad file must not stop the batch
-                msg = f"Unexpected {type(exc).__name__}: {exc}"
-                outcomes.append(IngestOutcome(name, ok=False, error=msg))
-                box.update(label=f"{md_escape(name)}: failed", state="error")
-            else:
-                outcome = IngestOutcome(name, True, report.meta, report.added, report.timings)
-                outcomes.append(outcome)
-                stages = ", ".join(f"{k} {v:.2f}s" for k, v in report.timings.items())
-                box.write(f"{md_escape(outcome.summary)} ({stages})")
-                box.update(label=f"{md_escape(name)}: {md_escape(outcome.summary)}",
-                           state="complete", expanded=False)
-        bar.progress((i + 1) / len(items), text=f"{i + 1} of {len(items)} files")
-    st.session_state[keys.LIB_LAST_REPORT] = outcomes
+    batch = [(name, (sizes or [0] * len(items))[i], run) for i, (name, run) in enumerate(items)]
+    job = start_batch(f"ingest-{uuid.uuid4().hex[:8]}", batch)
+    st.session_state[keys.LIB_JOB] = job.id
     st.session_state[keys.LIB_UPLOAD_NONCE] += 1
+    st.rerun()
+
+
+def _follow_ingest() -> None:
+    """Follow this session's ingest until it is done, then show its outcomes."""
+    job = jobs.get(st.session_state.get(keys.LIB_JOB) or "")
+    if job is None:
+        return
+    if not job.done:
+        st.subheader("Ingesting")
+        follow_batch(job, st.empty())
+    report: list[IngestOutcome] = outcomes(job.progress)
+    st.session_state[keys.LIB_LAST_REPORT] = report
+    st.session_state[keys.LIB_JOB] = None
+    jobs.forget(job.id)
     st.rerun()
 
 
@@ -84,7 +77,8 @@ def _load_sample() -> None:
     if not files:
         st.error("No sample filing found under data/sample/. Upload a filing instead.")
         return
-    _ingest([(p.name, lambda p=p, **kw: corpus.ingest_path(p, **kw)) for p in files])
+    _ingest([(p.name, lambda p=p, **kw: corpus.ingest_path(p, **kw)) for p in files],
+            [p.stat().st_size for p in files])
 
 
 def _reingest(doc) -> None:
@@ -99,7 +93,11 @@ def _reingest(doc) -> None:
         st.error(f"The original file of {md_escape(doc.file_name)} is no longer available "
                  f"({md_escape(source) or 'uploaded in the browser'}): upload it again instead.")
         return
-    corpus.delete(doc.doc_id)
+    try:
+        corpus.delete(doc.doc_id)
+    except AppError as exc:
+        st.error(f"Could not remove the old copy: {md_escape(str(exc))}")
+        return
     _ingest([(doc.file_name, loader)])
 
 
@@ -130,6 +128,50 @@ def _correct_form(doc) -> None:
         ("success", f"Saved {', '.join(changes)} of {meta.file_name}."))
     st.rerun()
 
+
+def _add_to_snapshot(add) -> None:
+    """Run ``add()`` (a core.retrieval.web_saved call), then let web search see the result."""
+    try:
+        written = add()
+    except AppError as exc:
+        st.error(f"Not added: {md_escape(str(exc))}")
+        return
+    web = services.web_search(settings)
+    if hasattr(web, "refresh"):
+        web.refresh()
+    n = len(written) if isinstance(written, list) else 1
+    st.session_state[keys.APP_FLASH].append(
+        ("success", f"Added {n} page(s) to the web snapshot ({settings.saved_web_dir})."))
+    st.rerun()
+
+
+def _web_snapshot() -> None:
+    """The snapshot's articles, and a form to add saved pages or search results."""
+    st.subheader("Web snapshot")
+    render_web_sources(web_saved.list_sources(settings))
+    with st.expander("Add your own saved page or search results"):
+        page, results = st.tabs(["A saved page", "Search results (JSON)"])
+        with page, st.form("lib_web_page", border=False):
+            f = st.file_uploader("Page saved from your browser (.html, .md or .txt)",
+                                 type=["html", "htm", "md", "txt"], key="lib_web_file")
+            c1, c2 = st.columns(2)
+            url = c1.text_input("Its address (URL)", key="lib_web_url")
+            title = c2.text_input("Title", key="lib_web_title")
+            c3, c4 = st.columns(2)
+            date = c3.text_input("Published", placeholder="2024-08-19", key="lib_web_date")
+            publisher = c4.text_input("Publisher", key="lib_web_publisher")
+            if st.form_submit_button("Add the page") and f is not None:
+                _add_to_snapshot(lambda: web_saved.add_saved_page(
+                    settings, data=f.getvalue(), file_name=f.name, url=url, title=title,
+                    date=date or None, publisher=publisher))
+        with results, st.form("lib_web_results", border=False):
+            j = st.file_uploader("Results as JSON: Tavily's reply, or a list of {url, title, "
+                                 "content, published_date}", type=["json"], key="lib_web_json")
+            if st.form_submit_button("Add the results") and j is not None:
+                _add_to_snapshot(lambda: web_saved.add_search_results(settings, j.getvalue()))
+
+
+_follow_ingest()
 
 docs = corpus.documents()
 
@@ -169,10 +211,10 @@ with up_col:
         period = m3.text_input("Period", placeholder="FY2023", key="lib_meta_period") or None
     if st.button("Ingest files", type="primary", disabled=not files, key="lib_ingest"):
         meta = dict(company=company, form_type=form_type, period=period)
-        _ingest([
-            (f.name, lambda f=f, **kw: corpus.ingest_bytes(f.getvalue(), f.name, **meta, **kw))
-            for f in files
-        ])
+        uploads = [(f.name, f.getvalue()) for f in files]
+        _ingest([(name, lambda data=data, name=name, **kw: corpus.ingest_bytes(
+            data, name, **meta, **kw)) for name, data in uploads],
+            [len(data) for _, data in uploads])
 with url_col:
     url = st.text_input(
         "…or an EDGAR URL",
@@ -181,7 +223,10 @@ with url_col:
         help="http(s) only; downloads are limited to SEC hosts.",
     )
     if st.button("Fetch and ingest", disabled=not url, key="lib_fetch"):
-        _ingest([(url, lambda **kw: corpus.ingest_url(url.strip(), **kw))])
+        target_url = url.strip()
+        _ingest([(target_url, lambda **kw: corpus.ingest_url(target_url, **kw))])
+
+_web_snapshot()
 
 if not docs:
     st.stop()

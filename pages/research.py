@@ -1,8 +1,8 @@
-"""Research: ask, review and edit the plan, watch the agent work, read the cited answer.
+"""Research: ask, review and edit the plan step by step, watch the agent work, read the answer.
 
-The run's thread id is mirrored in the URL (``?thread=...``): after a browser
-refresh a paused run comes back from the SQLite checkpointer, a finished one
-from its run record.
+The run on screen is the one named in the URL (``?thread=...``), so a refresh or a
+shared link brings it back; what the run *is* now (under review with the saved draft,
+researching, finished, cancelled, discarded) comes from ``core.run_session``.
 """
 
 from __future__ import annotations
@@ -11,16 +11,18 @@ import time
 
 import streamlit as st
 
-from components import jobs, keys, services
-from components.citation_view import citation_opener
+from components import keys, services
 from components.entry_guard import ensure_entry_ran
 from components.exports import render_export_buttons
-from components.plan_editor import frame_to_plan, plan_to_frame, render_plan_editor
-from components.run_view import RunView
+from components.plan_form import PlanForm
+from components.run_screen import render_finished, render_live
 from components.text import md_escape, preview
+from core import jobs, run_session
 from core.agent.plan_edit import normalise_plan
+from core.cited import document_name
 from core.errors import AppError, PlanValidationError
-from core.runs import load_run
+from core.plan_draft import drafts_from_plan, plan_problems, supports_dependencies, to_plan
+from core.run_index import clear_draft, save_draft
 
 ensure_entry_ran()
 
@@ -40,78 +42,46 @@ corpus = services.corpus()
 docs = corpus.documents()
 svc = services.research_service(settings)
 ss = st.session_state
+names = {d.doc_id: document_name(d) for d in docs}
 
 
-def _reset(clear_url: bool = True) -> None:
-    for k in (keys.RES_THREAD, keys.RES_PLAN_DF, keys.RES_ERROR, keys.RES_TIMINGS,
-              keys.RES_APPROVED, keys.RES_PROPOSAL):
-        ss.pop(k, None)
-    ss[keys.RES_PHASE] = "idle"
-    ss[keys.RES_EVENTS] = []
-    if clear_url:
-        st.query_params.pop("thread", None)
-
-
-def _enter_review(thread_id: str, question: str, plan, events) -> None:
+def _open(thread_id: str | None) -> None:
     ss[keys.RES_THREAD] = thread_id
-    ss[keys.RES_QUESTION_SHOWN] = question
-    ss[keys.RES_PLAN_DF] = plan_to_frame(plan)
-    ss[keys.RES_PLAN_VERSION] += 1
-    ss[keys.RES_EVENTS] = list(events)
-    ss[keys.RES_PROPOSAL] = next((e for e in events if e.type == "plan_proposed"), None)
-    ss[keys.RES_PHASE] = "review"
-    st.query_params["thread"] = thread_id
-
-
-def _restore(thread_id: str) -> None:
-    """Bring back the run named in the URL (after a refresh or from a shared link)."""
-    _reset(clear_url=False)
-    try:
-        plan = svc.pending_plan(thread_id)
-    except AppError:
-        plan = None
-    try:
-        record = load_run(settings, thread_id)
-    except AppError:
-        record = None
-    if plan is not None:
-        question = record.question if record else ""
-        _enter_review(thread_id, question, plan, record.events if record else [])
-    elif record is not None:
-        ss[keys.RES_THREAD] = thread_id
-        ss[keys.RES_QUESTION_SHOWN] = record.question
-        ss[keys.RES_EVENTS] = list(record.events)
-        job = jobs.get(thread_id)
-        if job is not None and not job.done:
-            ss[keys.RES_PHASE] = "running"  # still researching in this server: re-attach
-        else:
-            ss[keys.RES_PHASE] = "done"
-            if record.status not in ("done", "failed") and job is None:
-                ss[keys.RES_ERROR] = ("This run was interrupted while it ran (the server "
-                                      "stopped); the events saved before that are shown.")
+    if thread_id:
+        st.query_params["thread"] = thread_id
     else:
-        ss[keys.RES_ERROR] = f"No run {thread_id} in this data folder; ask a new question."
         st.query_params.pop("thread", None)
 
 
-url_thread = st.query_params.get("thread")
-if url_thread and url_thread != ss.get(keys.RES_THREAD):
-    _restore(url_thread)
+def _timings(thread_id: str) -> dict:
+    return ss[keys.RES_TIMINGS].setdefault(thread_id, {})
 
-phase = ss[keys.RES_PHASE]
+
+thread = st.query_params.get("thread") or None
+if thread != ss.get(keys.RES_THREAD):
+    ss[keys.RES_THREAD] = thread
 if ss.get(keys.RES_ERROR):
-    st.warning(md_escape(ss[keys.RES_ERROR]))
+    st.warning(md_escape(ss.pop(keys.RES_ERROR)))
 
 # --- ask -------------------------------------------------------------------------------
-if phase == "idle":
-    if not docs:
+if not thread:
+    ingesting = jobs.active("ingest")
+    if ingesting:
+        st.info("Filings are being ingested: " + md_escape(ingesting[0].progress.line())
+                + ". They can be searched as soon as each one is done.")
+    elif not docs:
         st.info("The corpus is empty: load the sample filing or your own in the Library first. "
                 "Web-only questions still work with the web snapshot.")
         st.page_link("pages/library.py", label="Go to the Library")
-    paused = [r for r in svc.paused_runs() if r.id != ss.get(keys.RES_THREAD)][:3]
-    if paused:
+    running = jobs.active("research")
+    paused = svc.paused_runs()[:3]
+    if running or paused:
         with st.container(border=True):
-            st.markdown("**Plans waiting for your review**")
+            for job in running:
+                st.page_link("pages/research.py", query_params={"thread": job.id},
+                             label=f"Researching now ({job.seconds:.0f} s) · run {job.id}")
+            if paused:
+                st.markdown("**Plans waiting for your review**")
             for r in paused:
                 when = r.created[:16].replace("T", " ")
                 st.page_link("pages/research.py", query_params={"thread": r.id},
@@ -120,7 +90,6 @@ if phase == "idle":
     if st.button("Use the walk-through question", key="res_example",
                  help="Competition risks from the filing, then 2024 news about AMD."):
         ss[keys.RES_QUESTION] = WALKTHROUGH.format(company=company)
-    by_id = {d.doc_id: d for d in docs}
     with st.form("res_ask_form"):
         question = st.text_area(
             "Question", key=keys.RES_QUESTION, height=110,
@@ -128,129 +97,137 @@ if phase == "idle":
                         "about a rival's strategy affect one of them?",
         )
         scope = st.multiselect(
-            "Limit to documents (optional)", list(by_id), key=keys.RES_SCOPE,
-            format_func=lambda i: f"{by_id[i].company} {by_id[i].form_type} {by_id[i].period}",
-            help="Empty: search every filing in the corpus.",
+            "Limit to filings (optional)", list(names), key=keys.RES_SCOPE,
+            format_func=lambda i: names.get(i, i),
+            help="Empty: the agent picks filings from the companies and years you name.",
         )
         asked = st.form_submit_button("Ask", type="primary")
     if asked:
         t0 = time.perf_counter()
         try:
             with st.spinner("Planning…"):
-                thread_id, plan, events = svc.start(question, scope or None)
+                new_thread, _, _ = svc.start(question, scope or None)
         except AppError as exc:
             st.error(md_escape(str(exc)))
         else:
-            _enter_review(thread_id, question.strip(), plan, events)
-            ss[keys.RES_TIMINGS] = {"plan_s": time.perf_counter() - t0}
+            _timings(new_thread)["plan_s"] = time.perf_counter() - t0
+            _open(new_thread)
             st.rerun()
     st.stop()
 
 # --- a run is on screen ----------------------------------------------------------------
-thread_id = ss[keys.RES_THREAD]
+session = run_session.open_run(svc, settings, thread)
 top, new_col = st.columns([5, 1], vertical_alignment="center")
-top.markdown(f"**Question:** {md_escape(ss.get(keys.RES_QUESTION_SHOWN, ''))}")
+top.markdown(f"**Question:** {md_escape(session.question)}")
 if new_col.button("New question", key="res_new", width="stretch"):
-    _reset()
+    _open(None)
     st.rerun()
-st.caption(f"Run {thread_id} · backend: {md_escape(services.describe_llm(settings))}")
-timings = ss.get(keys.RES_TIMINGS) or {}
+timings = _timings(thread)
+shown = [f"{label} {timings[k]:.2f} s" for k, label in
+         (("plan_s", "plan on screen in"), ("answer_s", "answered in")) if k in timings]
+st.caption(" · ".join([f"Run {thread}", f"backend: {md_escape(services.describe_llm(settings))}",
+                       *shown]))
+offline = services.llm(settings) is None
+graph = services.graph_structure(svc)
 
-if phase == "review":
-    proposal = ss.get(keys.RES_PROPOSAL)
+
+def _review() -> None:
+    proposal = session.proposal
+    draft = ss.get(keys.RES_DRAFT)
+    if not draft or draft["thread"] != thread:
+        restored = session.draft is not None
+        draft = {"thread": thread, "restored": session.draft_saved_at if restored else "",
+                 "steps": list(session.draft) if restored else drafts_from_plan(session.plan)}
+        ss[keys.RES_DRAFT] = draft
+        ss[keys.RES_PLAN_VERSION] += 1
+    steps = draft["steps"]
     src = "the offline engine" if not proposal or proposal.source == "offline" else "the LLM"
     took = f" in {timings['plan_s']:.2f} s" if "plan_s" in timings else ""
     st.subheader("Review the plan")
-    st.caption(f"Proposed by {src}{took}. Edit any cell; add a step in the empty last row; delete "
-               "steps by ticking their row and pressing the bin icon above the table; change # to "
-               "reorder. Section choices are the corpus's real sections.")
-    st.space("small")
+    st.caption(f"Proposed by {src}{took}. Edit any step; your edits are saved with the run as you "
+               "make them (a refresh keeps them). Approve to start the research.")
+    if draft["restored"]:
+        st.info(f"Your edits of this plan (saved {draft['restored'].replace('T', ' ')[:19]} "
+                "UTC) were restored. Reset the plan to go back to the proposal.")
     for note in getattr(proposal, "notes", []) or []:
         st.caption(f"ℹ️ {md_escape(note)}")
-    sections = services.all_sections(corpus)
-    edited = render_plan_editor(
-        ss[keys.RES_PLAN_DF], sections=sections,
-        key=f"{keys.RES_PLAN_EDITOR}_{thread_id}_{ss[keys.RES_PLAN_VERSION]}",
-    )
     web_ok = getattr(services.web_search(settings), "name", "none") != "none"
-    steps, problems = frame_to_plan(edited, corpus.store.sections(), web_available=web_ok,
-                                    max_steps=settings.max_steps)
-    if problems:
-        st.error("The plan cannot run yet:\n" + "\n".join(f"- {md_escape(p)}" for p in problems))
-    else:
+    sections = corpus.store.sections()
+    problems = plan_problems(steps, sections, web_available=web_ok, max_steps=settings.max_steps)
+    form = PlanForm(steps, key=f"plan_{thread}_{ss[keys.RES_PLAN_VERSION]}", documents=docs,
+                    sections=sections, dependencies=supports_dependencies(),
+                    save=lambda d: save_draft(settings, thread, d))
+    form.render(problems)
+    for p in problems.get(None, []):
+        st.error(md_escape(p))
+    if not problems:
         tools = sorted({s.tool.replace("_", " ") for s in steps})
         st.caption(f"✓ {len(steps)} step(s) ready to run ({', '.join(tools)}).")
     a, r, d, _ = st.columns([2, 1, 1, 3])
     approve = a.button("Approve and run", type="primary", disabled=bool(problems),
                        key="res_approve", width="stretch")
-    if r.button("Reset plan", key="res_reset_plan", width="stretch"):
-        ss[keys.RES_PLAN_VERSION] += 1
+    if r.button("Reset plan", key="res_reset_plan", width="stretch",
+                help="Back to the plan as proposed (your edits are dropped)."):
+        clear_draft(settings, thread)
+        ss.pop(keys.RES_DRAFT, None)
         st.rerun()
-    if d.button("Discard", key="res_discard", width="stretch"):
-        svc.discard(thread_id)
-        _reset()
+    if d.button("Discard", key="res_discard", width="stretch",
+                help="Forget this plan; the run is kept as discarded in Runs."):
+        run_session.discard(svc, settings, thread)
+        ss.pop(keys.RES_DRAFT, None)
+        ss[keys.APP_FLASH].append(("info", "Plan discarded (kept as 'discarded' in Runs)."))
+        _open(None)
         st.rerun()
     if approve:
-        proposed = normalise_plan(list(proposal.plan)) if proposal else None
-        unchanged = proposed is not None and [s.model_dump() for s in steps] == [
-            s.model_dump() for s in proposed]
-        ss[keys.RES_APPROVED] = None if unchanged else steps  # None: approved as proposed
-        ss[keys.RES_PHASE] = "running"
-        st.rerun()
-    st.stop()
-
-offline = services.llm(settings) is None
-graph = services.graph_structure(svc)
-open_citation = citation_opener(corpus, thread_id, settings)
-
-if phase == "running":
-    job = jobs.get(thread_id)
-    if job is None:
+        plan = to_plan(steps)
+        proposed = normalise_plan(list(session.plan))
+        same = [s.model_dump() for s in normalise_plan(plan)] == [s.model_dump() for s in proposed]
         try:
-            stream = svc.resume(thread_id, ss.get(keys.RES_APPROVED))
+            run_session.approve(svc, settings, thread, None if same else plan)
         except PlanValidationError as exc:
-            ss[keys.RES_PHASE] = "review"
-            ss[keys.RES_ERROR] = "The plan was rejected: " + "; ".join(exc.problems)
-            st.rerun()
+            st.error("The plan was rejected: " + md_escape("; ".join(exc.problems)))
+            return
         except AppError as exc:
-            ss[keys.RES_ERROR] = str(exc)
-            ss[keys.RES_PHASE] = "done"
-            st.rerun()
-        job = jobs.start(stream, thread_id)
-    st.subheader("Research in progress")
-    ticker = st.empty()
-    view = RunView(key=f"run_{thread_id}", graph=graph, offline=offline, live=True,
-                   open_citation=open_citation, t0=job.started)
-    view.add_all(ss[keys.RES_EVENTS])
-    jobs.follow(job, view, ticker)
-    timings["answer_s"] = job.seconds
-    ss[keys.RES_TIMINGS] = timings
-    ss[keys.RES_PHASE] = "done"
-    ss[keys.RES_ERROR] = job.error
-    jobs.forget(thread_id)
+            st.error(md_escape(str(exc)))
+            return
+        ss.pop(keys.RES_DRAFT, None)
+        st.rerun()
+
+
+def _cancel_button() -> None:
+    st.button("Cancel the run", key="res_cancel", on_click=run_session.cancel, args=(thread,),
+              help="Stop after the current stage; what was researched so far is kept in Runs.")
+
+
+def _finished_actions(record) -> None:
+    c1, c2, c3, c4 = st.columns([1, 1, 1, 2])
+    render_export_buttons(c1, c2, record, settings, "res", names)
+    if c3.button("Compare with baseline", key="res_compare"):
+        ss[keys.CMP_QUESTION] = record.question
+        ss[keys.CMP_DEEP_RUN] = record.id
+        st.switch_page("pages/compare.py")
+    with c4.popover("Share this run"):
+        st.caption("Anyone using this app's data folder can open the run with this link:")
+        st.code(f"{services.app_url()}/?thread={record.id}", language=None)
+
+
+if session.phase == "review":
+    _review()
+elif session.phase == "running":
+    plan_steps = len(session.record.plan) if session.record else 0
+    render_live(session.job, session.events, key=f"run_{thread}", graph=graph, offline=offline,
+                plan_steps=plan_steps, actions=_cancel_button)
+    timings["answer_s"] = session.job.seconds
+    if session.job.error:
+        ss[keys.RES_ERROR] = f"The run stopped unexpectedly: {session.job.error}"
     st.rerun()
-
-# --- done: replay the saved record -------------------------------------------------------
-
-try:
-    record = load_run(settings, thread_id)
-except AppError as exc:
-    st.error(md_escape(str(exc)))
-    st.stop()
-if timings:
-    parts = [f"{label} {timings[k]:.2f} s" for k, label in
-             (("plan_s", "plan on screen in"), ("answer_s", "answered in")) if k in timings]
-    st.caption(" · ".join(parts))
-view = RunView(key=f"run_{thread_id}", graph=graph, offline=offline,
-               open_citation=open_citation, wall_s=record.wall_s)
-view.add_all(record.events)
-if record.error:
-    st.error(md_escape(record.error))
-
-st.divider()
-c1, c2, c3, _ = st.columns([1, 1, 1, 2])
-render_export_buttons(c1, c2, record, settings, "res")
-if c3.button("Compare with baseline", key="res_compare"):
-    ss[keys.CMP_QUESTION] = record.question
-    ss[keys.CMP_DEEP_RUN] = record.id
-    st.switch_page("pages/compare.py")
+elif session.phase in ("done", "cancelled", "interrupted"):
+    if session.phase != "done":
+        st.warning(md_escape(session.message))
+    record = session.record
+    render_finished(record, key=f"run_{thread}", graph=graph, offline=offline,
+                    actions=lambda: _finished_actions(record))
+    if record.error and session.phase == "done":
+        st.error(md_escape(record.error))
+else:  # discarded, missing
+    st.info(md_escape(session.message))

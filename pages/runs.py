@@ -1,4 +1,5 @@
-"""Runs: past runs listed; open one to replay it exactly as it streamed; export; delete."""
+"""Runs: find a past run (search, filters, tags), open it answer first, share, export, delete;
+cancel research that is running now."""
 
 from __future__ import annotations
 
@@ -6,100 +7,162 @@ import pandas as pd
 import streamlit as st
 
 from components import keys, services
-from components.citation_view import citation_opener
-from components.compare_view import render_side, run_metrics
+from components.compare_view import render_side
 from components.entry_guard import ensure_entry_ran
 from components.exports import render_export_buttons
-from components.run_view import RunView
+from components.run_screen import record_answer, render_finished
 from components.text import md_escape, preview
+from core import jobs, run_session
+from core.cited import document_name
 from core.errors import AppError
-from core.runs import delete_run, list_runs, load_run
+from core.run_index import STATUSES, delete_note, search, set_tags, summaries
+from core.runs import delete_run, load_run
 
 ensure_entry_ran()
 
+STATUS_BADGE = {"done": "green", "running": "blue", "review": "violet", "failed": "red",
+                "cancelled": "orange", "discarded": "gray", "interrupted": "orange"}
+
 st.title("Runs")
-st.caption("Every research run is saved with its events, evidence and answer. Open one to replay "
-           "it step by step as it streamed; export it as Markdown or JSON.")
+st.caption("Every research and baseline run is kept with its events, evidence and answer. Find "
+           "one by its question, answer, company or tag; open it to read the answer and replay "
+           "the research; share its link, export or delete it.")
 
 settings = services.session_settings()
+corpus = services.corpus()
+svc = services.research_service(settings)
 ss = st.session_state
-runs = list_runs(settings)
 
-if not runs:
+# --- research running now ------------------------------------------------------------------
+for job in jobs.active("research"):
+    with st.container(border=True):
+        c1, c2, c3 = st.columns([4, 1, 1], vertical_alignment="center")
+        c1.markdown(f"**Researching now** · run {job.id} · {job.seconds:.0f} s · "
+                    f"{sum(e.type == 'step_started' for e in job.events)} step(s) started"
+                    + (" · cancelling…" if job.cancel_requested else ""))
+        c2.page_link("pages/research.py", query_params={"thread": job.id}, label="Watch")
+        c3.button("Cancel", key=f"runs_cancel_{job.id}", on_click=run_session.cancel,
+                  args=(job.id,), disabled=job.cancel_requested)
+
+names = {d.doc_id: d.company for d in corpus.documents() if d.company != "unknown"}
+rows = summaries(settings, doc_names=names, running=[j.id for j in jobs.active("research")],
+                 waiting=[r.id for r in svc.paused_runs()])
+if not rows:
     with st.container(border=True):
         st.subheader("No runs yet")
         st.write("Ask a question on the Research page: the run appears here once it is planned.")
         st.page_link("pages/research.py", label="Go to Research")
     st.stop()
 
+# --- search and filters ----------------------------------------------------------------------
+query = st.text_input("Search runs", key=keys.RUNS_SEARCH,
+                      placeholder="words from the question or the answer, a company, a tag…")
+f1, f2, f3, f4, f5 = st.columns(5)
+companies = f1.multiselect("Company", sorted({c for r in rows for c in r.companies}),
+                           key=keys.RUNS_COMPANIES)
+statuses = f2.multiselect("Status", [s for s in STATUSES if any(r.status == s for r in rows)],
+                          key=keys.RUNS_STATUSES)
+backends = f3.multiselect("Backend", sorted({r.backend for r in rows}), key=keys.RUNS_BACKENDS)
+tags = f4.multiselect("Tag", sorted({t for r in rows for t in r.tags}), key=keys.RUNS_TAGS)
+dates = f5.date_input("Dates", value=[], key=keys.RUNS_DATES, format="YYYY-MM-DD",
+                      help="Runs started from the first to the last day picked (UTC); empty: "
+                           "any day.")
+picked = list(dates) if isinstance(dates, tuple | list) else [dates]
+since, until = (picked + [None, None])[:2]
+until = until or since
+found = search(rows, text=query, companies=companies, statuses=statuses, backends=backends,
+               tags=tags, since=since, until=until)
+st.caption(f"{len(found)} of {len(rows)} run(s)")
+if not found:
+    st.info("No run matches: change the search or clear a filter.")
+    st.stop()
+st.dataframe(pd.DataFrame([{
+    "date": r.created.replace("T", " ")[:16], "status": r.status, "kind": r.kind,
+    "question": preview(r.question, 90), "answer": preview(r.answer_preview, 140),
+    "companies": ", ".join(r.companies), "tags": ", ".join(r.tags), "backend": r.backend,
+    "seconds": round(r.seconds, 1), "id": r.id} for r in found]),
+    hide_index=True, width="stretch",
+    column_config={"answer": st.column_config.TextColumn(width="large"),
+                   "question": st.column_config.TextColumn(width="medium")})
 
-def _row(r) -> dict:
-    return {
-        "question": preview(r.question, 90),
-        "date": r.created.replace("T", " ")[:19],
-        "kind": r.kind,
-        "status": r.status,
-        "backend": r.backend,
-        "steps": run_metrics(r)["steps"],
-        "seconds": round(r.wall_s, 1),
-        "LLM calls": r.total_usage.calls,
-        "tokens": r.total_usage.total,
-        "id": r.id,
-    }
-
-
-st.dataframe(pd.DataFrame([_row(r) for r in runs]), hide_index=True, width="stretch")
-
-by_id = {r.id: r for r in runs}
+# --- one run -------------------------------------------------------------------------------
+by_id = {r.id: r for r in found}
+wanted = st.query_params.get("run")
+if wanted in by_id and ss.get(keys.RUNS_OPEN) != wanted and not ss.get("runs_url_applied"):
+    ss[keys.RUNS_OPEN] = wanted
+ss["runs_url_applied"] = True
 if ss.get(keys.RUNS_OPEN) not in by_id:
-    ss[keys.RUNS_OPEN] = runs[0].id
+    ss[keys.RUNS_OPEN] = found[0].id
 run_id = st.selectbox(
     "Open a run", list(by_id), key=keys.RUNS_OPEN,
     format_func=lambda i: f"{by_id[i].created[:16].replace('T', ' ')} · {by_id[i].kind} · "
-                          f"{preview(by_id[i].question, 80)}",
-)
+                          f"{by_id[i].status} · {preview(by_id[i].question, 80)}")
+st.query_params["run"] = run_id
+row = by_id[run_id]
 try:
     record = load_run(settings, run_id)
 except AppError as exc:
     st.error(md_escape(str(exc)))
     st.stop()
 
+st.divider()
+head, badge = st.columns([6, 1], vertical_alignment="center")
+head.subheader(md_escape(preview(record.question, 160)))
+badge.badge(row.status, color=STATUS_BADGE.get(row.status, "gray"))
 u = record.total_usage
-st.subheader(md_escape(preview(record.question, 140)))
-st.caption(f"{record.kind} run · {record.status} · {md_escape(record.backend)} · "
-           f"{record.wall_s:.1f} s · {u.calls} LLM calls · {u.total:,} tokens · id {record.id}")
+st.caption(f"{record.kind} run · {md_escape(record.backend)} · {record.wall_s:.1f} s · "
+           f"{u.calls} LLM calls · {u.total:,} tokens · "
+           f"{md_escape(', '.join(row.companies) or 'no filing cited')} · id {record.id}")
+if row.error and row.status in ("cancelled", "failed", "discarded"):
+    st.warning(md_escape(row.error))
 
-c1, c2, c3, c4 = st.columns([1, 1, 1, 2])
-render_export_buttons(c1, c2, record, settings, "runs")
+c1, c2, c3, c4, c5 = st.columns([1, 1, 1, 1, 2])
+render_export_buttons(c1, c2, record, settings, "runs",
+                      {d.doc_id: document_name(d) for d in corpus.documents()})
 if c3.button("Delete run", key="runs_delete"):
     ss[keys.RUNS_CONFIRM_DELETE] = record.id
-if record.status == "paused" and c4.button("Continue reviewing this plan", key="runs_resume"):
-    st.switch_page("pages/research.py", query_params={"thread": record.id})
+if row.status == "review":
+    c4.page_link("pages/research.py", query_params={"thread": record.id}, label="Review the plan")
+elif row.status == "running":
+    c4.button("Cancel the run", key="runs_cancel_open", on_click=run_session.cancel,
+              args=(record.id,))
+elif record.kind == "deep":
+    c4.page_link("pages/research.py", query_params={"thread": record.id}, label="Open in Research")
+with c5.popover("Share this run"):
+    st.caption("Anyone using this app's data folder can open the run with this link:")
+    st.code(f"{services.app_url()}/runs?run={record.id}", language=None)
+
+
+def _save_tags() -> None:
+    set_tags(settings, run_id, ss.get(f"runs_tags_{run_id}") or [])
+
+
+st.multiselect("Tags", sorted({t for r in rows for t in r.tags} | set(row.tags)),
+               default=row.tags, key=f"runs_tags_{run_id}", accept_new_options=True,
+               on_change=_save_tags, placeholder="Add a tag (type and press Enter)",
+               help="Tags are saved with the run and can be searched and filtered.")
 
 if ss.get(keys.RUNS_CONFIRM_DELETE) == record.id:
     st.warning("Delete this run record? Its export is the only copy afterwards.")
     yes, no, _ = st.columns([1, 1, 4])
     if yes.button("Yes, delete", type="primary", key="runs_delete_yes"):
         delete_run(settings, record.id)
+        delete_note(settings, record.id)
         ss[keys.RUNS_CONFIRM_DELETE] = None
         ss.pop(keys.RUNS_OPEN, None)
+        st.query_params.pop("run", None)
         ss[keys.APP_FLASH].append(("success", "Run deleted."))
         st.rerun()
     if no.button("Cancel", key="runs_delete_no"):
         ss[keys.RUNS_CONFIRM_DELETE] = None
         st.rerun()
 
-st.divider()
-opener = citation_opener(services.corpus(), record.id, settings)
 if record.kind == "baseline":
     render_side(record, title="Baseline RAG",
                 subtitle="Fixed 1000-character chunks · vector top-3 · one LLM call",
-                key=f"runs_cite_{record.id}", open_citation=opener)
+                key=f"runs_cite_{record.id}",
+                draw_answer=lambda r: record_answer(r, key=f"runs_cite_{r.id}", beside=True))
 elif not record.events:
     st.info("This run has no recorded events.")
 else:
-    view = RunView(key=f"replay_{record.id}", offline=record.backend == "offline engine",
-                   wall_s=record.wall_s, open_citation=opener)
-    view.add_all(record.events)
-if record.error:
-    st.error(md_escape(record.error))
+    render_finished(record, key=f"replay_{record.id}", offline=record.backend == "offline engine")

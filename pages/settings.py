@@ -1,4 +1,5 @@
-"""Settings: LLM endpoint, web provider, limits. Kept in this browser session only."""
+"""Settings: LLM endpoint, web provider, ranking, limits. Non-secret settings are saved in the
+data folder (``core.ui_settings``); keys stay in this browser session only."""
 
 from __future__ import annotations
 
@@ -8,18 +9,22 @@ from pydantic import ValidationError
 from components import keys, services
 from components.entry_guard import ensure_entry_ran
 from components.text import md_escape
+from core import ui_settings
+from core.retrieval.registry import RERANKERS
 
 ensure_entry_ran()
 
+base = services.base_settings()
+stored_at = ui_settings.settings_path(base)
+
 st.title("Settings")
 st.caption(
-    "Changes apply to this browser session only: keys stay in memory (or in the environment "
-    "variables the server was started with) and are never written to run records, logs or "
-    "exports. Defaults come from DTR_* environment variables."
+    f"Settings are saved in {stored_at} and apply to every session of this data folder, after "
+    "a restart too. API keys are never written there (nor to run records, logs or exports): "
+    "they stay in this browser session, or in the environment variables the server was started "
+    "with. Defaults come from DTR_* environment variables."
 )
 
-
-base = services.base_settings()
 current = services.session_settings()
 overrides: dict = dict(st.session_state[keys.APP_OVERRIDES])
 
@@ -64,6 +69,15 @@ with st.form("settings_form"):
         help="Kept in this session only. Leave empty to keep the current key.",
     )
 
+    st.subheader("Ranking")
+    choices = list(RERANKERS)
+    reranker = st.selectbox(
+        "Re-ranking of search results", choices, index=choices.index(current.reranker),
+        format_func=lambda c: RERANKERS[c].label,
+        help="; ".join(f"{r.label}: {r.help}" for r in RERANKERS.values()),
+    )
+    st.caption(md_escape(RERANKERS[current.reranker].help))
+
     st.subheader("Limits")
     st.caption("Bounds of every run: when one is reached the agent stops researching and answers "
                "with the evidence it has, saying why it stopped.")
@@ -83,7 +97,7 @@ with st.form("settings_form"):
     max_tokens = l6.number_input("Max tokens", 1000, 2_000_000, current.max_tokens, step=1000,
                                  help="LLM token budget of a run (prompt + completion).")
 
-    saved = st.form_submit_button("Save for this session", type="primary")
+    saved = st.form_submit_button("Save settings", type="primary")
 
 if saved:
     new = dict(overrides)
@@ -92,6 +106,7 @@ if saved:
         llm_model=model.strip() or base.llm_model,
         llm_structured_method=method,
         web_provider=provider,
+        reranker=reranker,
         max_steps=int(max_steps),
         max_revisions=int(max_revisions),
         top_k=int(top_k),
@@ -116,7 +131,16 @@ if saved:
             st.error(f"Not saved: {md_escape(problems)}")
         else:
             st.session_state[keys.APP_OVERRIDES] = new
-            st.session_state[keys.APP_FLASH].append(("success", "Settings saved for this session."))
+            try:
+                path = ui_settings.save(base, new)
+            except OSError as exc:
+                st.session_state[keys.APP_FLASH].append(
+                    ("warning", f"Applied to this session, but not saved to {stored_at}: {exc}"))
+            else:
+                kept = " Keys stay in this session only." if any(
+                    new.get(k) for k in ui_settings.SECRET) else ""
+                st.session_state[keys.APP_FLASH].append(
+                    ("success", f"Settings saved to {path}.{kept}"))
             st.rerun()
 
 st.subheader("Test the connection")
@@ -128,6 +152,8 @@ if st.button("Test connection", key="settings_test"):
         ok, message = test_connection(current)
     (st.success if ok else st.error)(md_escape(message))
 
-if overrides and st.button("Reset to the server defaults", key="settings_reset"):
+if (overrides or stored_at.exists()) and st.button("Reset to the server defaults",
+                                                   key="settings_reset"):
+    ui_settings.clear(base)
     st.session_state[keys.APP_OVERRIDES] = {}
     st.rerun()

@@ -3,11 +3,13 @@
 The embedder is the fast deterministic HashEmbedder here (the real bundled model
 runs in the browser test and in ``test_app_real_models``); everything else is
 real: ingest, Chroma, BM25, the fallback reranker, the agent graph with its
-SQLite checkpointer, the web snapshot, run records.
+SQLite checkpointer, the web snapshot, run records. ``test_app_analyst.py`` checks
+issue 11's items one by one.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -16,6 +18,7 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from components import keys
+from components.cite_text import blocks_text
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "streamlit_app.py")
@@ -32,16 +35,21 @@ def app_env(tmp_path, monkeypatch):
     embedder = HashEmbedder()
     monkeypatch.setattr("core.models.get_embedder", lambda settings: embedder)
     st.cache_resource.clear()
+    st.cache_data.clear()
     yield tmp_path
     st.cache_resource.clear()
+    st.cache_data.clear()
+
+
+def ok(at: AppTest) -> AppTest:
+    assert not at.exception, [e.value for e in at.exception]
+    return at
 
 
 def boot(page: str | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
-    assert not at.exception, [e.value for e in at.exception]
+    at = ok(AppTest.from_file(APP, default_timeout=TIMEOUT).run())
     if page:
-        at.switch_page(page).run()
-        assert not at.exception, [e.value for e in at.exception]
+        ok(at.switch_page(page).run())
     return at
 
 
@@ -54,20 +62,40 @@ def texts(at: AppTest) -> str:
     return "\n".join(str(p) for p in parts).replace("\\", "")
 
 
+def answers(at: AppTest) -> list[dict]:
+    """The cited answers on screen (their data as the citation component receives it)."""
+    return [json.loads(e.proto.json) for e in at.get("bidi_component")]
+
+
+def answer_text(at: AppTest) -> str:
+    return "\n".join(blocks_text(a["blocks"]) for a in answers(at))
+
+
+def thread_of(at: AppTest) -> str:
+    thread = at.query_params["thread"]
+    return thread[0] if isinstance(thread, list) else thread
+
+
 def load_sample(at: AppTest) -> AppTest:
     at.switch_page("pages/library.py").run()
-    at.button(key="lib_load_sample").click().run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return ok(at.button(key="lib_load_sample").click().run())
 
 
 def ask_walkthrough(at: AppTest) -> AppTest:
     at.switch_page("pages/research.py").run()
     at.button(key="res_example").click().run()
     assert "Northwind Semiconductor" in at.text_area(key=keys.RES_QUESTION).value
-    at.button(key="FormSubmitter:res_ask_form-Ask").click().run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return ok(at.button(key="FormSubmitter:res_ask_form-Ask").click().run())
+
+
+def sub_questions(at: AppTest) -> list[str]:
+    """The sub-questions of the plan under review, in order (one text area per step)."""
+    return [t.value for t in at.text_area if t.label == "Sub-question"]
+
+
+def finished_run(at: AppTest) -> AppTest:
+    ask_walkthrough(load_sample(at))
+    return ok(at.button(key="res_approve").click().run())
 
 
 # --- entry, sidebar, empty states ------------------------------------------------------
@@ -76,13 +104,13 @@ def ask_walkthrough(at: AppTest) -> AppTest:
 def test_first_start_without_key_or_network_shows_what_is_active(app_env):
     at = boot()
     side = texts(at)
-    assert "offline engine" in side
-    assert "Reranker" in side and "search order kept" in side  # measured best offline
-    assert "Web snapshot" in side  # the bundled data/web_snapshot
+    assert "built-in rules, no AI model (offline)" in side
+    assert "Ranking" in side and "results kept in search order" in side  # measured best offline
+    assert "saved demo articles" in side  # the bundled data/web_snapshot
+    assert "fallback:" not in side and "BM25" not in side  # jargon only on hover
     metrics = {m.label: m.value for m in at.sidebar.metric}
     assert metrics == {"Documents": "0", "Chunks": "0"}
     assert str(app_env / "store") in side
-    # Research is the default page; an empty corpus says what to do next
     assert at.title[0].value == "Research"
     assert "corpus is empty" in texts(at)
 
@@ -93,7 +121,7 @@ def test_first_start_without_key_or_network_shows_what_is_active(app_env):
         ("pages/library.py", "Library", "Your corpus is empty"),
         ("pages/compare.py", "Compare", "corpus is empty"),
         ("pages/runs.py", "Runs", "No runs yet"),
-        ("pages/settings.py", "Settings", "session only"),
+        ("pages/settings.py", "Settings", "never written"),
     ],
 )
 def test_every_page_renders_with_an_empty_corpus(app_env, page, title, hint):
@@ -106,11 +134,17 @@ def test_every_page_renders_with_an_empty_corpus(app_env, page, title, hint):
 # --- library -----------------------------------------------------------------------------
 
 
+def documents_table(at: AppTest):
+    """The Library's documents table (the page also shows the ingest summary and the web
+    snapshot)."""
+    return next(d.value for d in at.dataframe if "doc id" in d.value.columns)
+
+
 def test_load_sample_then_browse_sections_and_delete(app_env):
     at = load_sample(boot())
     page = texts(at)
     assert "1 of 1 succeeded" in page
-    docs = at.dataframe[1].value  # [0] is the ingest summary
+    docs = documents_table(at)
     assert docs.loc[0, "company"].startswith("Northwind")
     assert docs.loc[0, "form"] == "10-K"
     assert docs.loc[0, "chunks"] > 10 and docs.loc[0, "tables"] > 0
@@ -119,11 +153,10 @@ def test_load_sample_then_browse_sections_and_delete(app_env):
     risk = next(o for o in section_box.options if o.startswith("Item 1A"))
     section_box.select(risk).run()
     assert f"chunks in {risk}" in texts(at)
-    assert "competit" in texts(at).lower()  # the risk factor text is shown
+    assert "competit" in texts(at).lower()
 
     at.button(key="lib_delete").click().run()
-    at.button(key="lib_delete_yes").click().run()
-    assert not at.exception
+    ok(at.button(key="lib_delete_yes").click().run())
     assert "Your corpus is empty" in texts(at)
     assert {m.label: m.value for m in at.sidebar.metric}["Documents"] == "0"
 
@@ -137,214 +170,13 @@ def test_bad_upload_is_explained_while_the_good_file_goes_in(app_env):
         ("empty.txt", b"", "text/plain"),
         ("acme-notes.txt", good, "text/plain"),
     ]).run()
-    at.button(key="lib_ingest").click().run()
-    assert not at.exception, [e.value for e in at.exception]
-    page = texts(at)
-    assert "1 of 3 succeeded" in page
+    ok(at.button(key="lib_ingest").click().run())
+    assert "1 of 3 succeeded" in texts(at)
     errors = [e.value.replace("\\", "") for e in at.error]
     assert any("renamed.htm" in e and "not a supported type" in e for e in errors), errors
     assert any("empty.txt" in e and "empty" in e.lower() for e in errors), errors
-    docs = at.dataframe[1].value
+    docs = documents_table(at)
     assert list(docs["file"]) == ["acme-notes.txt"]
-
-
-# --- research -----------------------------------------------------------------------------
-
-
-def test_review_approve_answer_with_the_offline_engine(app_env):
-    at = ask_walkthrough(load_sample(boot()))
-    thread = at.query_params.get("thread")
-    assert thread, "the paused run's thread id is in the URL"
-    thread = thread[0] if isinstance(thread, list) else thread
-    assert "Review the plan" in texts(at)
-    plan = at.data_editor[0].value
-    assert len(plan) >= 2
-    assert set(plan["tool"]) == {"filing_search", "web_search"}
-    assert not at.button(key="res_approve").disabled
-
-    at.button(key="res_approve").click().run()
-    assert not at.exception, [e.value for e in at.exception]
-    assert any("approved as proposed" in m.value for m in at.markdown)
-    labels = [s.label for s in at.status]
-    assert len(labels) >= len(plan)
-    assert all(lbl.startswith("Step") for lbl in labels)
-    assert all(any(d in lbl for d in ("CONTINUE", "REVISE", "FINISH")) for lbl in labels)
-    page = texts(at)
-    assert "Policy:" in page and "Rewritten query" in page and "Supervisor" in page
-    assert "Distilled context" in page and "Reflection:" in page
-    assert len(at.get("plotly_chart")) >= len(plan)  # a reranker chart per step
-    assert "LLM calls" in [m.label for m in at.metric]
-    answer = [m.value for m in at.markdown if "[1]" in m.value and "Offline engine" in m.value]
-    assert answer, "a cited answer is shown"
-    assert [b.label for b in at.get("download_button")] == ["Export Markdown", "Export JSON"]
-    # a citation opens its chunk in document, section and page
-    pills = at.pills[0]
-    pills.set_value(pills.options and 1).run()
-    assert not at.exception, [e.value for e in at.exception]
-    assert "cited chunk" in texts(at)
-    assert "Northwind" in texts(at)
-
-
-def test_invalid_plan_edits_are_explained_and_block_approval(app_env):
-    at = ask_walkthrough(load_sample(boot()))
-    frame = at.session_state[keys.RES_PLAN_DF].copy()
-    frame.loc[0, "sub_question"] = ""
-    frame.loc[1, "section"] = "Item 99. Nowhere"
-    frame.loc[1, "tool"] = "filing_search"
-    at.session_state[keys.RES_PLAN_DF] = frame
-    at.run()
-    errors = " ".join(e.value for e in at.error).replace("\\", "")
-    assert "sub-question is empty" in errors
-    assert "Item 99. Nowhere" in errors and "not in the selected filings" in errors
-    assert at.button(key="res_approve").disabled
-
-
-def test_an_edited_plan_runs_as_edited(app_env):
-    at = ask_walkthrough(load_sample(boot()))
-    frame = at.session_state[keys.RES_PLAN_DF]
-    edited = frame.iloc[:-1].copy()  # the analyst deletes the last step ...
-    edited.loc[0, "order"] = 5  # ... and moves the first one to the end
-    at.session_state[keys.RES_PLAN_DF] = edited
-    at.run()
-    assert not at.button(key="res_approve").disabled
-    at.button(key="res_approve").click().run()
-    assert not at.exception, [e.value for e in at.exception]
-    assert any("edited by the analyst" in m.value for m in at.markdown)
-    labels = [s.label.replace("\\", "") for s in at.status]
-    assert len({lbl.split("·")[0] for lbl in labels}) == len(edited)
-    assert frame.loc[1, "sub_question"] in labels[0]  # the old second step now runs first
-
-
-def test_paused_run_survives_a_browser_refresh(app_env):
-    at = ask_walkthrough(load_sample(boot()))
-    thread = at.query_params["thread"]
-    thread = thread[0] if isinstance(thread, list) else thread
-    plan = at.data_editor[0].value
-
-    fresh = AppTest.from_file(APP, default_timeout=TIMEOUT)  # new session, same server
-    fresh.query_params["thread"] = thread
-    fresh.run()
-    assert not fresh.exception, [e.value for e in fresh.exception]
-    assert "Review the plan" in texts(fresh)
-    assert list(fresh.data_editor[0].value["sub_question"]) == list(plan["sub_question"])
-    fresh.button(key="res_approve").click().run()
-    assert not fresh.exception, [e.value for e in fresh.exception]
-    assert any("Offline engine" in m.value for m in fresh.markdown)
-
-
-def test_unknown_thread_in_url_is_explained(app_env):
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    at.query_params["thread"] = "20990101-000000-deadbeef"
-    at.run()
-    assert not at.exception
-    assert "No run 20990101-000000-deadbeef" in texts(at)
-
-
-# --- runs and compare -----------------------------------------------------------------------
-
-
-def _finished_run(at: AppTest) -> AppTest:
-    ask_walkthrough(load_sample(at))
-    at.button(key="res_approve").click().run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def test_runs_page_replays_exports_and_deletes(app_env):
-    at = _finished_run(boot())
-    live_labels = [s.label for s in at.status]
-    at.switch_page("pages/runs.py").run()
-    assert not at.exception, [e.value for e in at.exception]
-    table = at.dataframe[0].value
-    assert list(table["status"]) == ["done"]
-    assert table.loc[0, "backend"] == "offline engine"
-    assert [s.label for s in at.status] == live_labels  # replayed exactly as it streamed
-    assert [b.label for b in at.get("download_button")] == ["Export Markdown", "Export JSON"]
-    at.button(key="runs_delete").click().run()
-    at.button(key="runs_delete_yes").click().run()
-    assert "No runs yet" in texts(at)
-
-
-def test_compare_from_a_finished_run_shows_both_sides(app_env):
-    at = _finished_run(boot())
-    at.button(key="res_compare").click().run()
-    assert not at.exception, [e.value for e in at.exception]
-    assert at.title[0].value == "Compare"
-    subheaders = [s.value for s in at.subheader]
-    assert "Baseline RAG" in subheaders and "Deep agent" in subheaders
-    labels = [m.label for m in at.metric]
-    assert labels.count("LLM calls") >= 2 and labels.count("Tokens") >= 2
-    assert len(at.pills) == 2  # each answer's citations can be opened
-    at.pills[0].set_value(1).run()
-    assert not at.exception, [e.value for e in at.exception]
-
-
-# --- settings -------------------------------------------------------------------------------
-
-
-def test_settings_are_validated_session_only_and_test_connection_reports_failure(app_env):
-    at = boot("pages/settings.py")
-    secret = "sk-test-SECRET-123456"
-    at.text_input[0].set_value("http://127.0.0.1:9/v1")  # nothing listens on port 9
-    at.text_input[1].set_value("my-model")
-    at.text_input[2].set_value(secret)
-    at.number_input[2].set_value(3)  # top-k
-    at.number_input[3].set_value(5)  # top-n > top-k
-    at.button(key="FormSubmitter:settings_form-Save for this session").click().run()
-    assert any("Top-n must not exceed top-k" in e.value for e in at.error)
-    assert at.session_state[keys.APP_OVERRIDES] == {}
-
-    at.number_input[2].set_value(20)
-    at.button(key="FormSubmitter:settings_form-Save for this session").click().run()
-    assert not at.exception, [e.value for e in at.exception]
-    overrides = at.session_state[keys.APP_OVERRIDES]
-    assert overrides["llm_api_key"] == secret and overrides["top_n"] == 5
-    assert "my-model @ http://127.0.0.1:9/v1" in texts(at)  # sidebar shows the active LLM
-
-    at.button(key="settings_test").click().run()
-    errors = " ".join(e.value for e in at.error).replace("\\", "")
-    assert "Could not connect" in errors
-    assert secret not in texts(at)
-    assert not (app_env / ".env").exists()
-
-
-def test_plans_waiting_for_review_are_listed_on_the_research_page(app_env):
-    at = ask_walkthrough(load_sample(boot()))
-    at.button(key="res_new").click().run()
-    assert not at.exception, [e.value for e in at.exception]
-    assert "Plans waiting for your review" in texts(at)
-    links = at.get("page_link")
-    assert any("Based on Northwind" in link.proto.label.replace("\\", "") for link in links)
-
-
-def test_markup_in_a_question_is_shown_as_text_on_every_page(app_env):
-    evil = "What are the risks? ![x](http://evil.test/p.png) <img src=x> [go](http://evil.test)"
-    at = load_sample(boot())
-    at.switch_page("pages/research.py").run()
-    at.text_area(key=keys.RES_QUESTION).set_value(evil)
-    at.button(key="FormSubmitter:res_ask_form-Ask").click().run()
-    at.button(key="res_approve").click().run()
-    assert not at.exception, [e.value for e in at.exception]
-    for page in ("pages/research.py", "pages/runs.py"):
-        at.switch_page(page).run()
-        shown = [m.value for m in at.markdown] + [s.value for s in at.subheader]
-        shown += [s.label for s in at.status]
-        assert any("evil" in v for v in shown), page
-        for value in shown:  # only backslash-escaped (inert) forms may remain
-            assert not re.search(r"(?<!\\)\]\(http", value), (page, value)
-            assert not re.search(r"(?<!\\)<img", value), (page, value)
-
-
-def test_a_citation_opens_its_section_in_the_library(app_env):
-    at = _finished_run(boot())
-    at.pills[0].set_value(1).run()
-    lib_button = next(b for b in at.button if b.label == "Open the section in the Library")
-    lib_button.click().run()
-    assert not at.exception, [e.value for e in at.exception]
-    assert at.title[0].value == "Library"
-    section = at.selectbox(key=keys.LIB_BROWSE_SECTION).value
-    assert section and section.startswith("Item")
-    assert "cited chunk" in texts(at)  # the cited chunk is highlighted among its section's
 
 
 def test_long_sections_are_browsed_page_by_page(app_env):
@@ -364,3 +196,123 @@ def test_long_sections_are_browsed_page_by_page(app_env):
     assert len(ids) == 15
     pager.set_value(2).run()
     assert [c.value for c in at.caption if c.value.startswith("`")] != ids
+
+
+# --- research -----------------------------------------------------------------------------
+
+
+def test_review_approve_answer_with_the_offline_engine(app_env):
+    at = ask_walkthrough(load_sample(boot()))
+    assert thread_of(at), "the paused run's thread id is in the URL"
+    assert "Review the plan" in texts(at)
+    steps = sub_questions(at)
+    assert len(steps) >= 2
+    tools = [s.value for s in at.selectbox if s.label == "Tool"]
+    assert set(tools) == {"filing_search", "web_search"}
+    assert not at.button(key="res_approve").disabled
+
+    ok(at.button(key="res_approve").click().run())
+    labels = [s.label for s in at.status]
+    assert len(labels) >= len(steps)
+    assert all(lbl.startswith("Step") for lbl in labels)
+    assert all(any(d in lbl for d in ("CONTINUE", "REVISE", "FINISH")) for lbl in labels)
+    page = texts(at)
+    assert "Policy:" in page and "Rewritten query" in page and "Supervisor" in page
+    assert "Distilled context" in page and "Reflection:" in page
+    assert len(at.get("plotly_chart")) >= len(steps)
+    assert "LLM calls" in [m.label for m in at.metric]
+    assert "[1]" in answer_text(at) and "Offline engine" in answer_text(at)
+    assert [b.label for b in at.get("download_button")] == ["Export Markdown", "Export JSON"]
+    pills = at.pills[0]
+    ok(pills.set_value(1).run())
+    assert "Northwind" in texts(at)
+    assert "The answer says:" in texts(at)
+
+
+def test_invalid_plan_edits_are_explained_and_block_approval(app_env):
+    at = ask_walkthrough(load_sample(boot()))
+    first = next(t for t in at.text_area if t.label == "Sub-question")
+    ok(first.set_value("   ").run())
+    errors = " ".join(e.value for e in at.error).replace("\\", "")
+    assert "sub-question is empty" in errors
+    assert at.button(key="res_approve").disabled
+
+
+def test_unknown_thread_in_url_is_explained(app_env):
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["thread"] = "20990101-000000-deadbeef"
+    ok(at.run())
+    assert "No run 20990101-000000-deadbeef" in texts(at)
+
+
+def test_plans_waiting_for_review_are_listed_on_the_research_page(app_env):
+    at = ask_walkthrough(load_sample(boot()))
+    ok(at.button(key="res_new").click().run())
+    assert "Plans waiting for your review" in texts(at)
+    links = at.get("page_link")
+    assert any("Based on Northwind" in link.proto.label.replace("\\", "") for link in links)
+
+
+def test_markup_in_a_question_is_shown_as_text_on_every_page(app_env):
+    evil = "What are the risks? ![x](http://evil.test/p.png) <img src=x> [go](http://evil.test)"
+    at = load_sample(boot())
+    at.switch_page("pages/research.py").run()
+    at.text_area(key=keys.RES_QUESTION).set_value(evil)
+    at.button(key="FormSubmitter:res_ask_form-Ask").click().run()
+    ok(at.button(key="res_approve").click().run())
+    for page in ("pages/research.py", "pages/runs.py"):
+        at.switch_page(page).run()
+        shown = [m.value for m in at.markdown] + [s.value for s in at.subheader]
+        shown += [s.label for s in at.status]
+        assert any("evil" in v for v in shown), page
+        for value in shown:  # only backslash-escaped (inert) forms may remain
+            assert not re.search(r"(?<!\\)\]\(http", value), (page, value)
+            assert not re.search(r"(?<!\\)<img", value), (page, value)
+        for md in at.markdown:
+            assert not md.proto.allow_html
+
+
+def test_a_citation_opens_its_section_in_the_library(app_env):
+    at = finished_run(boot())
+    at.pills[0].set_value(1).run()
+    view = next(s for s in at.get("button_group") if "In the filing" in str(s.proto))
+    assert view is not None
+    at.segmented_control[0].set_value("In the filing").run()
+    lib_button = next(b for b in at.button if b.label == "Open the whole section in the Library")
+    ok(lib_button.click().run())
+    assert at.title[0].value == "Library"
+    section = at.selectbox(key=keys.LIB_BROWSE_SECTION).value
+    assert section and section.startswith("Item")
+    assert "cited chunk" in texts(at)
+
+
+# --- runs and compare -----------------------------------------------------------------------
+
+
+def test_runs_page_replays_exports_and_deletes(app_env):
+    at = finished_run(boot())
+    live_labels = [s.label for s in at.status]
+    ok(at.switch_page("pages/runs.py").run())
+    table = at.dataframe[0].value
+    assert list(table["status"]) == ["done"]
+    assert table.loc[0, "backend"] == "offline engine"
+    assert "Northwind" in table.loc[0, "companies"]
+    assert [s.label for s in at.status] == live_labels  # replayed exactly as it streamed
+    assert [b.label for b in at.get("download_button")] == ["Export Markdown", "Export JSON"]
+    at.button(key="runs_delete").click().run()
+    ok(at.button(key="runs_delete_yes").click().run())
+    assert "No runs yet" in texts(at)
+
+
+def test_compare_from_a_finished_run_shows_both_sides(app_env):
+    at = finished_run(boot())
+    ok(at.button(key="res_compare").click().run())
+    assert at.title[0].value == "Compare"
+    at.switch_page("pages/compare.py")  # AppTest's next runs stay on the page it was given
+    subheaders = [s.value for s in at.subheader]
+    assert "Baseline RAG" in subheaders and "Deep agent" in subheaders
+    labels = [m.label for m in at.metric]
+    assert labels.count("LLM calls") >= 2 and labels.count("Tokens") >= 2
+    assert len(at.pills) == 2  # each answer's citations can be opened
+    ok(at.pills[0].set_value(1).run())
+    assert "The answer says:" in texts(at)

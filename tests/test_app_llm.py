@@ -1,6 +1,6 @@
 """The dashboard with a configured LLM: the real ChatOpenAI against a local fake server.
 
-Settings are entered on the Settings page (session only); the connection test
+Settings are entered on the Settings page (the key stays in the session); the connection test
 reports success; a research run uses the LLM for the plan, degrades to the
 offline rules with visible warnings when the endpoint fails, and the key never
 appears on screen or in the saved record.
@@ -14,7 +14,15 @@ from streamlit.testing.v1 import AppTest
 from components import keys
 from tests.fakes.fixtures import openai_server  # noqa: F401 (fixture)
 from tests.fakes.openai_server import Behaviour
-from tests.test_app import APP, TIMEOUT, app_env, load_sample, texts  # noqa: F401 (fixture)
+from tests.test_app import (  # noqa: F401 (app_env is a fixture)
+    APP,
+    TIMEOUT,
+    answer_text,
+    app_env,
+    load_sample,
+    sub_questions,
+    texts,
+)
 
 SECRET = "sk-test-SECRET-0123456789"
 
@@ -24,7 +32,7 @@ def configure_llm(at: AppTest, server) -> AppTest:
     at.text_input[0].set_value(server.base_url)
     at.text_input[1].set_value(server.model)
     at.text_input[2].set_value(SECRET)
-    at.button(key="FormSubmitter:settings_form-Save for this session").click().run()
+    at.button(key="FormSubmitter:settings_form-Save settings").click().run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -53,7 +61,7 @@ def test_llm_settings_connection_and_a_run_that_degrades_visibly(
     at.button(key="FormSubmitter:res_ask_form-Ask").click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert "Proposed by the LLM" in texts(at)
-    assert list(at.data_editor[0].value["sub_question"]) == [plan["steps"][0]["sub_question"]]
+    assert sub_questions(at) == [plan["steps"][0]["sub_question"]]
 
     at.button(key="res_approve").click().run()
     assert not at.exception, [e.value for e in at.exception]
@@ -61,7 +69,7 @@ def test_llm_settings_connection_and_a_run_that_degrades_visibly(
     assert "used the offline rule instead" in page  # each failed role says so
     calls = {m.label: m.value for m in at.metric}["LLM calls"]
     assert int(calls) >= 2
-    assert any("[1]" in m.value for m in at.markdown), "still a cited answer"
+    assert "[1]" in answer_text(at), "still a cited answer"
     assert SECRET not in page
     thread = at.query_params["thread"]
     thread = thread[0] if isinstance(thread, list) else thread

@@ -2,32 +2,16 @@
 
 from __future__ import annotations
 
-import pandas as pd
 import pytest
 
-from components.evidence import hits_frame, rerank_figure
+from components.evidence import hits_frame, relative_scores, rerank_figure
 from components.graph_view import CURRENT, DEFAULT_EDGES, DEFAULT_NODES, VISITED, graph_dot
-from components.plan_editor import ANY_SECTION, frame_to_plan, plan_to_frame
 from components.policy_badge import DECISION_STYLE, decision_style
-from components.text import md_escape, safe_answer
+from components.text import md_escape, readable_refs, safe_answer
 from components.usage_meter import usage_from_events
 from core.agent import events as ev
-from core.agent.state import PlanStep, RoleUsage
+from core.agent.state import RoleUsage
 from core.types import StageScore
-
-SECTIONS = {"doc1": ["Item 1. Business", "Item 1A. Risk Factors", "Item 7. MD&A"]}
-
-
-def _plan() -> list[PlanStep]:
-    return [
-        PlanStep(sub_question="What competition risks does the 10-K list?",
-                 section="Item 1A. Risk Factors", keywords=["competition", "rivals"]),
-        PlanStep(sub_question="AMD AI chip strategy news 2024", tool="web_search",
-                 keywords=["AMD", "MI300"]),
-        PlanStep(sub_question="How does revenue depend on data center?",
-                 section="Item 7. MD&A"),
-    ]
-
 
 # --- text safety -----------------------------------------------------------------
 
@@ -49,68 +33,6 @@ def test_safe_answer_keeps_citations_and_bold_but_drops_links_images_html():
     assert "evil.test" not in out
     assert "<img" not in out and "onerror" not in out
     assert "this" in out and "pic" in out  # link/image text kept as plain words
-
-
-# --- plan editor -----------------------------------------------------------------
-
-
-def test_plan_frame_round_trip_keeps_every_field():
-    plan = _plan()
-    frame = plan_to_frame(plan)
-    assert list(frame["order"]) == [1, 2, 3]
-    assert frame.loc[1, "section"] == ANY_SECTION
-    steps, problems = frame_to_plan(frame, SECTIONS)
-    assert problems == []
-    assert [s.sub_question for s in steps] == [s.sub_question for s in plan]
-    assert steps[0].section == "Item 1A. Risk Factors"
-    assert steps[0].keywords == ["competition", "rivals"]
-    assert steps[1].tool == "web_search" and steps[1].section is None
-
-
-def test_reorder_delete_and_add_rows():
-    frame = plan_to_frame(_plan())
-    frame = frame.drop(index=1).reset_index(drop=True)  # delete the web step
-    frame.loc[0, "order"] = 9  # move the first step last
-    added = {"order": 5, "sub_question": "What does Item 1 say about customers?",
-             "tool": "filing_search", "section": "Item 1. Business", "keywords": "customers",
-             "justification": "", "documents": ""}
-    blank = {c: None for c in frame.columns}  # the editor's empty new row
-    frame = pd.concat([frame, pd.DataFrame([added, blank])], ignore_index=True)
-    steps, problems = frame_to_plan(frame, SECTIONS)
-    assert problems == []
-    assert [s.sub_question[:10] for s in steps] == ["How does r", "What does ", "What compe"]
-    assert steps[1].section == "Item 1. Business"
-
-
-@pytest.mark.parametrize(
-    ("edit", "expected"),
-    [
-        ({"sub_question": "   "}, "sub-question is empty"),
-        ({"tool": "email"}, "unknown tool"),
-        ({"section": "Item 99. Nothing"}, "not in the selected filings"),
-        ({"documents": "nope123"}, "unknown document"),
-    ],
-)
-def test_invalid_edits_are_explained(edit, expected):
-    frame = plan_to_frame(_plan())
-    for col, value in edit.items():
-        frame.loc[0, col] = value
-    steps, problems = frame_to_plan(frame, SECTIONS)
-    assert problems, "an invalid edit must be reported"
-    assert any(expected in p for p in problems), problems
-    assert all(p[0].isupper() and p.endswith(".") for p in problems)
-
-
-def test_web_step_without_web_provider_and_step_limit_are_reported():
-    frame = plan_to_frame(_plan())
-    _, problems = frame_to_plan(frame, SECTIONS, web_available=False, max_steps=2)
-    assert any("web search is not available" in p for p in problems)
-    assert any("at most 2" in p for p in problems)
-
-
-def test_empty_plan_is_rejected():
-    _, problems = frame_to_plan(plan_to_frame([]), SECTIONS)
-    assert any("no steps" in p for p in problems)
 
 
 # --- graph, badges, usage, evidence -------------------------------------------------
@@ -164,21 +86,34 @@ def _hit(rank: int, score: float, **stages: float) -> ev.HitView:
     )
 
 
-def test_hits_frame_shows_each_stage_and_drops_unused_stages():
+def test_hits_frame_shows_rank_and_score_per_stage_and_no_none_cells():
     hits = [_hit(1, 0.9, keyword=7.1, fused=0.03, reranked=0.9),
-            _hit(2, 0.5, keyword=3.0, fused=0.02, reranked=0.5)]
+            _hit(2, 0.5, keyword=3.0, reranked=0.5)]
     frame = hits_frame(hits)
-    assert list(frame["keyword"]) == [7.1, 3.0]
-    assert list(frame["reranked #"]) == [1, 2]
+    assert list(frame["keyword"]) == ["#1 · 7.1", "#2 · 3"]
+    assert list(frame["fused"]) == ["#1 · 0.03", "–"]  # not fused: a dash, never "None"
     assert "vector" not in frame.columns  # keyword-only retrieval: no vector stage
+    assert not frame.isna().any().any()
     assert frame["text"].str.len().max() <= 200
 
 
-def test_rerank_figure_orders_bars_by_rank():
-    fig = rerank_figure([_hit(2, 0.5, reranked=0.5), _hit(1, 0.9, reranked=0.9)])
+def test_reranker_bars_are_relative_to_the_best_so_close_scores_look_different():
+    assert relative_scores([0.049, 0.048, 0.046]) == [100.0, 70.0, 10.0]
+    assert relative_scores([0.5, 0.5]) == [100.0, 100.0]
+    fig = rerank_figure([_hit(2, 0.0465, reranked=0.0465), _hit(1, 0.049, reranked=0.049)])
     bar = fig.data[0]
-    assert list(bar.x) == [0.9, 0.5]
+    assert list(bar.x) == [100.0, 10.0]  # ordered by rank, best first
     assert bar.y[0] == "[1] Item 1A. Risk Factors p.1 #1"
+    assert "raw score 0.049" in bar.hovertext[0]  # the raw score is on hover
+
+
+def test_distilled_context_shows_labels_not_chunk_ids_or_long_urls():
+    context = ("Rivals compete [f4e784037ad11897-00011]; AMD bought ZT "
+               "[https://ir.amd.com/news-events/press-releases/detail/1212/amd-zt-systems] "
+               "and see f4e784037ad11897-00042.")
+    out = readable_refs(context, {"f4e784037ad11897-00011": "Item 1A p.4 #11"})
+    assert "[Item 1A p.4 #11]" in out and "[ir.amd.com]" in out
+    assert "f4e784037ad11897" not in out and "press-releases" not in out
 
 
 def test_rerank_figure_escapes_markup_in_untrusted_labels():
@@ -189,7 +124,7 @@ def test_rerank_figure_escapes_markup_in_untrusted_labels():
     assert "<b>" not in bar.hovertext[0]
 
 
-# --- background runs -----------------------------------------------------------------
+# --- background jobs -----------------------------------------------------------------
 
 
 class _Collect:
@@ -215,39 +150,53 @@ def test_job_runs_in_the_background_and_a_follower_gets_every_event_in_order():
     import threading
     import time
 
-    from components import jobs
+    from components.jobs import follow
+    from core import jobs
 
     gate = threading.Event()
 
-    def slow_stream():
-        yield "a"
+    def work(job):
+        job.events.append("a")
         gate.wait(5)  # the run goes on while nobody is watching
         for item in ("b", "c"):
             time.sleep(0.05)
-            yield item
+            job.events.append(item)
+        return "record"
 
-    job = jobs.start(slow_stream(), "t-bg")
-    assert jobs.get("t-bg") is job and not job.done
+    job = jobs.start("t-bg", "research", work)
+    assert jobs.get("t-bg") is job and not job.done and jobs.active("research") == [job]
     time.sleep(0.2)
     assert job.events == ["a"] and not job.done  # a page that left saw only "a"
     gate.set()
     view, ticker = _Collect(), _Ticker()
-    jobs.follow(job, view, ticker, poll_s=0.01, tick_s=0.0)  # a page that re-attached
+    follow(job, view, ticker, poll_s=0.01, tick_s=0.0)  # a page that re-attached
     assert view.seen == ["a", "b", "c"] and job.done and job.error is None
-    assert ticker.ticks >= 1
+    assert job.result == "record" and ticker.ticks >= 1
     jobs.forget("t-bg")
     assert jobs.get("t-bg") is None
 
 
 def test_job_records_a_crash_instead_of_hanging():
-    from components import jobs
+    from components.jobs import follow
+    from core import jobs
 
-    def broken():
-        yield "a"
+    def broken(job):
+        job.events.append("a")
         raise RuntimeError("boom")
 
-    job = jobs.start(broken(), "t-crash")
+    job = jobs.start("t-crash", "research", broken)
     view = _Collect()
-    jobs.follow(job, view, _Ticker(), poll_s=0.01)
+    follow(job, view, _Ticker(), poll_s=0.01)
     assert view.seen == ["a"] and job.done
     assert "RuntimeError: boom" in job.error
+
+
+def test_progress_line_says_which_step_is_running():
+    from components.jobs import progress_line
+
+    events = [ev.StepStarted(node="start_step", step=0, sub_question="q", tool="filing_search"),
+              ev.StepStarted(node="start_step", step=1, sub_question="q", tool="web_search",
+                             attempt=1),
+              ev.HitsRetrieved(node="search_web", step=1, tool="web_search", query="q",
+                               strategy="web", hits=[])]
+    assert progress_line(events, 12.4, 3) == "Researching step 2 of 3, retry 1 (search_web) · 12 s"

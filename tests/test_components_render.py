@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 from streamlit.testing.v1 import AppTest
 
+from components.cite_text import blocks_text
 from core.agent import events as ev
 from core.agent.state import PlanStep
 from core.types import RerankerInfo, StageScore
@@ -62,6 +65,11 @@ def scripted_events() -> list[ev.EventBase]:
     ]
 
 
+def shown_answers(at: AppTest) -> list[str]:
+    """Texts of the cited answers on screen (drawn by the citation component)."""
+    return [blocks_text(json.loads(e.proto.json)["blocks"]) for e in at.get("bidi_component")]
+
+
 def _app():
     import streamlit as st
 
@@ -88,8 +96,8 @@ def test_run_view_draws_cards_badges_and_answer():
     assert any("Policy: ✓ FINISH" in b and ":green-badge" in b for b in badges), badges
     assert any("Approved plan" in m.value for m in at.markdown)
     assert any("dropped the section filter" in i.value for i in at.info)
-    answer = [m for m in at.markdown if "Rivals compete [1]" in m.value]
-    assert answer, "the answer is shown with its [n] markers"
+    answer = shown_answers(at)
+    assert any("Rivals compete [1]" in a for a in answer), answer
     assert at.pills[0].options == ["[1]", "[2]"]
 
 

@@ -13,8 +13,14 @@ Snapshot articles are Markdown files with a front-matter header::
     title: Something happened
     date: 2024-08-19
     source: Example News
+    provenance: demo
     ---
     Body paragraphs...
+
+``provenance`` says where an article came from: ``demo`` (written for the project,
+its URL unverified: the bundled articles), ``saved`` (a page or search result the
+analyst added, see ``core.retrieval.web_saved``). A demo article's publisher is
+returned as ``"<publisher> · demo article"`` so every label built from it says so.
 """
 
 from __future__ import annotations
@@ -138,6 +144,7 @@ class _Article:
     date: str | None
     publisher: str | None
     passages: tuple[str, ...]
+    provenance: str = ""
 
 
 def _passages(body: str, min_chars: int = 200) -> tuple[str, ...]:
@@ -158,7 +165,11 @@ def _passages(body: str, min_chars: int = 200) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _articles(folder: Path) -> list[_Article]:
+DEMO = "demo"
+SAVED = "saved"
+
+
+def _articles(folder: Path, default_provenance: str = "") -> list[_Article]:
     if not folder.is_dir():
         return []
     articles = []
@@ -170,21 +181,28 @@ def _articles(folder: Path) -> list[_Article]:
             continue
         articles.append(_Article(path, meta["url"], meta.get("title", ""),
                                  normalise_date(meta.get("date")), meta.get("source"),
-                                 _passages(body)))
+                                 _passages(body),
+                                 meta.get("provenance", default_provenance).strip().lower()))
     return articles
 
 
 class SnapshotWebSearch:
-    """BM25 over the passages of a folder of dated Markdown articles (offline web)."""
+    """BM25 over the passages of a folder of dated Markdown articles (offline web).
 
-    def __init__(self, folder: Path | str, *, max_chars: int = 1800):
+    ``saved`` is a second folder, the analyst's own saved pages and search results
+    (provenance ``saved`` unless an article says otherwise), searched with the first."""
+
+    def __init__(self, folder: Path | str, *, saved: Path | str | None = None,
+                 max_chars: int = 1800):
         self.folder = Path(folder)
+        self.saved = Path(saved) if saved else None
         self.max_chars = max_chars
         self.refresh()
 
     def refresh(self) -> None:
-        """(Re)load the folder, e.g. after ``save_to_snapshot``."""
-        self._articles = _articles(self.folder)
+        """(Re)load the folders, e.g. after ``save_to_snapshot``."""
+        self._articles = _articles(self.folder) + (
+            _articles(self.saved, SAVED) if self.saved else [])
         self._owner: list[tuple[int, int]] = []
         docs: list[list[str]] = []
         for a_idx, art in enumerate(self._articles):
@@ -234,8 +252,11 @@ class SnapshotWebSearch:
             chosen.append(p_idx)
             size += len(art.passages[p_idx])
         text = "\n\n".join(art.passages[i] for i in sorted(chosen))
+        publisher = art.publisher
+        if art.provenance == DEMO:
+            publisher = f"{publisher} · demo article" if publisher else "demo article"
         return WebHit(url=art.url, title=art.title, date=art.date, text=text,
-                      score=round(score, 4), source="snapshot", publisher=art.publisher)
+                      score=round(score, 4), source="snapshot", publisher=publisher)
 
 
 def _slug(text: str, limit: int = 60) -> str:
@@ -247,16 +268,17 @@ def _front_value(value: str) -> str:
     return json.dumps(" ".join(value.split()), ensure_ascii=False)
 
 
-def save_to_snapshot(hits: list[WebHit], folder: Path | str) -> list[Path]:
-    """Write hits as snapshot articles; returns the files written.
+def save_to_snapshot(hits: list[WebHit], folder: Path | str, *,
+                     skip_urls: set[str] | frozenset[str] = frozenset()) -> list[Path]:
+    """Write hits as snapshot articles (provenance ``saved``); returns the files written.
 
     File names are ``<date>-<title-slug>-<url-hash>.md`` (only ``[a-z0-9-]``),
     so saving the same URL twice writes nothing new. A URL already present in
-    the folder under another name is skipped too.
+    the folder under another name, or in ``skip_urls``, is skipped too.
     """
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    known = {a.url for a in _articles(folder)}
+    known = {a.url for a in _articles(folder)} | set(skip_urls)
     written: list[Path] = []
     for hit in hits:
         if not hit.url or hit.url in known or not hit.text.strip():
@@ -268,7 +290,7 @@ def save_to_snapshot(hits: list[WebHit], folder: Path | str) -> list[Path]:
         if hit.date:
             lines.append(f"date: {hit.date}")
         lines.append(f"source: {_front_value(hit.publisher or hit.source)}")
-        lines += ["---", "", hit.text.strip(), ""]
+        lines += [f"provenance: {SAVED}", "---", "", hit.text.strip(), ""]
         path.write_text("\n".join(lines), encoding="utf-8")
         known.add(hit.url)
         written.append(path)
@@ -341,9 +363,9 @@ def get_web_search(settings: Settings) -> WebSearch:
     if provider == "tavily" or (provider == "auto" and settings.tavily_api_key):
         return TavilyWebSearch(settings)
     if provider == "snapshot":
-        return SnapshotWebSearch(settings.snapshot_dir)
+        return SnapshotWebSearch(settings.snapshot_dir, saved=settings.saved_web_dir)
     if provider == "auto":
-        snapshot = SnapshotWebSearch(settings.snapshot_dir)
+        snapshot = SnapshotWebSearch(settings.snapshot_dir, saved=settings.saved_web_dir)
         if len(snapshot):
             return snapshot
     return NoWebSearch()

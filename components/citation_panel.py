@@ -1,0 +1,140 @@
+"""The cited passage beside the answer: source, place, the cited sentence highlighted, and the
+passage where it lives in the filing (the rendered PDF page with the passage marked, or the
+section's text around it for HTML and text filings)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import streamlit as st
+
+from components.text import md_escape
+from core.cited import CitedPassage, best_span
+from core.types import Chunk
+
+PASSAGE, IN_FILING = "Passage", "In the filing"
+MARK = "orange-background"
+NEIGHBOUR_MARK = "gray-background"
+
+
+def highlighted(text: str, span: tuple[int, int] | None, colour: str = MARK) -> str:
+    """``text`` as escaped Markdown with ``span`` marked in ``colour`` (line by line)."""
+    if not span:
+        return md_escape(text).replace("\n", "  \n")
+    start, end = span
+    marked = "\n".join(f":{colour}[{md_escape(line)}]" if line.strip() else line
+                       for line in text[start:end].split("\n"))
+    return (md_escape(text[:start]) + marked + md_escape(text[end:])).replace("\n", "  \n")
+
+
+def passage_header(p: CitedPassage) -> None:
+    """'[n] Source' and where it is (section, printed page)."""
+    st.markdown(f"**[{p.n}] {md_escape(p.source)}**")
+    where = p.where if p.kind != "web" else p.web_where
+    if where:
+        st.caption(md_escape(where))
+    if p.unverified:
+        st.warning("Demo article: written for this project from memory, not a copy of real "
+                   "news; its URL is unverified.")
+    elif p.provenance == "saved":
+        st.caption("A page you saved to the web snapshot.")
+
+
+def render_passage(p: CitedPassage) -> None:
+    """The passage with the cited sentence highlighted (context headings shown apart)."""
+    if p.kind == "missing":
+        st.warning(f"[{p.n}] The cited passage is no longer in the corpus and was not stored "
+                   "with this run (its document was deleted or re-ingested differently).")
+        return
+    if p.context:
+        st.caption("Table: " + md_escape(p.context).replace("\n", " · "))
+    with st.container(border=True):
+        st.markdown(highlighted(p.text, p.highlight) or "_(empty passage)_")
+    if p.claim:
+        found = "highlighted above" if p.highlight else "not found word for word in the passage"
+        st.caption(f"The answer says: “{md_escape(p.claim)}” ({found})")
+    if p.kind == "stored":
+        st.caption("Shown as stored with the run (this passage is not a chunk of the corpus).")
+
+
+def render_section_context(p: CitedPassage, neighbours: Sequence[Chunk],
+                           open_section: Callable[[], None] | None, *, key: str) -> None:
+    """The cited chunk among its section's neighbours, the passage marked."""
+    st.caption(f"{md_escape(p.source)} · {md_escape(p.section)} — the cited passage is marked; "
+               "the text around it is the filing's own, in reading order.")
+    for c in neighbours or ([p.chunk] if p.chunk else []):
+        if p.chunk is not None and c.chunk_id == p.chunk.chunk_id:
+            span = p.highlight or (0, len(c.text))
+            colour = MARK if p.highlight else NEIGHBOUR_MARK
+            st.markdown(highlighted(c.text, span, colour))
+        else:
+            st.markdown(md_escape(c.text).replace("\n", "  \n"))
+    if open_section is not None and st.button("Open the whole section in the Library",
+                                              key=f"{key}_lib"):
+        open_section()
+
+
+def render_page_view(p: CitedPassage, page_image: Callable[[CitedPassage, int], object],
+                     *, key: str) -> None:
+    """The PDF page(s) holding the passage, rendered, the passage marked."""
+    first = p.page or 1
+    pages = list(range(first, max(first, p.page_end or first) + 1))
+    page = pages[0]
+    if len(pages) > 1:
+        page = st.segmented_control("Page", pages, default=pages[0], key=f"{key}_page",
+                                    format_func=lambda n: f"PDF page {n}") or pages[0]
+    try:
+        shown = page_image(p, page)
+    except Exception as exc:  # noqa: BLE001 - the passage itself is still shown
+        st.warning(f"The page could not be rendered: {md_escape(str(exc))}")
+        return
+    label = f"printed page {p.page_label}, " if p.page_label and page == first else ""
+    marked = ("the cited sentence is marked in orange, the rest of the passage in yellow"
+              if shown.sentence_marked else "the passage is marked in yellow"
+              if shown.passage_marked else "the passage could not be located word for word on "
+              "the rendered page (its text was extracted differently); the index places it here")
+    st.image(shown.png, width="stretch")
+    st.caption(f"{md_escape(p.source)}: {label}PDF page {page} of {shown.n_pages} — {marked}")
+
+
+def render_citation_panel(
+    p: CitedPassage,
+    *,
+    key: str,
+    page_image: Callable[[CitedPassage, int], object] | None = None,
+    open_section: Callable[[], None] | None = None,
+    on_close: Callable[[], None] | None = None,
+) -> None:
+    """The side panel of one citation: passage first, then where it is in the filing."""
+    with st.container(border=True):
+        head, close = st.columns([5, 1], vertical_alignment="center")
+        with head:
+            passage_header(p)
+        if on_close is not None:
+            close.button("✕", key=f"{key}_close", help="Close the passage", on_click=on_close)
+        if p.kind != "chunk":
+            render_passage(p)
+            return
+        view = st.segmented_control(
+            "View", [PASSAGE, IN_FILING], default=PASSAGE, key=f"{key}_view",
+            label_visibility="collapsed",
+            help="In the filing: the PDF page itself, or the section's text around the passage.",
+        ) or PASSAGE
+        if view == PASSAGE:
+            render_passage(p)
+            return
+        if p.is_pdf and page_image is not None and p.page:
+            render_page_view(p, page_image, key=key)
+        else:
+            if p.original is None and p.document is not None and p.document.n_pages:
+                st.caption("The original file was not kept for this document (ingested before "
+                           "originals were kept): re-ingest it to see its pages.")
+            render_section_context(p, p.neighbours, open_section, key=key)
+
+
+def quote_of(p: CitedPassage, limit: int = 320) -> str:
+    """The sentence a hover preview shows: the highlighted part, else the passage's start."""
+    span = p.highlight or best_span(p.claim, p.text)
+    text = p.text[span[0]:span[1]] if span else p.text
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

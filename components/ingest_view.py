@@ -1,0 +1,51 @@
+"""Progress of an ingest batch running in the background: overall bar with an estimate of the
+time left, one row per file (stage, chunks embedded, seconds), and the outcomes after."""
+
+from __future__ import annotations
+
+import time
+
+import pandas as pd
+import streamlit as st
+
+from components.library import IngestOutcome
+from core.ingest_jobs import BatchProgress
+
+
+def progress_frame(progress: BatchProgress) -> pd.DataFrame:
+    """One row per file: name, stage, chunks embedded so far, seconds."""
+    rows = []
+    for f in progress.files:
+        chunks = f"{f.chunks_done} of {f.chunks_total}" if f.chunks_total else "–"
+        stage = {"waiting": "waiting", "done": "✓ done", "failed": "✗ failed"}.get(f.stage,
+                                                                                  f.stage)
+        rows.append({"file": f.name, "stage": stage, "chunks embedded": chunks,
+                     "seconds": f"{f.seconds:.1f}" if f.started else "–"})
+    return pd.DataFrame(rows)
+
+
+def render_progress(progress: BatchProgress) -> None:
+    """The bar (with the current file, chunk counts and time left) and the per-file table."""
+    done = progress.finished
+    total = len(progress.files)
+    st.progress(min(1.0, progress.fraction()),
+                text=f"{done} of {total} file(s) ingested · {progress.line()}")
+    st.dataframe(progress_frame(progress), hide_index=True, width="stretch")
+    st.caption("You can keep working in other pages: the files are ingested in the background "
+               "and the sidebar shows how far it is.")
+
+
+def follow_batch(job, area, *, tick_s: float = 0.5) -> None:
+    """Redraw ``area`` with the job's progress until the job is done."""
+    while True:
+        with area.container():
+            render_progress(job.progress)
+        if job.done:
+            return
+        time.sleep(tick_s)
+
+
+def outcomes(progress: BatchProgress) -> list[IngestOutcome]:
+    """The finished batch as the Library's outcome records."""
+    return [IngestOutcome(f.name, bool(f.ok), f.meta, f.added, f.timings, f.error)
+            for f in progress.files]

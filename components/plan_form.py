@@ -1,0 +1,168 @@
+"""The plan under review as one card per step: sub-question, tool, filings by name, section
+(from the chosen filings), keywords, depends-on; move, remove and add steps.
+
+Every change goes through a widget callback that updates the ``StepDraft`` list and hands
+it to ``save`` (the page keeps it with the run, so a refresh finds the edits). Widget
+keys carry each step's ``uid``, so values follow a step when it moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+import streamlit as st
+
+from components.text import md_escape, preview
+from core.cited import document_name
+from core.plan_draft import StepDraft, add, justification_text, move, parse_keywords, remove
+from core.types import DocumentMeta
+
+TOOL_LABELS = {"filing_search": "Search the filings", "web_search": "Search the web (news)"}
+ANY_SECTION = ""
+Save = Callable[[list[StepDraft]], None]
+
+
+def section_options(draft: StepDraft, sections: Mapping[str, Sequence[str]],
+                    names: Mapping[str, str]) -> tuple[list[str], dict[str, str]]:
+    """Section choices for a step (titles of its filings, or of every filing) and labels
+    naming the filings that have each title when it is not all of them."""
+    scope = [d for d in draft.doc_ids if d in sections] or list(sections)
+    owners: dict[str, list[str]] = {}
+    for doc_id in scope:
+        for title in sections.get(doc_id, []):
+            owners.setdefault(title, []).append(names.get(doc_id, doc_id))
+    labels = {ANY_SECTION: "(any section)"}
+    for title, who in owners.items():
+        everywhere = len(scope) == 1 or len(who) == len(scope)
+        labels[title] = title if everywhere else f"{title} — {', '.join(dict.fromkeys(who))}"
+    options = [ANY_SECTION, *owners]
+    if draft.section and draft.section not in owners:
+        options.append(draft.section)
+        labels[draft.section] = f"{draft.section} (not in the chosen filings)"
+    return options, labels
+
+
+class PlanForm:
+    """Draws the step cards; callbacks keep ``drafts`` (a list in session state) current."""
+
+    def __init__(self, drafts: list[StepDraft], *, key: str, documents: Sequence[DocumentMeta],
+                 sections: Mapping[str, Sequence[str]], save: Save,
+                 dependencies: bool = False):
+        self.drafts = drafts
+        self.key = key
+        self.docs = {d.doc_id: d for d in documents}
+        self.names = {d.doc_id: document_name(d) for d in documents}
+        self.sections = sections
+        self.save = save
+        self.dependencies = dependencies
+
+    # --- state --------------------------------------------------------------
+    def _k(self, uid: str, name: str) -> str:
+        return f"{self.key}_{uid}_{name}"
+
+    def _find(self, uid: str) -> StepDraft | None:
+        return next((d for d in self.drafts if d.uid == uid), None)
+
+    def _set_list(self, new: list[StepDraft]) -> None:
+        self.drafts[:] = new
+        self.save(self.drafts)
+
+    def _on_change(self, uid: str, name: str) -> None:
+        d = self._find(uid)
+        if d is None:
+            return
+        value = st.session_state.get(self._k(uid, name))
+        if name == "keywords":
+            value = parse_keywords(value or "")
+        elif name == "section":
+            value = value or None
+        elif name in ("doc_ids", "depends_on"):
+            value = list(value or [])
+        setattr(d, name, value)
+        self.save(self.drafts)
+
+    def _init(self, uid: str, name: str, value) -> str:
+        k = self._k(uid, name)
+        if k not in st.session_state:
+            st.session_state[k] = value
+        return k
+
+    # --- drawing ------------------------------------------------------------
+    def render(self, problems: Mapping[int | None, Sequence[str]]) -> None:
+        for i, d in enumerate(self.drafts):
+            self._card(i, d, problems.get(i, []))
+        c1, c2, _ = st.columns([1, 1, 3])
+        c1.button("Add a filing step", key=f"{self.key}_add_filing", width="stretch",
+                  on_click=lambda: self._set_list(add(self.drafts, "filing_search")))
+        c2.button("Add a web step", key=f"{self.key}_add_web", width="stretch",
+                  on_click=lambda: self._set_list(add(self.drafts, "web_search")))
+
+    def _card(self, i: int, d: StepDraft, problems: Sequence[str]) -> None:
+        n = len(self.drafts)
+        with st.container(border=True, key=f"{self.key}_card_{d.uid}"):
+            head, up, down, drop = st.columns([9, 1, 1, 1], vertical_alignment="center")
+            state = ("added by you" if d.origin is None else "edited" if d.edited
+                     else "as proposed")
+            colour = {"added by you": "blue", "edited": "orange"}.get(state, "gray")
+            with head:
+                st.markdown(f"**Step {i + 1}**")
+                st.badge(state, color=colour)
+            up.button("↑", key=self._k(d.uid, "up"), disabled=i == 0, help="Move up",
+                      on_click=lambda: self._set_list(move(self.drafts, i, i - 1)),
+                      width="stretch")
+            down.button("↓", key=self._k(d.uid, "down"), disabled=i == n - 1,
+                        help="Move down", width="stretch",
+                        on_click=lambda: self._set_list(move(self.drafts, i, i + 1)))
+            drop.button("✕", key=self._k(d.uid, "remove"), help="Remove this step",
+                        width="stretch", on_click=lambda: self._set_list(remove(self.drafts, i)))
+            self._fields(i, d)
+            st.caption("Why: " + md_escape(justification_text(d)))
+            for p in problems:
+                st.error(md_escape(p))
+
+    def _fields(self, i: int, d: StepDraft) -> None:
+        uid, cb = d.uid, self._on_change
+        st.text_area("Sub-question", key=self._init(uid, "sub_question", d.sub_question),
+                     height=68, on_change=cb, args=(uid, "sub_question"),
+                     placeholder="What should this step find out?")
+        tool_col, scope_col, section_col = st.columns([1, 2, 2])
+        tool_col.selectbox("Tool", list(TOOL_LABELS), format_func=TOOL_LABELS.get,
+                           key=self._init(uid, "tool", d.tool), on_change=cb,
+                           args=(uid, "tool"))
+        if d.tool == "filing_search":
+            known = [x for x in d.doc_ids if x in self.docs]
+            scope_col.multiselect(
+                "Companies / filings", list(self.docs), key=self._init(uid, "doc_ids", known),
+                format_func=lambda x: self.names.get(x, x), on_change=cb,
+                args=(uid, "doc_ids"), placeholder="All filings",
+                help="Which filings this step searches (empty: all of them).")
+            options, labels = section_options(d, self.sections, self.names)
+            k = self._init(uid, "section", d.section or ANY_SECTION)
+            if st.session_state[k] not in options:
+                st.session_state[k] = d.section or ANY_SECTION
+            section_col.selectbox("Section", options, key=k,
+                                  format_func=lambda t: labels.get(t, t),
+                                  on_change=cb, args=(uid, "section"),
+                                  help="Sections of the chosen filings (of every filing "
+                                       "when none is chosen).")
+        else:
+            scope_col.caption("Web steps search the web provider (news after the filing); "
+                              "they take no filing or section.")
+        cols = st.columns(3 if self.dependencies else 2)
+        kw_col, note_col = cols[0], cols[-1]
+        kw_col.text_input("Keywords", key=self._init(uid, "keywords", ", ".join(d.keywords)),
+                          on_change=cb, args=(uid, "keywords"),
+                          help="Comma-separated terms keyword search must match.")
+        if self.dependencies:
+            earlier = [e.uid for e in self.drafts[:i]]
+            dep_labels = {e.uid: f"Step {j + 1}: {preview(e.sub_question, 50)}"
+                          for j, e in enumerate(self.drafts)}
+            k = self._init(uid, "depends_on", [u for u in d.depends_on if u in earlier])
+            st.session_state[k] = [u for u in st.session_state[k] if u in earlier]
+            cols[1].multiselect("Depends on", earlier, key=k, on_change=cb,
+                                args=(uid, "depends_on"), format_func=dep_labels.get,
+                                placeholder="No earlier step",
+                                help="Earlier steps whose findings this step uses.")
+        note_col.text_input("Your reason (optional)", key=self._init(uid, "note", d.note),
+                            on_change=cb, args=(uid, "note"),
+                            help="Recorded with the plan instead of the planner's reason.")

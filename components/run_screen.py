@@ -1,0 +1,118 @@
+"""A run on screen, answer first: the cited answer (passages open beside it), the actions,
+then the research trace collapsed below (graph, cost, plan, step cards).
+
+Research (live and finished) and Runs (replay) draw runs through these functions, with
+the same layout in every phase, so a rerun replaces what is on screen in place instead
+of leaving stale blocks behind. Citations are resolved with ``services.passages`` and
+PDF pages rendered with ``services.page_image``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import streamlit as st
+
+from components import keys, services
+from components.answer import render_answer
+from components.citation_panel import render_citation_panel
+from components.jobs import follow
+from components.run_view import RunView
+from core.cited import CitedPassage
+
+
+def open_in_library(p: CitedPassage) -> None:
+    """Switch to the Library with the passage's document and section selected."""
+    if p.chunk is None:
+        return
+    st.session_state[keys.LIB_BROWSE_DOC] = p.chunk.doc_id
+    st.session_state[keys.LIB_BROWSE_SECTION] = p.chunk.section
+    st.session_state[keys.LIB_FOCUS_CHUNK] = p.chunk.chunk_id
+    st.switch_page("pages/library.py")
+
+
+def cited_answer(answer: str, citations: Sequence[dict[str, Any]], *, key: str, record: Any,
+                 beside: bool = True, **kwargs: Any) -> None:
+    """The answer with hoverable [n] markers; a picked one opens its passage in place."""
+    passages = services.passages(record, answer=answer, citations=citations)
+    pick_key = f"{key}_pick"
+
+    def close() -> None:
+        st.session_state[pick_key] = None
+
+    def panel(p: CitedPassage) -> None:
+        render_citation_panel(p, key=f"{key}_p{p.n}", page_image=services.page_image,
+                              open_section=lambda: open_in_library(p), on_close=close)
+
+    render_answer(answer, citations, key=key, passages=passages, panel=panel, beside=beside,
+                  **kwargs)
+
+
+def trace_label(record: Any, live: bool = False) -> str:
+    """'Research trace · 3 steps · 1 revision · 0 LLM calls · 9.3 s'."""
+    if live:
+        return "Research trace (live): plan, graph, each step's evidence"
+    steps = len({h.step for h in record.history}) if record and record.history else 0
+    revisions = len(record.revisions) if record else 0
+    calls = record.total_usage.calls if record else 0
+    secs = f" · {record.wall_s:.1f} s" if record and record.wall_s else ""
+    return (f"Research trace · {steps} step(s) · {revisions} revision(s) · {calls} LLM "
+            f"call(s){secs}: plan, graph, each step's query, evidence and decision")
+
+
+def render_finished(record: Any, *, key: str, graph=None, offline: bool = True,
+                    actions: Callable[[], None] | None = None, beside: bool = True) -> None:
+    """A saved run: answer first, then ``actions`` (buttons), then the collapsed trace."""
+    answer_area = st.container()
+    actions_area = st.container()
+
+    def on_answer(e) -> None:
+        cited_answer(e.answer, e.citations, key=f"{key}_cite", record=record, beside=beside,
+                     stop_reason=e.stop_reason, stop_message=e.stop_message, source=e.source,
+                     invalid_markers=e.invalid_markers, not_found=e.not_found)
+
+    with st.expander(trace_label(record), expanded=False, key=f"{key}_trace"):
+        view = RunView(key=f"{key}_view", graph=graph, offline=offline, wall_s=record.wall_s,
+                       answer_slot=answer_area, on_answer=on_answer)
+        view.add_all(record.events)
+    if not any(getattr(e, "type", "") == "answer_ready" for e in record.events):
+        with answer_area, st.container(border=True):
+            st.subheader("Answer")
+            st.info("This run has no answer" + (f": {record.error}" if record.error else "."))
+    if actions is not None:
+        with actions_area:
+            actions()
+
+
+def render_live(job, earlier: Sequence[Any], *, key: str, graph=None, offline: bool = True,
+                plan_steps: int = 0, actions: Callable[[], None] | None = None) -> None:
+    """A run researching now: a progress line where the answer will be, ``actions`` (Cancel),
+    then the trace, open, filled as events arrive. Returns when the job is done."""
+    answer_area = st.container()
+    actions_area = st.container()
+    with answer_area, st.container(border=True):
+        st.subheader("Answer")
+        st.caption("The answer appears here when the research is done; follow the steps in "
+                   "the trace below.")
+        ticker = st.empty()
+    if actions is not None:
+        with actions_area:
+            actions()
+    with st.expander(trace_label(None, live=True), expanded=True, key=f"{key}_trace_live"):
+        view = RunView(key=f"{key}_view", graph=graph, offline=offline, live=True,
+                       t0=job.started, answer_slot=st.empty(), on_answer=lambda e: None)
+        view.add_all(earlier)
+        follow(job, view, ticker, plan_steps=plan_steps)
+
+
+def record_answer(record: Any, *, key: str, beside: bool = False) -> None:
+    """The saved answer of ``record`` with its citations (the Compare and baseline views)."""
+    answer = record.answer
+    if answer is None:
+        st.info("This run has no answer.")
+        return
+    cited_answer(answer.text, [c.model_dump() for c in answer.citations], key=key, record=record,
+                 beside=beside, stop_reason=record.stop_reason.code if record.stop_reason else "",
+                 source=answer.source, invalid_markers=answer.invalid_markers,
+                 not_found=answer.not_found)

@@ -1,0 +1,138 @@
+"""The life of one research run as a page (or the CLI) sees it: a typed session, no strings.
+
+``open_run`` tells what run ``thread_id`` is *now* — waiting for plan review (with the
+analyst's saved draft), researching in a background job of this server, finished,
+cancelled, discarded, interrupted by a server restart, or unknown — from the
+checkpointer, the run record, the run's note and the job registry. ``approve`` starts
+the research in a background job; ``cancel`` stops it at its next event and saves what
+it did; ``discard`` forgets a plan under review and marks the run discarded. A page
+renders the session's ``phase``; it keeps no state machine of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from core import jobs
+from core.agent.events import EventBase, PlanProposed
+from core.agent.state import PlanStep
+from core.config import Settings
+from core.errors import AppError
+from core.plan_draft import StepDraft
+from core.run_index import clear_draft, load_note, mark
+from core.runs import RunRecord, load_run, save_run
+
+Phase = Literal["review", "running", "done", "cancelled", "discarded", "interrupted", "missing"]
+
+
+@dataclass
+class RunSession:
+    """What a run is now (see the module docstring)."""
+
+    thread_id: str
+    phase: Phase
+    question: str = ""
+    events: list[EventBase] = field(default_factory=list)
+    """Events saved so far (a running job holds the newer ones)."""
+    plan: list[PlanStep] = field(default_factory=list)
+    """The plan waiting for review, as proposed."""
+    draft: list[StepDraft] | None = None
+    """The analyst's edits of that plan, saved with the run."""
+    draft_saved_at: str = ""
+    record: RunRecord | None = None
+    job: jobs.Job | None = None
+    message: str = ""
+
+    @property
+    def proposal(self) -> PlanProposed | None:
+        return next((e for e in self.events if e.type == "plan_proposed"), None)
+
+
+def open_run(service: Any, settings: Settings, thread_id: str) -> RunSession:
+    """What run ``thread_id`` is now."""
+    note = load_note(settings, thread_id)
+    try:
+        record = load_run(settings, thread_id)
+    except AppError:
+        record = None
+    question = record.question if record else ""
+    events = list(record.events) if record else []
+    job = jobs.get(thread_id)
+    if job is not None and not job.done:
+        return RunSession(thread_id, "running", question, events, record=record, job=job)
+    if note.state == "discarded":
+        return RunSession(thread_id, "discarded", question, events, record=record,
+                          message="This plan was discarded at review; ask the question again "
+                                  "to get a new plan.")
+    try:
+        plan = service.pending_plan(thread_id)
+    except AppError:
+        plan = None
+    if plan is not None:
+        return RunSession(thread_id, "review", question, events, plan=list(plan),
+                          draft=note.draft, draft_saved_at=note.draft_saved_at, record=record)
+    if record is None:
+        return RunSession(thread_id, "missing",
+                          message=f"No run {thread_id} in this data folder; ask a new question.")
+    if note.state == "cancelled":
+        return RunSession(thread_id, "cancelled", question, events, record=record, job=job,
+                          message=note.state_reason or "This run was cancelled.")
+    if record.status in ("done", "failed"):
+        return RunSession(thread_id, "done", question, events, record=record, job=job)
+    return RunSession(thread_id, "interrupted", question, events, record=record,
+                      message="This run was interrupted while it ran (the server stopped); "
+                              "the events saved before that are shown.")
+
+
+def approve(service: Any, settings: Settings, thread_id: str,
+            plan: list[PlanStep] | None) -> jobs.Job:
+    """Resume the paused run with ``plan`` (None: as proposed) in a background job.
+
+    Raises ``PlanValidationError`` (the run stays under review) or ``AppError``."""
+    stream = service.resume(thread_id, plan)
+    clear_draft(settings, thread_id)
+
+    def work(job: jobs.Job) -> RunRecord | None:
+        events = iter(stream)
+        for event in events:
+            job.events.append(event)
+            if job.cancel_requested:
+                events.close()
+                job.cancelled = True
+                return _save_cancelled(service, settings, thread_id, job)
+        return stream.record
+
+    return jobs.start(thread_id, "research", work, label=f"research {thread_id}")
+
+
+def _save_cancelled(service: Any, settings: Settings, thread_id: str,
+                    job: jobs.Job) -> RunRecord:
+    steps = len({e.step for e in job.events if e.type == "step_started"})
+    reason = (f"Cancelled by the analyst after {job.seconds:.0f} s "
+              f"({steps} step(s) started); the events up to then are kept.")
+    try:
+        base = load_run(settings, thread_id)
+    except AppError:
+        base = RunRecord(id=thread_id, question="")
+    record = base.model_copy(update={
+        "status": "failed", "events": list(base.events) + list(job.events), "error": reason,
+        "wall_s": round(job.seconds, 3)})
+    save_run(record, settings)
+    mark(settings, thread_id, "cancelled", reason)
+    try:
+        service.discard(thread_id)  # its checkpoints are mid-run: nothing to resume
+    except Exception:  # noqa: BLE001 - the record and the note say what happened
+        pass
+    return record
+
+
+def cancel(thread_id: str) -> bool:
+    """Ask the run's job to stop at its next event; False when it is not running here."""
+    return jobs.cancel(thread_id)
+
+
+def discard(service: Any, settings: Settings, thread_id: str) -> None:
+    """Forget a plan under review: checkpoints deleted, the run marked discarded."""
+    service.discard(thread_id)
+    mark(settings, thread_id, "discarded", "Discarded at plan review by the analyst.")

@@ -1,0 +1,84 @@
+"""Compare tells answers apart: coverage per sub-question with its evidence, a sentence diff,
+and the baseline's own index built once per filing (first-run setup, not answer time)."""
+
+from __future__ import annotations
+
+from core.agent.state import Answer, Citation, PlanStep
+from core.compare import answer_diff, sentences, verdicts
+from core.runs import RunRecord
+
+PLAN = [PlanStep(sub_question="What are Acme's key competition risks?"),
+        PlanStep(sub_question="What did AMD announce about AI accelerators in 2024?",
+                 tool="web_search"),
+        PlanStep(sub_question="How does Acme's supply chain depend on one foundry?")]
+
+
+def _record(kind: str, text: str, labels: dict[int, str], plan=()) -> RunRecord:
+    cites = [Citation(n=n, evidence_id=f"e{n}", kind="chunk", label=label)
+             for n, label in labels.items()]
+    return RunRecord(kind=kind, question="q", plan=list(plan),
+                     answer=Answer(text=text, citations=cites))
+
+
+DEEP = _record("deep", (
+    "What are Acme's key competition risks?\n"
+    "Acme faces intense competition risks from larger accelerator vendors. [1]\n"
+    "AMD announced an annual AI accelerator roadmap in 2024. [2]\n"
+    "(Offline engine: extractive answer quoting the evidence.)"),
+    {1: "Acme 10-K — Item 1A", 2: "AMD press release"}, PLAN)
+BASE = _record("baseline", (
+    "Acme faces intense competition risks from larger accelerator vendors. [1] "
+    "Revenue grew 35% in fiscal 2023. [2] The weather was fine."),
+    {1: "Acme 10-K — Item 1A", 2: "Acme 10-K — Item 7"})
+
+
+def test_each_sub_question_says_who_covers_it_and_with_which_evidence(hash_embedder):
+    found = verdicts(DEEP, BASE, hash_embedder)
+    assert [v.sub_question for v in found] == [s.sub_question for s in PLAN]
+    risks, news, supply = found
+    assert risks.deep.coverage == risks.baseline.coverage == "covered"
+    assert risks.winner == "both" and risks.deep.sources == ["Acme 10-K — Item 1A"]
+    assert news.deep.coverage == "covered" and news.baseline.coverage == "missing"
+    assert news.winner == "deep" and news.deep.markers == [2]
+    assert supply.winner == "neither"
+
+
+def test_a_heading_that_repeats_the_sub_question_is_no_evidence(hash_embedder):
+    heading_only = _record("deep", "What are Acme's key competition risks?\nNothing found.", {},
+                           PLAN[:1])
+    assert verdicts(heading_only, BASE, hash_embedder)[0].deep.coverage == "missing"
+
+
+def test_the_diff_says_what_both_say_and_what_only_one_says(hash_embedder):
+    lines = answer_diff(DEEP.answer.text, BASE.answer.text, hash_embedder)
+    kinds = {(ln.kind, ln.text[:20]) for ln in lines}
+    assert ("both", "Acme faces intense c") in kinds
+    assert ("deep", "AMD announced an ann") in kinds
+    assert ("baseline", "Revenue grew 35% in ") in kinds
+    assert not any("Offline engine" in ln.text for ln in lines)
+    assert [s.markers for s in sentences("A claim here [1][3]. Another one without.")] == [
+        [1, 3], []]
+
+
+def test_the_baseline_index_is_built_once_per_filing(settings, hash_embedder):
+    from core import baseline_index
+    from core.baseline import run_baseline
+    from core.corpus import Corpus
+
+    corpus = Corpus(settings, embedder=hash_embedder)
+    text = ("ACME Corp Form 10-K\n\nItem 1A. Risk Factors\n\n"
+            + "Competition from larger rivals may reduce our margins. " * 80).encode()
+    doc = corpus.ingest_bytes(text, "acme.txt").meta
+    assert baseline_index.missing(settings, hash_embedder, [doc]) == [doc]
+    seen = []
+    assert baseline_index.prepare(corpus.store, hash_embedder, [doc], settings,
+                                  lambda name, done, total: seen.append((done, total))) == 1
+    assert seen and seen[-1][0] == seen[-1][1]
+    assert baseline_index.missing(settings, hash_embedder, [doc]) == []
+    other = corpus.ingest_bytes(text.replace(b"ACME", b"Zenith"), "zenith.txt").meta
+    assert baseline_index.missing(settings, hash_embedder, [doc, other]) == [other]  # only new
+    record = run_baseline("competition from rivals", settings=settings, store=corpus.store,
+                          embedder=hash_embedder)
+    assert record.answer is not None and record.evidence
+    assert baseline_index.missing(settings, hash_embedder, [doc, other]) == []
+    corpus.close()

@@ -1,0 +1,99 @@
+"""Ingest in the background: per-file stages, chunks embedded so far, an estimate of the time
+left, one failing file reported while the others go in (HashEmbedder, real corpus)."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from core import jobs
+from core.corpus import Corpus
+from core.ingest_jobs import SLICE, BatchProgress, FileProgress, ProgressEmbedder, start_batch
+
+BODY = "".join(f"Risk {i}: competition from larger rivals may reduce our margins and share. " * 6
+               + "\n\n" for i in range(60))
+TEXT = ("ACME Corp Form 10-K Annual Report\n\nItem 1A. Risk Factors\n\n" + BODY).encode()
+
+
+class Recording:
+    """Wraps an embedder and records the size of each encode call."""
+
+    def __init__(self, inner):
+        self.inner, self.name, self.dim = inner, inner.name, inner.dim
+        self.calls: list[int] = []
+
+    def encode(self, texts):
+        self.calls.append(len(texts))
+        return self.inner.encode(texts)
+
+
+def test_progress_embedder_reports_slices_only_inside_an_ingest(hash_embedder):
+    from core import ingest_jobs
+
+    inner = Recording(hash_embedder)
+    emb = ProgressEmbedder(inner)
+    texts = [f"text {i}" for i in range(SLICE * 2 + 5)]
+    whole = emb.encode(texts)  # a search elsewhere: one call, no reports
+    assert inner.calls == [len(texts)]
+    seen = []
+    token = ingest_jobs._report.set(lambda done, total: seen.append((done, total)))
+    try:
+        sliced = emb.encode(texts)
+    finally:
+        ingest_jobs._report.reset(token)
+    assert np.allclose(whole, sliced)
+    assert seen == [(0, 261), (128, 261), (256, 261), (261, 261)]
+    assert emb.name == hash_embedder.name and emb.dim == hash_embedder.dim
+
+
+def test_a_batch_ingests_in_the_background_and_reports_each_file(settings, hash_embedder):
+    corpus = Corpus(settings, embedder=ProgressEmbedder(hash_embedder))
+    gate = threading.Event()
+    snapshots: list[tuple[str, int, int]] = []
+
+    def first(on_stage):
+        gate.wait(5)  # the page is free meanwhile
+        return corpus.ingest_bytes(TEXT, "acme-10k.txt", on_stage=on_stage)
+
+    def broken(on_stage):
+        on_stage("parsing")
+        return corpus.ingest_bytes(b"", "empty.txt", on_stage=on_stage)
+
+    job = start_batch("ingest-test", [("acme-10k.txt", len(TEXT), first),
+                                      ("empty.txt", 0, broken)])
+    progress: BatchProgress = job.progress
+    assert not job.done and jobs.active("ingest") == [job]
+    assert progress.line().startswith("File 1 of 2 · acme-10k.txt")
+    gate.set()
+    while not job.done:
+        cur = progress.current
+        if cur is not None:
+            snapshots.append((cur.stage, cur.chunks_done, cur.chunks_total))
+    assert job.error is None
+    ok, bad = progress.files
+    assert ok.ok and ok.added and ok.meta.n_chunks == ok.chunks_total > 0
+    assert ok.chunks_done == ok.chunks_total and ok.stage == "done"
+    assert not bad.ok and "empty" in bad.error.lower() and bad.stage == "failed"
+    assert progress.finished == 2 and progress.fraction() == 1.0
+    assert len(corpus.documents()) == 1
+    jobs.forget("ingest-test")
+    corpus.close()
+
+
+def test_time_left_comes_from_the_embedding_rate_then_from_finished_files():
+    import time
+
+    now = time.perf_counter()
+    cur = FileProgress("a.htm", size=1000, stage="embedding", started=now - 10,
+                       embed_started=now - 4, chunks_done=100, chunks_total=300)
+    waiting = FileProgress("b.htm", size=2000)
+    progress = BatchProgress([cur, waiting])
+    assert progress.eta_s() is None  # nothing finished yet: the waiting file cannot be guessed
+    done = FileProgress("c.htm", size=1000, started=now - 20, finished=now - 10, ok=True)
+    progress = BatchProgress([done, cur, waiting])
+    eta = progress.eta_s()
+    # ~8 s of embedding left + ~1% overhead, then 2000 bytes at 10 s per 1000 bytes
+    assert 27 < eta < 30
+    assert "embedding 100 of 300 chunks · about" in progress.line()
+    assert 0.3 < progress.fraction() < 0.7
