@@ -97,8 +97,10 @@ def test_real_embedder_end_to_end(settings, real_embedder):
     try:
         for meta, chunks in (nvda_10k(), amd_10k()):
             store.add(meta, chunks)
-        retriever = Retriever(store, real_embedder,
-                              get_reranker(settings, real_embedder, store), settings)
+        # 'passage' reranks with the real embedder's stored vectors (the offline default
+        # keeps the first-stage order, checked above).
+        passage = get_reranker(settings, real_embedder, store, choice="passage")
+        retriever = Retriever(store, real_embedder, passage, settings)
         vec = retriever.search("How many people work at NVIDIA?", strategy="vector", k=2,
                                doc_ids=[nvda_10k()[0].doc_id], rerank=False)
         assert "26,196 employees" in " ".join(h.chunk.text for h in vec.hits)
