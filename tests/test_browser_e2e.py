@@ -328,6 +328,8 @@ def test_walkthrough_in_a_real_browser(page, tmp_path, tavily):
     pg.get_by_text("The answer says:").first.wait_for()
     pg.get_by_text("In the filing", exact=True).first.click()
     pg.get_by_text("PDF page").first.wait_for()
+    # The page image is drawn after its caption: wait for it (slow under load), then check.
+    pg.locator('[data-testid="stImage"] img').first.wait_for(timeout=LONG)
     settle(pg)
     assert pg.locator('[data-testid="stImage"] img').count() >= 1
     assert "is marked" in body(pg)
