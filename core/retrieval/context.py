@@ -122,8 +122,7 @@ def header(chunk: Chunk, doc: DocumentMeta | None, *, local: bool = True) -> str
 
 def index_text(chunk: Chunk, doc: DocumentMeta | None) -> str:
     """What the keyword index reads for ``chunk`` (and the embedder, by default)."""
-    head = header(chunk, doc)
-    return f"{head}\n{chunk.text}" if head else chunk.text
+    return vector_text(chunk, doc, "full")
 
 
 def vector_text(chunk: Chunk, doc: DocumentMeta | None, mode: str = "full") -> str:
