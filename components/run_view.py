@@ -89,6 +89,9 @@ class RunView:
             self._draw_answer(event)
         elif event.step is not None and self._card(event.step) is not None:
             self._card(event.step).update(event)
+        elif kind == "route_chosen":
+            with self.notes:
+                st.caption(md_escape(f"Router: {event.reason}"))
         elif kind in ("warning", "error"):
             with self.notes:
                 (st.error if kind == "error" else st.warning)(md_escape(event.message))

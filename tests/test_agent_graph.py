@@ -33,7 +33,7 @@ def _steps(record):
 def test_offline_run_pauses_for_review_then_answers_with_citations(settings):
     svc = make_service(settings)
     thread_id, plan, events = svc.start(QUESTION)
-    assert _types(events) == ["plan_proposed"] and len(plan) == 3
+    assert _types(events) == ["route_chosen", "plan_proposed"] and len(plan) == 3
     assert [r.id for r in svc.paused_runs()] == [thread_id]
     stream = svc.resume(thread_id)
     live = list(stream)
@@ -195,7 +195,7 @@ def test_resume_with_a_new_graph_and_checkpointer(settings):
     assert second.pending_plan(thread_id) == plan
     record = second.resume(thread_id).run()
     assert record.status == "done" and record.question == QUESTION
-    assert _types(record.events)[0] == "plan_proposed"  # events from before the restart kept
+    assert _types(record.events)[:2] == ["route_chosen", "plan_proposed"]  # kept over restart
 
 
 @pytest.mark.slow

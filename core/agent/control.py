@@ -17,30 +17,48 @@ from core.agent.events import (
     PlanProposed,
     PlanRevised,
     PolicyDecided,
+    RouteChosen,
     StepStarted,
     emit,
 )
 from core.agent.plan_edit import check_plan
 from core.agent.planner import make_plan
 from core.agent.policy import bound_reached, carry_forward, decide, revision_for
+from core.agent.router import route_question
 from core.agent.state import ResearchState, Revision, StepWork, StopReason
 
 
+def route_node(state: ResearchState, deps: AgentDeps) -> dict:
+    """Fast path (one step) for a simple factual question, else the deep plan."""
+    clock = Clock()
+    route = route_question(state["question"], deps, state.get("doc_scope") or [])
+    review = route.path == "deep" or state.get("review", "always") == "always"
+    reason = route.reason + ("" if review else "; no plan review (ask for it to review "
+                                               "every plan)")
+    emit(RouteChosen(node="route", elapsed_ms=clock.ms, path=route.path, reason=reason,
+                     review=review))
+    return {"route": route.path, "route_reason": reason}
+
+
 def plan_node(state: ResearchState, deps: AgentDeps) -> dict:
-    """Propose the plan (LLM or offline rule), within max_steps."""
+    """Propose the plan (LLM or offline rule), within max_steps (one step on the fast path)."""
     clock = Clock()
     scope = state.get("doc_scope") or []
     steps, source, notes, call = make_plan(state["question"], deps, scope)
     warnings = [call.warning] if call.warning else []
-    if len(steps) > deps.settings.max_steps:
-        notes.append(f"plan cut from {len(steps)} to max_steps={deps.settings.max_steps} steps")
-        steps = steps[: deps.settings.max_steps]
+    limit = 1 if state.get("route") == "fast" else deps.settings.max_steps
+    if len(steps) > limit:
+        notes.append(f"plan cut from {len(steps)} to {limit} step(s)"
+                     + (" (fast path)" if limit == 1 else f" (max_steps={limit})"))
+        steps = [s.model_copy(update={"depends_on": [d for d in s.depends_on if d < limit]})
+                 for s in steps[:limit]]
     for w in warnings:
         warn("plan", None, w, "planner")
     emit(PlanProposed(node="plan", elapsed_ms=clock.ms, usage=call.usage if call.usage.calls
                       else None, plan=steps, source=source, notes=notes))
     return {"plan": steps, "plan_source": source, "step_index": 0, "attempt": 0,
-            "steps_run": 0, "warnings": warnings, **usage_update("planner", call)}
+            "steps_run": 0, "warnings": warnings, "started_at": deps.clock(),
+            **usage_update("planner", call)}
 
 
 def review_node(state: ResearchState, deps: AgentDeps) -> dict:
@@ -124,6 +142,13 @@ def revise_node(state: ResearchState, deps: AgentDeps) -> dict:
     revision = Revision(step=index, reason=state.get("decision_reason", ""), change=change,
                         before=before, after=after)
     return {"plan": plan, "revisions": [revision], "attempt": state.get("attempt", 0) + 1}
+
+
+def route_after_plan(state: ResearchState) -> str:
+    """Review the plan, unless the fast path was taken and review was not asked for."""
+    if state.get("route") == "fast" and state.get("review", "always") == "auto":
+        return "start_step"
+    return "review"
 
 
 def route_after_start(state: ResearchState) -> str:

@@ -1,6 +1,7 @@
 """The research graph, wiring only.
 
-    plan -> review (interrupt) -> start_step -> rewrite -> (by tool) search_filings | search_web
+    route -> plan -> review (interrupt; skipped on the fast path unless asked)
+    -> start_step -> rewrite -> (by tool) search_filings | search_web
     -> rerank -> distill -> reflect -> policy -> start_step (CONTINUE, next step)
                                                | revise -> start_step (retry the same step)
                                                | synthesize -> END (FINISH or a bound)
@@ -21,6 +22,7 @@ from core.agent.deps import AgentDeps
 from core.agent.state import ResearchState
 
 NODES: dict[str, Callable] = {
+    "route": control.route_node,
     "plan": control.plan_node,
     "review": control.review_node,
     "start_step": control.start_step_node,
@@ -54,8 +56,9 @@ def build_graph(deps: AgentDeps, checkpointer=None):
     g = StateGraph(ResearchState)
     for name, fn in NODES.items():
         g.add_node(name, _bind(name, fn, deps))
-    g.add_edge(START, "plan")
-    g.add_edge("plan", "review")
+    g.add_edge(START, "route")
+    g.add_edge("route", "plan")
+    g.add_conditional_edges("plan", control.route_after_plan, ["review", "start_step"])
     g.add_edge("review", "start_step")
     g.add_conditional_edges("start_step", control.route_after_start, ["rewrite", "synthesize"])
     g.add_conditional_edges("rewrite", control.route_by_tool, ["search_filings", "search_web"])

@@ -183,6 +183,12 @@ class ResearchState(TypedDict, total=False):
     """The analyst's question, as asked."""
     doc_scope: list[str]
     """Document ids the analyst limited the run to (empty: the whole corpus)."""
+    review: Literal["always", "auto"]
+    """Input: "always" pauses every plan for review; "auto" skips review on the fast path."""
+    route: Literal["fast", "deep"]
+    """The router's choice: fast (one step) or deep (a full plan)."""
+    route_reason: str
+    """Why the router chose so."""
     plan: list[PlanStep]
     """The plan: proposed by the planner, possibly edited at review, revised by the policy."""
     plan_source: Literal["llm", "offline"]
