@@ -172,6 +172,7 @@ def _two_step_llm(synthesis: bool) -> FakeChatModel:
 
 
 def test_bound_tokens_ends_with_the_best_answer_so_far(settings):
+    settings = settings.model_copy(update={"parallel_steps": 1})  # scripted replies in order
     full = make_service(settings, llm=_two_step_llm(True)).ask("q")  # measure each call
     assert full.stop_reason.code == "completed" and full.total_usage.calls == 6
     calls = [e.usage.total for e in full.events if e.usage is not None]  # one per LLM call
@@ -222,6 +223,7 @@ def test_resume_in_a_new_process(settings):
 
 
 def test_llm_run_counts_calls_per_role(settings):
+    settings = settings.model_copy(update={"parallel_steps": 1})  # scripted replies in order
     llm = FakeChatModel()
     llm.enqueue(
         {"steps": [{"sub_question": "Competition risks?", "justification": "j",

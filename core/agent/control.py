@@ -1,8 +1,8 @@
-"""Control nodes: plan, review (interrupt), start of a step, policy and revision.
+"""Control nodes: route, plan, review (interrupt), start of a step and revision.
 
 Each node takes ``(state, deps)``, emits typed events and returns only the state
-keys it changes. Continuing moves ``step_index`` forward; nothing here ever
-re-runs the planner or resets the research history.
+keys it changes. Nothing here ever re-runs the planner or resets the research
+history; ``step_runner`` dispatches the steps and runs each one's stages.
 """
 
 from __future__ import annotations
@@ -16,16 +16,15 @@ from core.agent.events import (
     PlanApproved,
     PlanProposed,
     PlanRevised,
-    PolicyDecided,
     RouteChosen,
     StepStarted,
     emit,
 )
 from core.agent.plan_edit import check_plan
 from core.agent.planner import make_plan
-from core.agent.policy import bound_reached, carry_forward, decide, revision_for
+from core.agent.policy import bound_reached, carry_forward, revision_for
 from core.agent.router import route_question
-from core.agent.state import ResearchState, Revision, StepWork, StopReason
+from core.agent.state import ResearchState, Revision, StepWork
 
 
 def route_node(state: ResearchState, deps: AgentDeps) -> dict:
@@ -74,14 +73,10 @@ def review_node(state: ResearchState, deps: AgentDeps) -> dict:
 
 
 def start_step_node(state: ResearchState, deps: AgentDeps) -> dict:
-    """Check the bounds, then announce the step (a retry after a revision is not a new step)."""
+    """Check the run's bounds, then announce the step (a retry after a revision is the
+    same step; ``max_steps`` is the dispatcher's)."""
     index = state.get("step_index", 0)
-    retry = state.get("attempt", 0) > 0
     bound = bound_reached(state, deps)
-    if bound is None and not retry and state.get("steps_run", 0) >= deps.settings.max_steps:
-        left = len(state["plan"]) - index
-        bound = StopReason(code="max_steps", message=f"max_steps ({deps.settings.max_steps}) "
-                           f"reached: {left} plan step(s) not run")
     if bound is not None:
         warn("start_step", index, f"stopping: {bound.message}")
         return {"limit_hit": bound, "decision": "FINISH", "decision_reason": bound.message,
@@ -91,8 +86,7 @@ def start_step_node(state: ResearchState, deps: AgentDeps) -> dict:
                      tool=step.tool, attempt=state.get("attempt", 0), section=step.section,
                      doc_ids=step.doc_ids, companies=company_names(step.doc_ids, deps),
                      depends_on=step.depends_on))
-    return {"work": StepWork(), "steps_run": state.get("steps_run", 0) + (0 if retry else 1),
-            "decision": "CONTINUE"}
+    return {"work": StepWork(), "decision": "CONTINUE"}
 
 
 def company_names(doc_ids: list[str], deps: AgentDeps) -> list[str]:
@@ -102,21 +96,6 @@ def company_names(doc_ids: list[str], deps: AgentDeps) -> list[str]:
         doc = deps.corpus.doc(doc_id)
         out.append(f"{doc.company} {doc.form_type} {doc.period}".strip() if doc else doc_id)
     return list(dict.fromkeys(out))
-
-
-def policy_node(state: ResearchState, deps: AgentDeps) -> dict:
-    """CONTINUE, REVISE or FINISH with a reason (rule over coverage and bounds)."""
-    clock = Clock()
-    index = state.get("step_index", 0)
-    out = decide(state, deps)
-    emit(PolicyDecided(node="policy", step=index, elapsed_ms=clock.ms, decision=out.decision,
-                       reason=out.reason))
-    update: dict = {"decision": out.decision, "decision_reason": out.reason}
-    if out.limit is not None:
-        update["limit_hit"] = out.limit
-    if out.decision == "CONTINUE":
-        update.update(step_index=index + 1, attempt=0)
-    return update
 
 
 def revise_node(state: ResearchState, deps: AgentDeps) -> dict:
@@ -147,17 +126,5 @@ def revise_node(state: ResearchState, deps: AgentDeps) -> dict:
 def route_after_plan(state: ResearchState) -> str:
     """Review the plan, unless the fast path was taken and review was not asked for."""
     if state.get("route") == "fast" and state.get("review", "always") == "auto":
-        return "start_step"
+        return "dispatch"
     return "review"
-
-
-def route_after_start(state: ResearchState) -> str:
-    return "synthesize" if state.get("decision") == "FINISH" else "rewrite"
-
-
-def route_by_tool(state: ResearchState) -> str:
-    return "search_web" if current_step(state).tool == "web_search" else "search_filings"
-
-
-def route_after_policy(state: ResearchState) -> str:
-    return {"CONTINUE": "start_step", "REVISE": "revise"}.get(state.get("decision"), "synthesize")
