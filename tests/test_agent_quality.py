@@ -20,8 +20,8 @@ from core.agent.rewriter import rewrite, scope_query
 from core.agent.state import Evidence, PlanStep, StepRecord
 from core.agent.synthesize import offline_answer
 from core.agent.text import head_terms, main_terms, near_duplicate, summary_sentences, terms
-from core.llm.fake import FakeChatModel
 from tests.agent_fakes import DOC, QUESTION, FakeRetriever, FakeWeb, corpus_info, make_chunks
+from tests.fakes.chat_model import FakeChatModel
 
 HEADING = "Competition in our current and target markets could cause us to lose market share " \
     "and revenue."

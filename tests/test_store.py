@@ -17,9 +17,9 @@ import pytest
 
 from core.config import Settings
 from core.errors import StoreError
-from core.models import HashEmbedder
 from core.store import corpus_store
 from core.store.corpus_store import CorpusStore
+from tests.fakes.embedder import HashEmbedder
 from tests.fixtures.retrieval.corpus import amd_10k, make_doc, nvda_10k, nvda_10q
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -222,7 +222,7 @@ def test_killed_process_mid_add_is_purged_on_open(make_settings, hash_embedder):
         sys.path.insert(0, {str(ROOT)!r})
         from pathlib import Path
         from core.config import Settings
-        from core.models import HashEmbedder
+        from tests.fakes.embedder import HashEmbedder
         from core.store.corpus_store import CorpusStore
         from tests.fixtures.retrieval.corpus import nvda_10k
         s = Settings(data_dir=Path({str(settings.data_dir)!r}), chroma_url={settings.chroma_url!r},
