@@ -9,7 +9,7 @@ from core.agent.deps import AgentDeps
 from core.agent.planner import make_plan
 from core.agent.rewriter import rewrite
 from core.agent.state import PlanStep
-from core.llm.fake import FakeChatModel
+from tests.fakes.chat_model import FakeChatModel
 from tests.plan_corpus import AMD, NVDA, TwoDocRetriever, info, service
 
 THREE_PART = ("How does NVIDIA describe its competition risks, how does AMD describe its own "

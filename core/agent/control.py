@@ -69,7 +69,9 @@ def review_node(state: ResearchState, deps: AgentDeps) -> dict:
     if edited:
         plan = check_plan(value, deps.corpus.sections, web_available=deps.web_available)
     emit(PlanApproved(node="review", plan=plan, edited=edited))
-    return {"plan": plan, "started_at": deps.clock(), "step_index": 0, "attempt": 0}
+    started = deps.clock()
+    deps.llm_guard().begin(started, deps.settings.max_wall_s)  # LLM calls end by the wall bound
+    return {"plan": plan, "started_at": started, "step_index": 0, "attempt": 0}
 
 
 def start_step_node(state: ResearchState, deps: AgentDeps) -> dict:

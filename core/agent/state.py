@@ -107,6 +107,8 @@ class RoleUsage(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     fallbacks: int = Field(default=0, description="Calls answered by the offline rule instead.")
+    skipped: int = Field(default=0, description="Calls not sent: the run's LLM breaker was "
+                         "open (the endpoint had failed) or no run time was left.")
 
     @property
     def total(self) -> int:
@@ -118,6 +120,7 @@ class RoleUsage(BaseModel):
             prompt_tokens=self.prompt_tokens + other.prompt_tokens,
             completion_tokens=self.completion_tokens + other.completion_tokens,
             fallbacks=self.fallbacks + other.fallbacks,
+            skipped=self.skipped + other.skipped,
         )
 
 
