@@ -7,7 +7,9 @@ Ingests ../shared/filings/nvda-10k-fy2023.html and amd-10k-fy2025.htm once into 
 folder, then asks the walk-through question ``--runs`` times (plan approved as proposed)
 and prints per run: wall seconds, steps, per-step scope and the research phase's time.
 ``--web-delay`` adds a fixed latency to every web search (a stand-in for Tavily's network
-round trip), which is where running independent steps side by side pays off.
+round trip), and ``--llm-delay`` puts a stand-in LLM behind every role (tests' scripted
+chat model answering each call with a minimal reply valid for the call's JSON schema after
+that many seconds): waiting is where running independent steps side by side pays off.
 """
 
 from __future__ import annotations
@@ -38,10 +40,52 @@ class DelayedWeb:
         return self.inner.search(query, k, **kw)
 
 
+def latency_llm(delay: float):
+    """A chat model that answers every structured call after ``delay`` seconds."""
+    import json
+
+    from tests.fakes.chat_model import FakeChatModel
+
+    def minimal(schema: dict, defs: dict):
+        if "$ref" in schema:
+            return minimal(defs[schema["$ref"].split("/")[-1]], defs)
+        if "anyOf" in schema:
+            return minimal(schema["anyOf"][0], defs)
+        if "enum" in schema:
+            return schema["enum"][0]
+        kind = schema.get("type")
+        if kind == "object":
+            return {k: minimal(v, defs) for k, v in schema.get("properties", {}).items()}
+        return {"array": [], "string": "stand-in reply", "integer": 0, "number": 0.0,
+                "boolean": False}.get(kind)
+
+    class LatencyLLM(FakeChatModel):
+        def _generate(self, messages, stop=None, run_manager=None, **kwargs):
+            time.sleep(delay)
+            fmt = kwargs.get("response_format") or {}
+            schema = (fmt.get("json_schema") or {}).get("schema") or {}
+            for tool in kwargs.get("tools") or []:
+                schema = schema or (tool.get("function") or {}).get("parameters") or {}
+            if not schema:
+                text = str(messages[0].content)
+                start = text.find("{", text.find("JSON schema"))
+                if start >= 0:
+                    try:
+                        schema = json.JSONDecoder().raw_decode(text[start:])[0]
+                    except ValueError:
+                        schema = {}
+            reply = minimal(schema, schema.get("$defs", {})) if schema else {}
+            self.enqueue(json.dumps(reply))
+            return super()._generate(messages, stop, run_manager, **kwargs)
+
+    return LatencyLLM(model_name="latency-stand-in")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--web-delay", type=float, default=0.0)
+    ap.add_argument("--llm-delay", type=float, default=0.0)
     ap.add_argument("--question", default=QUESTION)
     args = ap.parse_args()
 
@@ -60,6 +104,8 @@ def main() -> None:
         service.refresh_corpus()
     if args.web_delay:
         service.deps.web = DelayedWeb(service.deps.web, args.web_delay)
+    if args.llm_delay:
+        service.deps.llm = latency_llm(args.llm_delay)
     names = {d.doc_id: d.company for d in service.deps.corpus.documents}
     service.ask("What was NVIDIA's FY2023 revenue?")  # warm the models once
     walls = []
@@ -72,9 +118,10 @@ def main() -> None:
                  f"{' after ' + str([d + 1 for d in s.depends_on]) if s.depends_on else ''}"
                  for s in record.plan]
         print(f"run {n + 1}: {wall:.2f} s total, research {record.wall_s:.2f} s, "
-              f"{len(record.history)} step record(s); plan: {steps}")
+              f"{len(record.history)} step record(s), {record.total_usage.calls} LLM call(s); "
+              f"plan: {steps}")
     print(f"median {statistics.median(walls):.2f} s over {len(walls)} runs "
-          f"(web delay {args.web_delay:g} s)")
+          f"(web delay {args.web_delay:g} s, LLM delay {args.llm_delay:g} s)")
 
 
 if __name__ == "__main__":

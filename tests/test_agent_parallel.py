@@ -151,3 +151,12 @@ def test_scope_shown_by_company_for_parallel_steps(settings):
     names = {e.step: e.companies for e in record.events if e.type == "step_started"}
     assert names[0][0].startswith("NVIDIA Corporation")
     assert names[1][0].startswith("Advanced Micro Devices")
+
+
+def test_side_by_side_steps_share_max_revisions(settings):
+    settings = settings.model_copy(update={"max_revisions": 1})
+    retriever = TwoDocRetriever()
+    retriever.search = lambda query, **kw: TwoDocRetriever.search(retriever, "zzz", **kw)
+    record = _run(settings, retriever, BarrierWeb(), PLAN[:1] + [PLAN[0].model_copy(
+        update={"sub_question": "How does NVIDIA describe supply chain risks?"})])
+    assert len(record.revisions) == 1  # two weak steps in one wave, one revision in all

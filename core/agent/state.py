@@ -218,6 +218,12 @@ class ResearchState(TypedDict, total=False):
     """Plan steps whose research is finished (their dependents may start)."""
     wave: list[int]
     """The steps the dispatcher sends out next, side by side."""
+    max_revisions: int
+    """The run's revision bound, as the dispatcher read it (to share among a wave)."""
+    revision_allowance: int
+    """In a step branch: revisions this branch may make (its share of what is left)."""
+    revisions_before: int
+    """In a step branch: revisions the run had made when the branch started."""
     plan_source: Literal["llm", "offline"]
     """Who wrote the plan."""
     step_index: int

@@ -78,7 +78,7 @@ def dispatch_node(state: ResearchState, deps: AgentDeps) -> dict:
     if not wave:
         return {"decision": "FINISH", "wave": []}
     return {"decision": "CONTINUE", "wave": wave, "started": wave,
-            "steps_run": len(started) + len(wave)}
+            "steps_run": len(started) + len(wave), "max_revisions": deps.settings.max_revisions}
 
 
 def route_dispatch(state: ResearchState):
@@ -88,8 +88,13 @@ def route_dispatch(state: ResearchState):
         return END
     if decision != "CONTINUE" or not state.get("wave"):
         return "synthesize"
-    return [Send("research_step", {**state, "step_index": i, "attempt": 0})
-            for i in state["wave"]]
+    wave = state["wave"]
+    left = max(0, state.get("max_revisions", 0) - len(state.get("revisions", [])))
+    return [Send("research_step", {**state, "step_index": i, "attempt": 0,
+                                   "revision_allowance": left // len(wave)
+                                   + (1 if k < left % len(wave) else 0),
+                                   "revisions_before": len(state.get("revisions", []))})
+            for k, i in enumerate(wave)]
 
 
 class _Branch:
@@ -119,7 +124,14 @@ def _policy(state: ResearchState, deps: AgentDeps) -> dict:
     """The policy for one step of a parallel plan: REVISE or done (the dispatcher owns
     max_steps and the order of steps)."""
     index = state.get("step_index", 0)
-    out = decide({**state, "steps_run": 0}, deps)
+    # max_revisions is the run's: this branch may use its share of what was left when the
+    # wave started (so side-by-side steps cannot overshoot it together)
+    seen = list(state.get("revisions", []))
+    allowance = state.get("revision_allowance")
+    if allowance is not None:
+        mine = seen[state.get("revisions_before", 0):]
+        seen = [None] * max(0, deps.settings.max_revisions - allowance) + mine
+    out = decide({**state, "steps_run": 0, "revisions": seen}, deps)
     reason = re.sub(r"moving on to step \d+ of \d+|all plan steps are done",
                     f"step {index + 1} is done", out.reason)
     emit(PolicyDecided(node="policy", step=index, decision=out.decision, reason=reason))
