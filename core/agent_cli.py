@@ -51,7 +51,10 @@ def build_service(settings: Settings, *, offline: bool = False):
 
 def _usage(ev: EventBase) -> str:
     u = ev.usage
-    return f"  (LLM {u.calls} call(s), {u.total} tokens)" if u and u.calls else ""
+    if u and u.cache_hits and not u.calls:
+        return f"  (LLM: {u.cache_hits} cached)"
+    cached = f", {u.cache_hits} cached" if u and u.cache_hits else ""
+    return f"  (LLM {u.calls} call(s), {u.total} tokens{cached})" if u and u.calls else ""
 
 
 def format_event(ev: EventBase) -> str | None:
@@ -114,7 +117,8 @@ def print_record(record: RunRecord, out: IO[str]) -> None:
             print(f"  [{n}] {ev.label} — {ev.url or ev.id}", file=out)
     u = record.total_usage
     stop = f"; stop: {record.stop_reason.code}" if record.stop_reason else ""
-    print(f"\ntime {record.wall_s:.2f} s; LLM calls {u.calls}; tokens {u.total}{stop}; "
+    print(f"\ntime {record.wall_s:.2f} s; LLM calls {u.calls} ({u.cache_hits} cached); "
+          f"tokens {u.total}{stop}; "
           f"run id {record.id}", file=out)
 
 

@@ -111,7 +111,7 @@ head.subheader(md_escape(preview(record.question, 160)))
 badge.badge(row.status, color=STATUS_BADGE.get(row.status, "gray"))
 u = record.total_usage
 st.caption(f"{record.kind} run · {md_escape(record.backend)} · {record.wall_s:.1f} s · "
-           f"{u.calls} LLM calls · {u.total:,} tokens · "
+           f"{u.calls} LLM calls ({u.cache_hits} cached) · {u.total:,} tokens · "
            f"{md_escape(', '.join(row.companies) or 'no filing cited')} · id {record.id}")
 if row.error and row.status in ("cancelled", "failed", "discarded"):
     st.warning(md_escape(row.error))

@@ -25,6 +25,7 @@ from core.agent.events import Error, EventBase
 from core.agent.graph import build_graph
 from core.agent.plan_edit import check_plan
 from core.agent.state import PlanStep
+from core.cache import open_cache
 from core.config import Settings
 from core.errors import AppError
 from core.runs import RunRecord, list_runs, load_run, new_run_id, record_from_state, save_run
@@ -60,8 +61,10 @@ class ResearchService:
                  store: Any = None, checkpointer: Any = None):
         self.settings = settings
         self.store = store
+        generation = store.registry.generation if store is not None else None
         self.deps = AgentDeps(settings=settings, retriever=retriever, corpus=corpus_info,
-                              web=web, llm=llm, reranker=reranker, embedder=embedder)
+                              web=web, llm=llm, reranker=reranker, embedder=embedder,
+                              cache=open_cache(settings), corpus_generation=generation)
         self.checkpointer = checkpointer or open_checkpointer(settings)
         self.graph = build_graph(self.deps, self.checkpointer)
 

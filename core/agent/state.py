@@ -103,6 +103,7 @@ class RoleUsage(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     fallbacks: int = Field(default=0, description="Calls answered by the offline rule instead.")
+    cache_hits: int = Field(default=0, description="Calls answered from the cache (no call).")
 
     @property
     def total(self) -> int:
@@ -114,6 +115,7 @@ class RoleUsage(BaseModel):
             prompt_tokens=self.prompt_tokens + other.prompt_tokens,
             completion_tokens=self.completion_tokens + other.completion_tokens,
             fallbacks=self.fallbacks + other.fallbacks,
+            cache_hits=self.cache_hits + other.cache_hits,
         )
 
 
