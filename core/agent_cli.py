@@ -213,6 +213,12 @@ def ask(question: str | None, *, settings: Settings, approve: bool = False,
         from core.plan_draft import to_plan
 
         session = run_session.open_run(service, settings, resume)
+        if session.phase == "interrupted" and session.resumable:
+            print(f"Run {resume} was interrupted; continuing from its last checkpoint.",
+                  file=out)
+            record = _stream(service.continue_run(resume), out)
+            print_record(record, out)
+            return record
         if session.phase != "review":
             print(session.message or f"Run {resume} is {session.phase}: no plan waits for "
                   "review.", file=out)
@@ -339,7 +345,9 @@ def add_agent_parsers(sub) -> None:
     s.add_argument("question", nargs="?")
     s.add_argument("--approve", action="store_true", help="run the proposed plan without asking")
     s.add_argument("--plan-file", help="JSON list of steps to run instead of the proposed plan")
-    s.add_argument("--resume", metavar="RUN_ID", help="resume a run paused at plan review")
+    s.add_argument("--resume", metavar="RUN_ID",
+                   help="resume a run paused at plan review, or continue one a restart "
+                        "interrupted (from its last checkpoint)")
     _llm_options(s)
     s.set_defaults(func=cmd_ask)
     s = sub.add_parser("compare", help="baseline RAG vs deep agent on one question")

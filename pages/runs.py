@@ -126,6 +126,15 @@ if row.status == "review":
 elif row.status == "running":
     c4.button("Cancel the run", key="runs_cancel_open", on_click=run_session.cancel,
               args=(record.id,))
+elif row.status == "interrupted" and svc.can_continue(record.id):
+    if c4.button("Continue the run", key="runs_continue", type="primary",
+                 help="Go on from the last checkpoint saved before the interruption."):
+        try:
+            run_session.continue_run(svc, settings, record.id)
+        except AppError as exc:
+            st.error(md_escape(str(exc)))
+        else:
+            st.switch_page("pages/research.py", query_params={"thread": record.id})
 elif record.kind == "deep":
     c4.page_link("pages/research.py", query_params={"thread": record.id}, label="Open in Research")
 with c5.popover("Share this run"):
