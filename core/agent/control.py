@@ -20,6 +20,7 @@ from core.agent.events import (
     StepStarted,
     emit,
 )
+from core.agent.learned_policy import consult as consult_learned
 from core.agent.plan_edit import check_plan
 from core.agent.planner import make_plan
 from core.agent.policy import bound_reached, carry_forward, decide, revision_for
@@ -92,7 +93,7 @@ def policy_node(state: ResearchState, deps: AgentDeps) -> dict:
     """CONTINUE, REVISE or FINISH with a reason (rule over coverage and bounds)."""
     clock = Clock()
     index = state.get("step_index", 0)
-    out = decide(state, deps)
+    out = consult_learned(decide(state, deps), state, deps)
     emit(PolicyDecided(node="policy", step=index, elapsed_ms=clock.ms, decision=out.decision,
                        reason=out.reason))
     update: dict = {"decision": out.decision, "decision_reason": out.reason}
