@@ -37,6 +37,6 @@ def real_embedder():
 
 @pytest.fixture
 def hash_embedder():
-    from core.models import HashEmbedder
+    from tests.fakes.embedder import HashEmbedder
 
     return HashEmbedder()

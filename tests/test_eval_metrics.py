@@ -20,8 +20,8 @@ from core.evaluation.gold import GoldTarget, Piece, first_ranks, gains, matches,
 from core.evaluation.judge import EvalSample, Judge
 from core.evaluation.questions import GoldEvidence
 from core.evaluation.ranking import dcg_at_k, ndcg_at_k, recall_at_k, reciprocal_rank
-from core.llm.fake import FakeChatModel
 from core.types import Chunk
+from tests.fakes.chat_model import FakeChatModel
 
 REVENUE = ("Revenue for fiscal 2024 was $2,184.6 million, up 43% from $1,527.3 million in fiscal "
            "2023. The increase came from the Data Center segment, whose revenue grew 74% as the "

@@ -60,8 +60,9 @@ def review_node(state: ResearchState, deps: AgentDeps) -> dict:
 def start_step_node(state: ResearchState, deps: AgentDeps) -> dict:
     """Check the bounds, then announce the step (a retry after a revision is not a new step)."""
     index = state.get("step_index", 0)
+    retry = state.get("attempt", 0) > 0
     bound = bound_reached(state, deps)
-    if bound is None and state.get("steps_run", 0) >= deps.settings.max_steps:
+    if bound is None and not retry and state.get("steps_run", 0) >= deps.settings.max_steps:
         left = len(state["plan"]) - index
         bound = StopReason(code="max_steps", message=f"max_steps ({deps.settings.max_steps}) "
                            f"reached: {left} plan step(s) not run")
@@ -72,8 +73,19 @@ def start_step_node(state: ResearchState, deps: AgentDeps) -> dict:
     step = current_step(state)
     emit(StepStarted(node="start_step", step=index, sub_question=step.sub_question,
                      tool=step.tool, attempt=state.get("attempt", 0), section=step.section,
-                     doc_ids=step.doc_ids))
-    return {"work": StepWork(), "steps_run": state.get("steps_run", 0) + 1, "decision": "CONTINUE"}
+                     doc_ids=step.doc_ids, companies=company_names(step.doc_ids, deps),
+                     depends_on=step.depends_on))
+    return {"work": StepWork(), "steps_run": state.get("steps_run", 0) + (0 if retry else 1),
+            "decision": "CONTINUE"}
+
+
+def company_names(doc_ids: list[str], deps: AgentDeps) -> list[str]:
+    """How the step's filings are shown: company and period, never hex ids."""
+    out = []
+    for doc_id in doc_ids:
+        doc = deps.corpus.doc(doc_id)
+        out.append(f"{doc.company} {doc.form_type} {doc.period}".strip() if doc else doc_id)
+    return list(dict.fromkeys(out))
 
 
 def policy_node(state: ResearchState, deps: AgentDeps) -> dict:

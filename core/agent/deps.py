@@ -14,7 +14,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
@@ -23,6 +23,14 @@ from core.agent.state import RoleUsage
 from core.config import Settings
 from core.llm.breaker import GuardBook, LLMGuard
 from core.types import DocumentMeta
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+
+    from core.models import Embedder
+    from core.retrieval.rerank import Reranker
+    from core.retrieval.retriever import FilingRetriever
+    from core.retrieval.web import WebSearch
 
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=BaseModel)
@@ -88,12 +96,15 @@ class AgentDeps:
     """Dependencies of every node; ``llm=None`` selects the offline engine."""
 
     settings: Settings
-    retriever: Any
+    retriever: FilingRetriever | None
+    """Filing search (``None`` where no step searches filings, e.g. the baseline)."""
     corpus: CorpusInfo
-    web: Any = None
-    llm: Any = None
-    reranker: Any = None
-    embedder: Any = None
+    web: WebSearch | None = None
+    llm: BaseChatModel | None = None
+    reranker: Reranker | None = None
+    """Overrides the retriever's reranker when given."""
+    embedder: Embedder | None = None
+    """Overrides the retriever's embedder for offline sentence scoring when given."""
     clock: Callable[[], float] = time.time
     """Wall clock for the max_wall_s bound (tests pass a fake one)."""
     guards: GuardBook | None = None
@@ -115,14 +126,21 @@ class AgentDeps:
 
     @property
     def web_available(self) -> bool:
-        return self.web is not None and getattr(self.web, "name", "") != "none"
+        return self.web is not None and self.web.name != "none"
 
     @property
-    def text_embedder(self) -> Any:
+    def text_embedder(self) -> Embedder | None:
         """The embedder for offline sentence scoring (the retriever's, unless given)."""
         if self.embedder is not None:
             return self.embedder
-        return getattr(self.retriever, "embedder", None)
+        return self.retriever.embedder if self.retriever is not None else None
+
+    @property
+    def corpus_reranker(self) -> Reranker | None:
+        """The reranker for filing hits (the retriever's, unless given)."""
+        if self.reranker is not None:
+            return self.reranker
+        return self.retriever.reranker if self.retriever is not None else None
 
     @property
     def backend(self) -> str:

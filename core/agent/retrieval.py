@@ -17,7 +17,6 @@ from typing import Any
 from core.agent.deps import AgentDeps
 from core.agent.state import Evidence, PlanStep
 from core.agent.text import overlap, terms
-from core.agent.web_dates import supports_after
 from core.errors import RetrievalError
 from core.retrieval.fusion import rrf
 from core.types import Chunk, DocumentMeta, Hit, RerankerInfo, StageScore
@@ -83,21 +82,13 @@ def search_web(query: str, deps: AgentDeps, after: str | None = None
     k = max(deps.settings.top_n * 2, 8)
     note = None
     try:
-        if after and supports_after(deps.web):
-            found = deps.web.search(query, k=k, after=after)
-            if not found:
-                note = f"no web result published on or after {after}; {UNDATED_RETRY}"
-                found = deps.web.search(query, k=k)
-        else:
+        found = deps.web.search(query, k=k, after=after)
+        if after and not found:
+            note = f"no web result published on or after {after}; {UNDATED_RETRY}"
             found = deps.web.search(query, k=k)
     except RetrievalError as exc:
         return [], str(exc)
     return [web_hit_to_hit(h, i) for i, h in enumerate(found, start=1)], note
-
-
-def corpus_reranker(deps: AgentDeps) -> Any:
-    return deps.reranker if deps.reranker is not None else getattr(deps.retriever, "reranker",
-                                                                    None)
 
 
 def rerank_hits(query: str, hits: list[Hit], tool: str, deps: AgentDeps
@@ -106,7 +97,7 @@ def rerank_hits(query: str, hits: list[Hit], tool: str, deps: AgentDeps
     top_n = deps.settings.top_n
     if not hits:
         return [], None, None
-    reranker = corpus_reranker(deps)
+    reranker = deps.corpus_reranker
     if tool == "web_search" and (reranker is None or reranker.info.kind != "cross-encoder"):
         return rerank_web(query, hits, top_n, deps), WEB_RERANKER, None
     if reranker is None:

@@ -37,6 +37,10 @@ class PlanStep(BaseModel):
     doc_ids: list[str] = Field(
         default_factory=list, description="Documents to search (empty: the whole scope)."
     )
+    depends_on: list[int] = Field(
+        default_factory=list,
+        description="0-based indices of earlier steps whose findings this step uses.",
+    )
 
 
 class Evidence(BaseModel):

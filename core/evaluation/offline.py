@@ -45,9 +45,9 @@ def strip_markers(text: str) -> str:
 
 def clean_answer(text: str) -> str:
     """The answer without markers and without the offline engine's closing note."""
-    from core.agent.synthesize import OFFLINE_NOTE
+    from core.agent.synthesize import BANNER, OFFLINE_NOTE
 
-    return strip_markers((text or "").replace(OFFLINE_NOTE, "")).strip()
+    return strip_markers((text or "").replace(OFFLINE_NOTE, "").replace(BANNER, "")).strip()
 
 
 def is_claim(sentence: str) -> bool:
