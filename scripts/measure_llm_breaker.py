@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 from core.config import Settings
-from core.models import HashEmbedder
 from core.store.corpus_store import CorpusStore
+from tests.fakes.embedder import HashEmbedder
 from tests.fakes.fixtures import llm_settings
 from tests.fakes.openai_server import Behaviour, FakeOpenAIServer
 from tests.fixtures.retrieval.corpus import amd_10k, nvda_10k
