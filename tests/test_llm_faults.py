@@ -180,3 +180,17 @@ def test_the_llm_judge_is_told_to_check_figures_and_is_overruled_when_it_does_no
     assert "character by character" in system and "same line item, period and unit" in system
     assert "[1]" in user.split("ANSWER (with its [n] citations):")[1]
     assert body["max_completion_tokens"] == settings.llm_max_tokens_judge
+
+
+def test_the_judge_stops_calling_a_broken_endpoint(tmp_path, hash_embedder):
+    with FakeOpenAIServer(default=Behaviour.error(503, "overloaded")) as server:
+        settings = llm_settings(server, tmp_path)
+        judge = Judge(settings, hash_embedder, make_chat_model(settings))
+        sample = EvalSample("What was R&D expense?", WRONG, contexts())
+        first = faithfulness(sample, judge)
+        sent = len(server.chat_requests)
+        second = faithfulness(sample, judge)
+        assert len(server.chat_requests) == sent <= 3  # the second metric sends nothing
+    assert first.judge == second.judge == "offline" and first.value == 0.0
+    assert "HTTP 503" in first.note and "LLM not called" in second.note
+    assert judge.guard.is_open and judge.guard.skipped == 1
