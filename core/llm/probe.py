@@ -67,7 +67,7 @@ def check_connection(settings: Settings) -> ConnectionCheck:
             call_structured(llm, ProbeReply, messages, one, role="connection test",
                             guard=LLMGuard(threshold=99))
         except StructuredCallError as exc:
-            tried.append((method, str(exc).split(": ", 1)[-1]))
+            tried.append((method, exc.detail))
             if exc.kind not in METHOD_SPECIFIC:
                 return ConnectionCheck(False, redact(f"{exc}", settings), None, tried)
             continue
