@@ -125,3 +125,17 @@ def test_cited_llm_answer_is_checked_in_one_call_and_a_bad_sentence_removed(tmp_
     assert [(c.verdict, c.kept, c.judge) for c in a.checks] == [
         ("supported", True, "llm"), ("supported", True, "llm"), ("unsupported", False, "llm")]
     assert "not in [1]" in a.checks[2].reason
+
+
+def test_evaluation_counts_the_share_of_supported_claims():
+    from core.agent.state import Answer, SentenceCheck
+    from core.evaluation.self_check import self_check_share
+
+    checks = [SentenceCheck(sentence="a [1]", citations=[1], verdict="supported"),
+              SentenceCheck(sentence="b [1]", citations=[1], verdict="unsupported", kept=False)]
+    score = self_check_share(Answer(text="a [1]", checks=checks))
+    assert score.value == 0.5 and score.details["removed"] == 1
+    baseline = Answer(text="Net sales for fiscal 2024 were $2,184.6 million [1]. Net sales were "
+                      "$1.54 billion [1].", evidence=[EV[1]])  # no verdicts: the rule
+    score = self_check_share(baseline)
+    assert score.value == 0.5 and score.details["verdicts"] == "offline rule"
