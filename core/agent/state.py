@@ -107,6 +107,7 @@ class RoleUsage(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     fallbacks: int = Field(default=0, description="Calls answered by the offline rule instead.")
+    cache_hits: int = Field(default=0, description="Calls answered from the cache (no call).")
     skipped: int = Field(default=0, description="Calls not sent: the run's LLM breaker was "
                          "open (the endpoint had failed) or no run time was left.")
 
@@ -120,6 +121,7 @@ class RoleUsage(BaseModel):
             prompt_tokens=self.prompt_tokens + other.prompt_tokens,
             completion_tokens=self.completion_tokens + other.completion_tokens,
             fallbacks=self.fallbacks + other.fallbacks,
+            cache_hits=self.cache_hits + other.cache_hits,
             skipped=self.skipped + other.skipped,
         )
 
