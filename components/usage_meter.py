@@ -20,6 +20,8 @@ class UsageTotals:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     fallbacks: int = 0
+    skipped: int = 0
+    """Calls not sent: the run's LLM breaker was open or no run time was left."""
     cache_hits: int = 0
     """LLM calls answered from the cache (no call made)."""
     retrieval_cache_hits: int = 0
@@ -60,6 +62,7 @@ def usage_from_events(events: Iterable[EventBase]) -> UsageTotals:
             totals.prompt_tokens += u.prompt_tokens
             totals.completion_tokens += u.completion_tokens
             totals.fallbacks += u.fallbacks
+            totals.skipped += getattr(u, "skipped", 0)
             totals.calls_by_node[ev.node] = totals.calls_by_node.get(ev.node, 0) + u.calls
             totals.tokens_by_node[ev.node] = totals.tokens_by_node.get(ev.node, 0) + u.total
     for (node, _, _), ms in longest.items():
@@ -83,7 +86,9 @@ def render_usage(totals: UsageTotals, *, offline: bool, wall_s: float | None = N
     if offline:
         st.caption("Offline engine: every role ran its deterministic rule; no tokens spent.")
     elif totals.fallbacks:
-        st.caption(f"{totals.fallbacks} LLM call(s) fell back to the offline rule.")
+        not_sent = (f" ({totals.skipped} not sent: the endpoint had failed or the run's time "
+                    "was up)") if totals.skipped else ""
+        st.caption(f"{totals.fallbacks} LLM call(s) fell back to the offline rule{not_sent}.")
     if totals.seconds_by_node:
         table = pd.DataFrame([
             {"node": n, "seconds": round(s, 3), "LLM calls": totals.calls_by_node.get(n, 0),

@@ -113,7 +113,13 @@ class AgentDeps:
     corpus_generation: Callable[[], int] | None = None
     """The corpus generation (retrieval cache keys); None: retrievals are not cached."""
     guards: GuardBook | None = None
-    """The LLM breaker and deadline of each run (``llm_guard``), made on first use."""
+    """The LLM breaker and deadline of each run (``llm_guard``); copies of these deps
+    (``dataclasses.replace``) share it."""
+
+    def __post_init__(self) -> None:
+        if self.guards is None:
+            self.guards = GuardBook(clock=self.clock,
+                                    threshold=self.settings.llm_breaker_threshold)
 
     def llm_guard(self) -> LLMGuard:
         """This run's LLM guard (one per run thread id, fresh for every run).
@@ -121,9 +127,7 @@ class AgentDeps:
         A new guard's deadline is ``max_wall_s`` from now (planning); ``review_node``
         restarts it when research starts, with the run's ``started_at``.
         """
-        if self.guards is None:
-            self.guards = GuardBook(clock=self.clock,
-                                    threshold=self.settings.llm_breaker_threshold)
+        assert self.guards is not None
         guard = self.guards.get(current_run_id())
         if guard.deadline is None:
             guard.begin(self.clock(), self.settings.max_wall_s)

@@ -136,6 +136,18 @@ class Citation(BaseModel):
     url: str | None = None
 
 
+class SentenceCheck(BaseModel):
+    """The self-check's verdict on one sentence of the answer (see ``selfcheck.py``)."""
+
+    sentence: str = Field(description="The sentence as written, markers included.")
+    citations: list[int] = Field(default_factory=list, description="Its [n] markers.")
+    verdict: Literal["supported", "unsupported", "uncited"] = Field(
+        description="supported by the cited evidence, not supported by it, or citing nothing.")
+    reason: str = Field(default="", description="Why, in words a reader can check.")
+    kept: bool = Field(default=True, description="False when removed from the answer.")
+    judge: Literal["llm", "offline"] = "offline"
+
+
 class Answer(BaseModel):
     """The synthesised answer after citation validation."""
 
@@ -149,6 +161,8 @@ class Answer(BaseModel):
         default_factory=list, description="The numbered evidence: [n] is evidence[n - 1]."
     )
     source: Literal["llm", "offline"] = "offline"
+    checks: list[SentenceCheck] = Field(
+        default_factory=list, description="Self-check verdict per claim sentence, in order.")
 
 
 class StopReason(BaseModel):

@@ -56,6 +56,8 @@ class LLMGuard:
     last_message: str = ""
     skipped: int = 0
     announced: bool = False
+    ignore: frozenset[str] = frozenset()
+    """Failure classes this guard does not count (the judge ignores ``output``)."""
 
     @property
     def is_open(self) -> bool:
@@ -78,6 +80,8 @@ class LLMGuard:
 
     def record(self, kind: str, message: str) -> bool:
         """Count one failure of class ``kind``; True when this opened the breaker."""
+        if kind in self.ignore:
+            return False
         self.counts[kind] = self.counts.get(kind, 0) + 1
         self.last_message = message
         if not self.is_open and self.counts[kind] >= self.threshold:

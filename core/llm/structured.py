@@ -68,8 +68,11 @@ class StructuredResult(Generic[M]):
 class StructuredCallError(LLMOutputError):
     """``LLMOutputError`` carrying ``kind``, ``attempts`` and the ``usage`` spent."""
 
-    def __init__(self, message: str, *, kind: str, attempts: int, usage: Usage):
+    def __init__(self, message: str, *, kind: str, attempts: int, usage: Usage,
+                 detail: str = ""):
         super().__init__(message)
+        self.detail = detail or message
+        """The last failure alone (no role or attempt count), redacted."""
         self.kind = kind
         self.attempts = attempts
         self.usage = usage
@@ -297,4 +300,5 @@ def call_structured(
         f"{role}: no usable {schema.__name__} from the LLM after {attempt} attempt(s): {last}",
         settings,
     )
-    raise StructuredCallError(message, kind=kind, attempts=attempt, usage=usage)
+    raise StructuredCallError(message, kind=kind, attempts=attempt, usage=usage,
+                              detail=redact(last, settings))
