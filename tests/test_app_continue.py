@@ -58,3 +58,18 @@ def test_an_interrupted_run_is_continued_from_the_research_page():
     assert "Continued from the last checkpoint" in texts(again)
     ok(again.switch_page("pages/runs.py").run())
     assert list(again.dataframe[0].value["status"]) == ["done"]
+
+
+def test_an_interrupted_run_is_continued_from_the_runs_page():
+    thread = thread_of(ask_walkthrough(load_sample(boot())))
+    _interrupt(thread)
+
+    fresh = AppTest.from_file(APP, default_timeout=TIMEOUT)  # after the restart
+    ok(fresh.run())
+    ok(fresh.switch_page("pages/runs.py").run())
+    ok(fresh.button(key="runs_continue").click().run())
+    job = jobs.get(thread)
+    assert job is not None and jobs.wait(job, 120) and job.error is None
+    ok(fresh.switch_page("pages/runs.py").run())
+    assert list(fresh.dataframe[0].value["status"]) == ["done"]
+    assert "runs_continue" not in [b.key for b in fresh.button]
