@@ -41,7 +41,7 @@ from pydantic import BaseModel
 
 from core.config import Settings
 from core.errors import LLMOutputError
-from core.llm.breaker import LLMGuard
+from core.llm.breaker import LLMGuard, active_guard
 from core.llm.failures import describe, redact
 from core.llm.repair import RepairError, parse_model
 from core.llm.usage import Usage
@@ -224,12 +224,13 @@ def call_structured(
     """Ask ``llm`` for a ``schema`` object; repair, retry, and account for usage.
 
     ``messages`` may be langchain messages or ``(role, text)`` tuples. ``guard`` is the
-    run's breaker (``core.llm.breaker``; a fresh one per call when None): no request is
+    run's breaker (``core.llm.breaker``; else the ``guarding`` one, else a fresh one for
+    this call): no request is
     sent while it is open or when the run's deadline has passed. Raises
     ``StructuredCallError`` (an ``LLMOutputError``) whose message names the role and the
     last failure, never the API key.
     """
-    guard = guard or LLMGuard(threshold=settings.llm_breaker_threshold)
+    guard = guard or active_guard() or LLMGuard(threshold=settings.llm_breaker_threshold)
     if guard.is_open:
         guard.skip()
         raise StructuredCallError(f"{role}: LLM not called (the endpoint failed earlier in "
