@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from langgraph.types import interrupt
 
-from core.agent.common import current_step, usage_update, warn
+from core.agent.common import call_usage, current_step, usage_update, warn
 from core.agent.deps import AgentDeps
 from core.agent.events import (
     Clock,
@@ -20,6 +20,7 @@ from core.agent.events import (
     StepStarted,
     emit,
 )
+from core.agent.learned_policy import consult as consult_learned
 from core.agent.plan_edit import check_plan
 from core.agent.planner import make_plan
 from core.agent.policy import bound_reached, carry_forward, decide, revision_for
@@ -37,8 +38,8 @@ def plan_node(state: ResearchState, deps: AgentDeps) -> dict:
         steps = steps[: deps.settings.max_steps]
     for w in warnings:
         warn("plan", None, w, "planner")
-    emit(PlanProposed(node="plan", elapsed_ms=clock.ms, usage=call.usage if call.usage.calls
-                      else None, plan=steps, source=source, notes=notes))
+    emit(PlanProposed(node="plan", elapsed_ms=clock.ms, usage=call_usage(call), plan=steps,
+                      source=source, notes=notes))
     return {"plan": steps, "plan_source": source, "step_index": 0, "attempt": 0,
             "steps_run": 0, "warnings": warnings, **usage_update("planner", call)}
 
@@ -92,7 +93,7 @@ def policy_node(state: ResearchState, deps: AgentDeps) -> dict:
     """CONTINUE, REVISE or FINISH with a reason (rule over coverage and bounds)."""
     clock = Clock()
     index = state.get("step_index", 0)
-    out = decide(state, deps)
+    out = consult_learned(decide(state, deps), state, deps)
     emit(PolicyDecided(node="policy", step=index, elapsed_ms=clock.ms, decision=out.decision,
                        reason=out.reason))
     update: dict = {"decision": out.decision, "decision_reason": out.reason}

@@ -27,6 +27,7 @@ from core.types import DocumentMeta
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
+    from core.cache import DiskCache
     from core.models import Embedder
     from core.retrieval.rerank import Reranker
     from core.retrieval.retriever import FilingRetriever
@@ -107,6 +108,10 @@ class AgentDeps:
     """Overrides the retriever's embedder for offline sentence scoring when given."""
     clock: Callable[[], float] = time.time
     """Wall clock for the max_wall_s bound (tests pass a fake one)."""
+    cache: DiskCache | None = None
+    """Serves identical LLM calls and retrievals (``core.agent.agent_cache``); None: off."""
+    corpus_generation: Callable[[], int] | None = None
+    """The corpus generation (retrieval cache keys); None: retrievals are not cached."""
     guards: GuardBook | None = None
     """The LLM breaker and deadline of each run (``llm_guard``); copies of these deps
     (``dataclasses.replace``) share it."""
@@ -201,7 +206,12 @@ def ask_llm(deps: AgentDeps, role: str, schema: type[M], messages: list[Any]) ->
     """
     if deps.llm is None:
         return RoleCall(None, RoleUsage())
+    from core.agent.agent_cache import cached_llm, store_llm
     from core.llm.failures import redact
+
+    key, hit = cached_llm(deps, role, schema, messages)
+    if hit is not None:
+        return hit
     from core.llm.structured import call_structured
 
     guard = deps.llm_guard()
@@ -219,4 +229,6 @@ def ask_llm(deps: AgentDeps, role: str, schema: type[M], messages: list[Any]) ->
                      + (f" {notice}" if notice else ""), deps.settings)
         log.warning(msg)
         return RoleCall(None, usage, msg)
-    return RoleCall(result.value, to_role_usage(result.usage))
+    call = RoleCall(result.value, to_role_usage(result.usage))
+    store_llm(deps, key, call)
+    return call

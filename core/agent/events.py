@@ -156,6 +156,8 @@ class AnswerReady(EventBase):
     stop_reason: str
     stop_message: str
     source: Literal["llm", "offline"]
+    checks: list[dict[str, Any]] = Field(
+        default_factory=list, description="Self-check verdict per claim (SentenceCheck).")
 
 
 class Warning(EventBase):  # noqa: A001 - the event's name in the protocol
