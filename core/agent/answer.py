@@ -59,7 +59,7 @@ def _add(usage: dict[str, RoleUsage], role: str, call: RoleCall | None) -> None:
 
 def _llm_answer(question: str, records: list[StepRecord], numbered: dict[int, Evidence],
                 deps: AgentDeps, out: Final
-                ) -> tuple[str, list[str], list[SentenceCheck]] | None:
+                ) -> tuple[str, list[str], list[SentenceCheck], list[str]] | None:
     """The LLM's answer with its checks, re-asked once with the reason; None: use the brief."""
     messages = synth_messages(question, records, numbered)
     for attempt in (1, 2):
@@ -70,14 +70,15 @@ def _llm_answer(question: str, records: list[StepRecord], numbered: dict[int, Ev
             out.warnings.append(call.warning)
         if call.value is None or not call.value.answer.strip():
             return None
-        draft = validate_citations(call.value.answer.strip(), numbered).text
+        validated = validate_citations(call.value.answer.strip(), numbered)
+        draft = validated.text
         checks, check_call = check_answer(draft, numbered, deps, use_llm=True)
         _add(out.usage, "selfcheck", check_call)
         if check_call is not None and check_call.warning:
             out.warnings.append(check_call.warning)
         why = problem(checks)
         if why is None:
-            return draft, list(call.value.not_found), checks
+            return draft, list(call.value.not_found), checks, validated.invalid
         if attempt == 1:
             out.warnings.append(f"synthesis: the LLM answer was rejected ({why}); asked again "
                                 "with the reason")
@@ -117,7 +118,7 @@ def final_answer(question: str, history: list[StepRecord], evidence: dict[str, E
     out = Final(Answer(text=""))
     got = _llm_answer(question, records, numbered, deps, out) if deps.llm is not None else None
     if got is not None:
-        text, not_found, checks = got
+        text, not_found, checks, invalid = got
         source = "llm"
         if stop is not None and stop.code != "completed":
             text += f"\n\n{limit_note(stop)}"
@@ -125,7 +126,7 @@ def final_answer(question: str, history: list[StepRecord], evidence: dict[str, E
         text, not_found = offline_answer(question, records, numbered, stop,
                                          corpus or deps.corpus)
         source = "offline"
-        checks = None
+        checks, invalid = None, []
     first = validate_citations(text, numbered)
     if checks is None:
         checks, _ = check_answer(first.text, numbered)
@@ -136,7 +137,7 @@ def final_answer(question: str, history: list[StepRecord], evidence: dict[str, E
                             "does not support")
     check, kept = renumber(validate_citations(kept_text, numbered), numbered)
     out.answer = Answer(text=check.text, citations=check.citations,
-                        invalid_markers=first.invalid, not_found=not_found,
+                        invalid_markers=invalid + first.invalid, not_found=not_found,
                         evidence=list(kept.values()), source=source,
                         checks=_renumber_checks(checks, numbered, kept))
     return out
