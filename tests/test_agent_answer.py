@@ -47,6 +47,20 @@ def test_brief_quotes_the_best_line_of_each_kept_source():
     assert validate_citations(text, ev).uncited == [rec.sub_question]  # the part heading
 
 
+def test_a_heading_or_question_line_gives_way_to_what_its_source_states():
+    context = "\n".join([
+        "- Results of operations: what drove net sales? [b-1]",
+        "- Net sales rose 43% to $2.2 billion on higher volumes. [b-1]",
+        "- Segment information [b-2]",
+    ])
+    ev = {n: Evidence(id=i, kind="chunk", text="t", label=i)
+          for n, i in enumerate(["b-1", "b-2"], start=1)}
+    text, _ = offline_answer("q", [_record(context, ["b-1", "b-2"])], ev, None)
+    lines = [ln for ln in text.splitlines() if ln.startswith("- ")]
+    assert lines[0] == "- Net sales rose 43% to $2.2 billion on higher volumes. [1]"
+    assert lines[1] == "- Segment information. [2]"  # nothing else from that source
+
+
 def test_brief_takes_at_most_per_part_sources():
     ids = [f"b-{k}" for k in range(PER_PART + 2)]
     context = "\n".join(f"- Net sales line number {k} of the filing says something. [{i}]"

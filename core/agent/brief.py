@@ -71,6 +71,13 @@ def best_per_source(rec: StepRecord, known: Callable[[str], bool]
     return out
 
 
+def is_heading(line: str) -> bool:
+    """A heading or a question (``"Results of operations: what drove revenue?"``) says what a
+    passage is about, not what it states: quoted only when a source has nothing else."""
+    text = line.strip()
+    return text.endswith("?") or (len(text.split()) <= 8 and not re.search(r"[.!\d]", text))
+
+
 def part_lines(rec: StepRecord, n_of: dict[str, int], used: list[str]) -> list[str]:
     """The step's quoted lines, each ``"<line> [n]"``; a line that says (nearly) the same as
     one already in the answer is skipped (its source then gives its next line, if any)."""
@@ -78,8 +85,10 @@ def part_lines(rec: StepRecord, n_of: dict[str, int], used: list[str]) -> list[s
     taken: set[str] = set()
     lines = context_lines(rec.context)
     for _, source in best_per_source(rec, n_of.__contains__):
-        for text, ids in lines:
-            if source not in ids or any(near_duplicate(text, u) for u in used):
+        own = [text for text, ids in lines if source in ids]
+        ranked = [t for t in own if not is_heading(t)] + [t for t in own if is_heading(t)]
+        for text in ranked:
+            if any(near_duplicate(text, u) for u in used):
                 continue
             used.append(text)
             taken.add(source)

@@ -37,6 +37,10 @@ class PlanStep(BaseModel):
     doc_ids: list[str] = Field(
         default_factory=list, description="Documents to search (empty: the whole scope)."
     )
+    depends_on: list[int] = Field(
+        default_factory=list,
+        description="0-based indices of earlier steps whose findings this step uses.",
+    )
 
 
 class Evidence(BaseModel):
@@ -116,6 +120,9 @@ class RoleUsage(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     fallbacks: int = Field(default=0, description="Calls answered by the offline rule instead.")
+    cache_hits: int = Field(default=0, description="Calls answered from the cache (no call).")
+    skipped: int = Field(default=0, description="Calls not sent: the run's LLM breaker was "
+                         "open (the endpoint had failed) or no run time was left.")
 
     @property
     def total(self) -> int:
@@ -127,6 +134,8 @@ class RoleUsage(BaseModel):
             prompt_tokens=self.prompt_tokens + other.prompt_tokens,
             completion_tokens=self.completion_tokens + other.completion_tokens,
             fallbacks=self.fallbacks + other.fallbacks,
+            cache_hits=self.cache_hits + other.cache_hits,
+            skipped=self.skipped + other.skipped,
         )
 
 

@@ -44,7 +44,7 @@ from core.agent.retrieval import (
 )
 from core.agent.rewriter import rewrite
 from core.agent.state import ResearchState, StepRecord, StopReason
-from core.agent.web_dates import supports_after, web_after
+from core.agent.web_dates import web_after
 
 
 def _budget_deps(state: ResearchState, deps: AgentDeps, node: str) -> tuple[AgentDeps, list]:
@@ -96,8 +96,6 @@ def search_web_node(state: ResearchState, deps: AgentDeps) -> dict:
     index, step, work = state.get("step_index", 0), current_step(state), state["work"]
     after, why = web_after(step, state.get("question", ""), state.get("plan", []),
                            state.get("doc_scope") or [], deps.corpus)
-    if after and not supports_after(deps.web):
-        after, why = None, ""
     hits, problem = search_web(work.query, deps, after)
     warnings = warn("search_web", index, problem, "retrieval") if problem else []
     dated = after and not (problem and UNDATED_RETRY in problem)
