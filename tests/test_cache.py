@@ -71,6 +71,8 @@ def _script(server, settings, corpus) -> None:
         Behaviour.json({"answer": "Northwind names larger GPU vendors as a key risk [1]. AMD's "
                         "annual Instinct cadence [2] exacerbates that risk [1][2].",
                         "not_found": []}),
+        Behaviour.json({"verdicts": [{"index": 1, "supported": True, "reason": "in [1]"},
+                                     {"index": 2, "supported": True, "reason": "in [1][2]"}]}),
     )
 
 

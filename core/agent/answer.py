@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 from core.agent.citations import best_records, number_evidence, renumber, validate_citations
+from core.agent.common import call_usage
 from core.agent.deps import AgentDeps, CorpusInfo, RoleCall, ask_llm
 from core.agent.selfcheck import apply_checks, check_answer, problem
 from core.agent.state import (
@@ -52,9 +53,9 @@ class Final:
 
 
 def _add(usage: dict[str, RoleUsage], role: str, call: RoleCall | None) -> None:
-    if call is None or (call.usage.calls == 0 and call.usage.fallbacks == 0):
-        return
-    usage[role] = usage[role] + call.usage if role in usage else call.usage
+    spent = call_usage(call)  # None when nothing was called, failed or served from the cache
+    if spent is not None:
+        usage[role] = usage[role] + spent if role in usage else spent
 
 
 def _llm_answer(question: str, records: list[StepRecord], numbered: dict[int, Evidence],
@@ -128,7 +129,7 @@ def final_answer(question: str, history: list[StepRecord], evidence: dict[str, E
         text, not_found = offline_answer(question, records, numbered, stop,
                                          corpus or deps.corpus)
         source = "offline"
-        checks = None
+        checks, invalid = None, []
     first = validate_citations(text, numbered)
     if checks is None:
         checks, _ = check_answer(first.text, numbered)
