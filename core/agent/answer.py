@@ -129,7 +129,7 @@ def final_answer(question: str, history: list[StepRecord], evidence: dict[str, E
         text, not_found = offline_answer(question, records, numbered, stop,
                                          corpus or deps.corpus)
         source = "offline"
-        checks, invalid = None, []
+        checks = None
     first = validate_citations(text, numbered)
     if checks is None:
         checks, _ = check_answer(first.text, numbered)
