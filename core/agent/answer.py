@@ -53,9 +53,9 @@ class Final:
 
 
 def _add(usage: dict[str, RoleUsage], role: str, call: RoleCall | None) -> None:
-    if call_usage(call) is None:  # nothing spent, nothing served from the cache
-        return
-    usage[role] = usage[role] + call.usage if role in usage else call.usage
+    spent = call_usage(call)  # None when nothing was called, failed or served from the cache
+    if spent is not None:
+        usage[role] = usage[role] + spent if role in usage else spent
 
 
 def _llm_answer(question: str, records: list[StepRecord], numbered: dict[int, Evidence],
