@@ -3,7 +3,7 @@ that predicts CONTINUE / REVISE / FINISH, used only when it beats the rule on he
 
 Model: softmax regression ``p(y | x) = softmax(W · z + b)`` on standardised features ``z``,
 fitted by full-batch gradient descent on the mean cross-entropy plus an L2 penalty
-(``L2`` on W, not b); class weights balance the labels. A few dozen examples and 11 features
+(``L2`` on W, not b); class weights balance the labels. A few dozen examples and 14 features
 need nothing more (numpy only; scikit-learn's LogisticRegression would give the same model at
 the cost of a direct dependency).
 
