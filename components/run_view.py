@@ -82,8 +82,11 @@ class RunView:
         if kind in ("plan_proposed", "plan_approved") and self.show_plan:
             self._draw_plan(event)
         elif kind == "step_started":
+            key = f"{self.key}_s{event.step}_a{event.attempt}"
+            if (event.step or 0, event.attempt) in self.cards:  # re-run after a restart
+                key += f"_r{sum(1 for e in self.events if e.type == 'step_started')}"
             with self.steps_area:
-                card = StepCard(event, key=f"{self.key}_s{event.step}_a{event.attempt}")
+                card = StepCard(event, key=key)
             self.cards[(event.step or 0, event.attempt)] = card
         elif kind == "answer_ready":
             self._draw_answer(event)
@@ -158,5 +161,5 @@ class RunView:
                 e.answer, e.citations, key=f"{self.key}_cite", stop_reason=e.stop_reason,
                 stop_message=e.stop_message, source=e.source,
                 invalid_markers=e.invalid_markers, not_found=e.not_found,
-                open_citation=self.open_citation,
+                open_citation=self.open_citation, checks=getattr(e, "checks", []),
             )

@@ -167,6 +167,13 @@ class Settings(BaseSettings):
     max_wall_s: float = Field(default=300.0, gt=0)
     max_tokens: int = Field(default=60_000, gt=0)
 
+    # --- cache (core.cache) --------------------------------------------------
+    cache_enabled: bool = Field(
+        default=True, description="Serve identical LLM calls and retrievals from the cache."
+    )
+    cache_max_entries: int = Field(default=5000, gt=0, description="Cache bound: entries.")
+    cache_max_mb: float = Field(default=200.0, gt=0, description="Cache bound: megabytes.")
+
     @field_validator("allowed_fetch_hosts", mode="before")
     @classmethod
     def _host_list(cls, value):
@@ -202,6 +209,10 @@ class Settings(BaseSettings):
     @property
     def registry_path(self) -> Path:
         return self.data_dir / "registry.sqlite"
+
+    @property
+    def cache_path(self) -> Path:
+        return self.data_dir / "cache.sqlite"
 
     @property
     def runs_dir(self) -> Path:

@@ -155,7 +155,8 @@ def test_faithfulness_with_a_scripted_llm_judge(settings, hash_embedder):
     assert score.judge_calls == 1 and score.judge_tokens > 0
     prompt = "\n".join(str(m.content) for m in llm.history[-1])
     assert "<<<EVIDENCE id=1" in prompt and "single third-party foundry" in prompt
-    assert "[1]" not in prompt.split("ANSWER:")[1]  # markers stripped from the judged answer
+    # Markers kept: the judge checks each figure against the passage the statement cites.
+    assert "[1]" in prompt.split("ANSWER (with its [n] citations):")[1]
 
 
 def test_llm_judge_failure_falls_back_to_the_named_offline_rule(settings, hash_embedder):

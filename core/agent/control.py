@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from langgraph.types import interrupt
 
-from core.agent.common import current_step, usage_update, warn
+from core.agent.common import call_usage, current_step, usage_update, warn
 from core.agent.deps import AgentDeps
 from core.agent.events import (
     Clock,
@@ -53,8 +53,8 @@ def plan_node(state: ResearchState, deps: AgentDeps) -> dict:
                  for s in steps[:limit]]
     for w in warnings:
         warn("plan", None, w, "planner")
-    emit(PlanProposed(node="plan", elapsed_ms=clock.ms, usage=call.usage if call.usage.calls
-                      else None, plan=steps, source=source, notes=notes))
+    emit(PlanProposed(node="plan", elapsed_ms=clock.ms, usage=call_usage(call), plan=steps,
+                      source=source, notes=notes))
     return {"plan": steps, "plan_source": source, "step_index": 0, "attempt": 0,
             "steps_run": 0, "warnings": warnings, "started_at": deps.clock(),
             **usage_update("planner", call)}

@@ -27,6 +27,7 @@ from core.types import DocumentMeta
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
+    from core.cache import DiskCache
     from core.models import Embedder
     from core.retrieval.rerank import Reranker
     from core.retrieval.retriever import FilingRetriever
@@ -107,8 +108,18 @@ class AgentDeps:
     """Overrides the retriever's embedder for offline sentence scoring when given."""
     clock: Callable[[], float] = time.time
     """Wall clock for the max_wall_s bound (tests pass a fake one)."""
+    cache: DiskCache | None = None
+    """Serves identical LLM calls and retrievals (``core.agent.agent_cache``); None: off."""
+    corpus_generation: Callable[[], int] | None = None
+    """The corpus generation (retrieval cache keys); None: retrievals are not cached."""
     guards: GuardBook | None = None
-    """The LLM breaker and deadline of each run (``llm_guard``), made on first use."""
+    """The LLM breaker and deadline of each run (``llm_guard``); copies of these deps
+    (``dataclasses.replace``) share it."""
+
+    def __post_init__(self) -> None:
+        if self.guards is None:
+            self.guards = GuardBook(clock=self.clock,
+                                    threshold=self.settings.llm_breaker_threshold)
 
     def llm_guard(self) -> LLMGuard:
         """This run's LLM guard (one per run thread id, fresh for every run).
@@ -116,9 +127,7 @@ class AgentDeps:
         A new guard's deadline is ``max_wall_s`` from now (planning); ``review_node``
         restarts it when research starts, with the run's ``started_at``.
         """
-        if self.guards is None:
-            self.guards = GuardBook(clock=self.clock,
-                                    threshold=self.settings.llm_breaker_threshold)
+        assert self.guards is not None
         guard = self.guards.get(current_run_id())
         if guard.deadline is None:
             guard.begin(self.clock(), self.settings.max_wall_s)
@@ -197,7 +206,12 @@ def ask_llm(deps: AgentDeps, role: str, schema: type[M], messages: list[Any]) ->
     """
     if deps.llm is None:
         return RoleCall(None, RoleUsage())
+    from core.agent.agent_cache import cached_llm, store_llm
     from core.llm.failures import redact
+
+    key, hit = cached_llm(deps, role, schema, messages)
+    if hit is not None:
+        return hit
     from core.llm.structured import call_structured
 
     guard = deps.llm_guard()
@@ -215,4 +229,6 @@ def ask_llm(deps: AgentDeps, role: str, schema: type[M], messages: list[Any]) ->
                      + (f" {notice}" if notice else ""), deps.settings)
         log.warning(msg)
         return RoleCall(None, usage, msg)
-    return RoleCall(result.value, to_role_usage(result.usage))
+    call = RoleCall(result.value, to_role_usage(result.usage))
+    store_llm(deps, key, call)
+    return call

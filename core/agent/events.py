@@ -138,6 +138,8 @@ class StepReflected(EventBase):
     finding: str
     coverage: Coverage
     attempt: int = 0
+    quality: dict[str, Any] | None = Field(
+        default=None, description="StepQuality: relevance, coverage, consistency, notes.")
 
 
 class PolicyDecided(EventBase):
@@ -163,6 +165,8 @@ class AnswerReady(EventBase):
     stop_reason: str
     stop_message: str
     source: Literal["llm", "offline"]
+    checks: list[dict[str, Any]] = Field(
+        default_factory=list, description="Self-check verdict per claim (SentenceCheck).")
 
 
 class Warning(EventBase):  # noqa: A001 - the event's name in the protocol

@@ -14,16 +14,20 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from core.agent.agent_cache import cached_hits, retrieval_key, store_hits
 from core.agent.deps import AgentDeps
 from core.agent.state import Evidence, PlanStep
 from core.agent.text import overlap, terms
 from core.errors import RetrievalError
+from core.llm.breaker import guarding
 from core.retrieval.fusion import rrf
 from core.types import Chunk, DocumentMeta, Hit, RerankerInfo, StageScore
 
 log = logging.getLogger(__name__)
 WEB_DOC_ID = "web"
 UNDATED_RETRY = "searched again without the date filter"
+CACHE_HIT = "cache_hit"
+"""Key of ``timings_ms`` marking a filing search served from the cache."""
 WEB_RERANKER = RerankerInfo(
     name="web:cosine+terms+provider (RRF)",
     kind="fallback",
@@ -62,11 +66,16 @@ def search_filings(step: PlanStep, query: str, strategy: str, scope: list[str],
     """Candidates ``(hits, filters, timings, warning)``; a bad filter becomes a warning."""
     doc_ids = step.doc_ids or scope or None
     sections = [step.section] if step.section else None
+    key = retrieval_key(deps, query, strategy, doc_ids, sections)
+    cached = cached_hits(deps, key)
+    if cached is not None:
+        return cached[0], cached[1], {CACHE_HIT: 1.0}, None
     try:
         result = deps.retriever.search(query, strategy=strategy, k=deps.settings.top_k,
                                        doc_ids=doc_ids, sections=sections, rerank=False)
     except RetrievalError as exc:
         return [], {"doc_ids": doc_ids or [], "sections": sections or []}, {}, str(exc)
+    store_hits(deps, key, result.hits, result.filters)
     return result.hits, result.filters, result.timings_ms, None
 
 
@@ -104,7 +113,8 @@ def rerank_hits(query: str, hits: list[Hit], tool: str, deps: AgentDeps
         kept = [h.model_copy(update={"rank": i}) for i, h in enumerate(hits[:top_n], start=1)]
         return kept, None, "no reranker configured: kept the first-stage order"
     try:
-        return reranker.rerank(query, hits, top_n), reranker.info, None
+        with guarding(deps.llm_guard()):  # an LLM reranker obeys the run's breaker/deadline
+            return reranker.rerank(query, hits, top_n), reranker.info, None
     except Exception as exc:  # noqa: BLE001 - a failed rerank keeps first-stage order
         log.warning("rerank failed: %s", exc)
         kept = hits[:top_n]

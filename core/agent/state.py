@@ -59,6 +59,17 @@ class Evidence(BaseModel):
     score: float = Field(default=0.0, description="Final (reranked) score.")
 
 
+class StepQuality(BaseModel):
+    """Quality dimensions of a step's evidence (offline rules, see ``quality.py``)."""
+
+    relevance: float = Field(description="0..1: how much the kept lines are about the question.")
+    coverage: float = Field(description="0..1: share of the question's terms the lines touch.")
+    consistency: float | None = Field(
+        default=None, description="0..1: same line items agree across sources (None: none to "
+        "compare).")
+    notes: list[str] = Field(default_factory=list, description="Disagreements, low relevance.")
+
+
 class StepRecord(BaseModel):
     """One executed attempt of a plan step, kept in the research history."""
 
@@ -73,6 +84,8 @@ class StepRecord(BaseModel):
     finding: str = Field(default="", description="One-sentence finding (reflection).")
     coverage: Coverage = "none"
     top_score: float = Field(default=0.0, description="Best reranked score of the step.")
+    quality: StepQuality | None = Field(default=None, description="Relevance, coverage, "
+                                        "consistency of the step's evidence.")
 
 
 class Revision(BaseModel):
@@ -107,6 +120,7 @@ class RoleUsage(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     fallbacks: int = Field(default=0, description="Calls answered by the offline rule instead.")
+    cache_hits: int = Field(default=0, description="Calls answered from the cache (no call).")
     skipped: int = Field(default=0, description="Calls not sent: the run's LLM breaker was "
                          "open (the endpoint had failed) or no run time was left.")
 
@@ -120,6 +134,7 @@ class RoleUsage(BaseModel):
             prompt_tokens=self.prompt_tokens + other.prompt_tokens,
             completion_tokens=self.completion_tokens + other.completion_tokens,
             fallbacks=self.fallbacks + other.fallbacks,
+            cache_hits=self.cache_hits + other.cache_hits,
             skipped=self.skipped + other.skipped,
         )
 
@@ -132,6 +147,18 @@ class Citation(BaseModel):
     kind: Literal["chunk", "web"]
     label: str
     url: str | None = None
+
+
+class SentenceCheck(BaseModel):
+    """The self-check's verdict on one sentence of the answer (see ``selfcheck.py``)."""
+
+    sentence: str = Field(description="The sentence as written, markers included.")
+    citations: list[int] = Field(default_factory=list, description="Its [n] markers.")
+    verdict: Literal["supported", "unsupported", "uncited"] = Field(
+        description="supported by the cited evidence, not supported by it, or citing nothing.")
+    reason: str = Field(default="", description="Why, in words a reader can check.")
+    kept: bool = Field(default=True, description="False when removed from the answer.")
+    judge: Literal["llm", "offline"] = "offline"
 
 
 class Answer(BaseModel):
@@ -147,6 +174,8 @@ class Answer(BaseModel):
         default_factory=list, description="The numbered evidence: [n] is evidence[n - 1]."
     )
     source: Literal["llm", "offline"] = "offline"
+    checks: list[SentenceCheck] = Field(
+        default_factory=list, description="Self-check verdict per claim sentence, in order.")
 
 
 class StopReason(BaseModel):

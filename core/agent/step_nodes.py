@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from core.agent.citations import best_records, number_evidence, renumber, validate_citations
+from core.agent.answer import final_answer
 from core.agent.common import (
     call_usage,
     call_warnings,
@@ -33,6 +33,7 @@ from core.agent.events import (
     emit,
 )
 from core.agent.policy import bound_reached
+from core.agent.quality import step_quality
 from core.agent.reflect import offline_finding, offline_link_finding
 from core.agent.retrieval import (
     UNDATED_RETRY,
@@ -42,8 +43,7 @@ from core.agent.retrieval import (
     search_web,
 )
 from core.agent.rewriter import rewrite
-from core.agent.state import Answer, ResearchState, StepRecord, StopReason
-from core.agent.synthesize import synthesize
+from core.agent.state import ResearchState, StepRecord, StopReason
 from core.agent.web_dates import web_after
 
 
@@ -157,9 +157,13 @@ def reflect_node(state: ResearchState, deps: AgentDeps) -> dict:
         finding, coverage = linked or (offline_finding(step, work.context, work.coverage),
                                        work.coverage)
         record = record.model_copy(update={"finding": finding, "coverage": coverage})
+    quality = step_quality(step.sub_question, work.context, filter_terms(step, deps),
+                           work.query)
+    record = record.model_copy(update={"quality": quality})
     kept = [h for h in work.reranked if h.chunk.chunk_id in work.evidence_ids]
     emit(StepReflected(node="reflect", step=index, elapsed_ms=clock.ms, finding=record.finding,
-                       coverage=record.coverage, attempt=state.get("attempt", 0)))
+                       coverage=record.coverage, attempt=state.get("attempt", 0),
+                       quality=quality.model_dump()))
     return {"history": [record], "evidence": {h.chunk.chunk_id: hit_to_evidence(h) for h in kept},
             "work": work.model_copy(update={"finding": record.finding,
                                             "coverage": record.coverage})}
@@ -168,27 +172,20 @@ def reflect_node(state: ResearchState, deps: AgentDeps) -> dict:
 def synthesize_node(state: ResearchState, deps: AgentDeps) -> dict:
     clock = Clock()
     history = state.get("history", [])
-    numbered = number_evidence(best_records(history), state.get("evidence", {}))
     stop = state.get("limit_hit") or StopReason(code="completed",
                                                 message="all plan steps were researched")
     deps, warnings = _budget_deps(state, deps, "synthesize")
-    text, not_found, source, call = synthesize(state["question"], history, numbered, stop, deps)
-    warnings += call_warnings("synthesize", None, call, "synthesizer")
-    first = validate_citations(text, numbered)
-    invalid = first.invalid
-    check, numbered = renumber(first, numbered)
+    final = final_answer(state["question"], history, state.get("evidence", {}), stop, deps)
+    answer, invalid = final.answer, final.answer.invalid_markers
+    warnings += [w for msg in final.warnings for w in warn("synthesize", None, msg, "synthesizer")]
     if invalid:
         warnings += warn("synthesize", None, f"synthesis: removed {len(invalid)} citation "
                          f"marker(s) not in the run's evidence: {', '.join(invalid)}",
                          "synthesizer")
-    if source == "llm" and check.uncited:
-        warnings += warn("synthesize", None, f"synthesis: {len(check.uncited)} sentence(s) cite "
-                         "no evidence; read them as the model's reasoning", "synthesizer")
-    answer = Answer(text=check.text, citations=check.citations, invalid_markers=invalid,
-                    not_found=not_found, evidence=list(numbered.values()), source=source)
-    emit(AnswerReady(node="synthesize", elapsed_ms=clock.ms, usage=call_usage(call),
+    emit(AnswerReady(node="synthesize", elapsed_ms=clock.ms, usage=call_usage(final.call),
                      answer=answer.text, citations=[c.model_dump() for c in answer.citations],
-                     invalid_markers=invalid, not_found=not_found,
-                     stop_reason=stop.code, stop_message=stop.message, source=source))
+                     invalid_markers=invalid, not_found=answer.not_found,
+                     stop_reason=stop.code, stop_message=stop.message, source=answer.source,
+                     checks=[c.model_dump() for c in answer.checks]))
     return {"answer": answer, "stop": stop, "warnings": warnings,
-            **usage_update("synthesizer", call)}
+            "usage": {role: u for role, u in final.usage.items()}}

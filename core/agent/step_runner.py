@@ -26,6 +26,7 @@ from core.agent.cancel import cancelled
 from core.agent.common import current_step, warn
 from core.agent.deps import AgentDeps
 from core.agent.events import PolicyDecided, emit
+from core.agent.learned_policy import consult as consult_learned
 from core.agent.policy import bound_reached, decide
 from core.agent.state import (
     ResearchState,
@@ -131,7 +132,8 @@ def _policy(state: ResearchState, deps: AgentDeps) -> dict:
     if allowance is not None:
         mine = seen[state.get("revisions_before", 0):]
         seen = [None] * max(0, deps.settings.max_revisions - allowance) + mine
-    out = decide({**state, "steps_run": 0, "revisions": seen}, deps)
+    view = {**state, "steps_run": 0, "revisions": seen}
+    out = consult_learned(decide(view, deps), view, deps)
     reason = re.sub(r"moving on to step \d+ of \d+|all plan steps are done",
                     f"step {index + 1} is done", out.reason)
     emit(PolicyDecided(node="policy", step=index, decision=out.decision, reason=reason))
