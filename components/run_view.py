@@ -27,7 +27,8 @@ def plan_frame(plan: Sequence[Any]) -> pd.DataFrame:
     """Read-only table of a plan (PlanStep list)."""
     return pd.DataFrame([
         {"#": i + 1, "sub-question": s.sub_question, "tool": s.tool,
-         "section": s.section or "(any)", "keywords": ", ".join(s.keywords)}
+         "section": s.section or "(any)", "keywords": ", ".join(s.keywords),
+         "uses steps": ", ".join(str(d + 1) for d in getattr(s, "depends_on", []) or [])}
         for i, s in enumerate(plan)
     ])
 

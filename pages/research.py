@@ -102,8 +102,8 @@ if not thread:
             help="Empty: the agent picks filings from the companies and years you name.",
         )
         always = st.checkbox(
-            "Review the plan even for a simple question", key=keys.RES_ALWAYS_REVIEW,
-            help="A simple factual question takes the fast path: one step, no review.")
+            "Always review the plan (also on the fast path)", key=keys.RES_ALWAYS_REVIEW,
+            help="A simple factual ask takes the fast path: one step, no review.")
         asked = st.form_submit_button("Ask", type="primary")
     if asked:
         t0 = time.perf_counter()
