@@ -140,8 +140,10 @@ def _save_cancelled(service: Any, settings: Settings, thread_id: str,
         base = load_run(settings, thread_id)
     except AppError:
         base = RunRecord(id=thread_id, question="")
+    saved = list(base.events)  # a running record already holds the events up to its last step
+    events = saved + [e for e in job.events if e not in saved]
     record = base.model_copy(update={
-        "status": "failed", "events": list(base.events) + list(job.events), "error": reason,
+        "status": "failed", "events": events, "error": reason,
         "wall_s": round(job.seconds, 3)})
     save_run(record, settings)
     mark(settings, thread_id, "cancelled", reason)

@@ -61,7 +61,8 @@ def _add(usage: dict[str, RoleUsage], role: str, call: RoleCall | None) -> None:
 def _llm_answer(question: str, records: list[StepRecord], numbered: dict[int, Evidence],
                 deps: AgentDeps, out: Final
                 ) -> tuple[str, list[str], list[SentenceCheck], list[str]] | None:
-    """The LLM's answer with its checks, re-asked once with the reason; None: use the brief."""
+    """The LLM's answer with its checks and the markers it invented, re-asked once with the
+    reason; None: use the brief."""
     messages = synth_messages(question, records, numbered)
     for attempt in (1, 2):
         call = ask_llm(deps, "synthesizer", SynthesisOutput, messages)
@@ -118,8 +119,9 @@ def final_answer(question: str, history: list[StepRecord], evidence: dict[str, E
     numbered = number_evidence(records, evidence)
     out = Final(Answer(text=""))
     got = _llm_answer(question, records, numbered, deps, out) if deps.llm is not None else None
+    invented: list[str] = []
     if got is not None:
-        text, not_found, checks, invalid = got
+        text, not_found, checks, invented = got
         source = "llm"
         if stop is not None and stop.code != "completed":
             text += f"\n\n{limit_note(stop)}"
@@ -127,7 +129,7 @@ def final_answer(question: str, history: list[StepRecord], evidence: dict[str, E
         text, not_found = offline_answer(question, records, numbered, stop,
                                          corpus or deps.corpus)
         source = "offline"
-        checks, invalid = None, []
+        checks = None
     first = validate_citations(text, numbered)
     if checks is None:
         checks, _ = check_answer(first.text, numbered)
@@ -138,7 +140,8 @@ def final_answer(question: str, history: list[StepRecord], evidence: dict[str, E
                             "does not support")
     check, kept = renumber(validate_citations(kept_text, numbered), numbered)
     out.answer = Answer(text=check.text, citations=check.citations,
-                        invalid_markers=invalid + first.invalid, not_found=not_found,
+                        invalid_markers=list(dict.fromkeys(invented + first.invalid)),
+                        not_found=not_found,
                         evidence=list(kept.values()), source=source,
                         checks=_renumber_checks(checks, numbered, kept))
     return out
