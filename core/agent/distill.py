@@ -157,20 +157,23 @@ def weak_rows(weight: dict[str, float], pool: list[_Sentence]) -> set[int]:
 
 def _select(pool: list[_Sentence], scores: list[float], q_terms: set[str], hits: list[Hit],
             skip: set[int]) -> list[Extract]:
-    """Best sentences but ``skip``, at most ``PER_HIT`` per hit, near-duplicates dropped."""
+    """Best sentences but ``skip``, near-duplicates dropped: first the best sentence of each
+    hit (so every reranked source that says something asked is kept), then second sentences,
+    at most ``PER_HIT`` per hit and ``MAX_SENTENCES`` in all; returned best first."""
     kept: list[Extract] = []
     per_hit: dict[int, int] = {}
-    for j in sorted(range(len(pool)), key=lambda j: -scores[j]):
-        sent = pool[j]
-        if j in skip or not q_terms & sent.terms or per_hit.get(sent.hit, 0) >= PER_HIT:
-            continue
-        if any(near_duplicate(sent.text, e.sentence) for e in kept):
-            continue
-        per_hit[sent.hit] = per_hit.get(sent.hit, 0) + 1
-        kept.append(Extract(hits[sent.hit].chunk.chunk_id, sent.text, round(scores[j], 4)))
-        if len(kept) >= MAX_SENTENCES:
-            break
-    return kept
+    order = sorted(range(len(pool)), key=lambda j: -scores[j])
+    for round_ in range(1, PER_HIT + 1):
+        for j in order:
+            sent = pool[j]
+            if j in skip or not q_terms & sent.terms or per_hit.get(sent.hit, 0) >= round_:
+                continue
+            if len(kept) >= MAX_SENTENCES or any(near_duplicate(sent.text, e.sentence)
+                                                 for e in kept):
+                continue
+            per_hit[sent.hit] = per_hit.get(sent.hit, 0) + 1
+            kept.append(Extract(hits[sent.hit].chunk.chunk_id, sent.text, round(scores[j], 4)))
+    return sorted(kept, key=lambda e: -e.score)
 
 
 def extract(query: str, hits: list[Hit], ignore: set[str], embedder=None, *,
