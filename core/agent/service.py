@@ -19,7 +19,7 @@ from typing import Any
 
 from langgraph.types import Command
 
-from core.agent.checkpoint import open_checkpointer
+from core.agent.checkpoint import close_checkpointer, open_checkpointer
 from core.agent.deps import AgentDeps, CorpusInfo
 from core.agent.events import Error, EventBase
 from core.agent.graph import build_graph
@@ -188,6 +188,4 @@ class ResearchService:
         self.checkpointer.delete_thread(thread_id)
 
     def close(self) -> None:
-        conn = getattr(self.checkpointer, "conn", None)
-        if conn is not None:
-            conn.close()
+        close_checkpointer(self.checkpointer)
