@@ -32,7 +32,8 @@ class PgRunStore:
         self._cache = ParseCache()
         with db_errors(url), self._pool.connection() as conn, conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
-            conn.execute(SCHEMA)
+            for statement in filter(str.strip, SCHEMA.split(";")):
+                conn.execute(statement)  # one at a time: statements are prepared
 
     def _run(self, sql: str, args: tuple = ()) -> list[tuple]:
         from psycopg.rows import tuple_row

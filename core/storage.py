@@ -130,3 +130,17 @@ def storage_for(settings: Settings) -> Storage:
 def corpus_digest(settings: Settings) -> str:
     """A short stable hash of the corpus key (for collection names on a shared server)."""
     return hashlib.sha1(storage_for(settings).corpus_key().encode()).hexdigest()[:10]
+
+
+def failure_message(exc: BaseException, settings: Settings) -> str | None:
+    """One line for a storage failure the user can act on (the team database lost), else
+    None (the caller reports the failure its usual way)."""
+    if not settings.team_mode:
+        return None
+    from core.store.pg import DatabaseUnavailable, is_connection_error, unavailable
+
+    if isinstance(exc, DatabaseUnavailable):
+        return str(exc)
+    if is_connection_error(exc):
+        return str(unavailable(str(settings.database_url), exc))
+    return None

@@ -26,7 +26,7 @@ from core.agent.graph import build_graph
 from core.agent.plan_edit import check_plan
 from core.agent.state import PlanStep
 from core.config import Settings
-from core.errors import AppError
+from core.errors import AppError, StoreError
 from core.runs import RunRecord, list_runs, load_run, new_run_id, record_from_state, save_run
 
 log = logging.getLogger(__name__)
@@ -139,8 +139,21 @@ class ResearchService:
             value = [s.model_dump() for s in steps]
         return RunStream(self._resume(thread_id, value))
 
+    def continue_run(self, thread_id: str) -> RunStream:
+        """Carry on a run that stopped mid-way (failed or interrupted, e.g. the team database
+        was lost) from its last checkpoint; nodes that completed are not run again."""
+        snap = self.graph.get_state(self._config(thread_id))
+        if not snap or not snap.tasks:  # a task whose writes were saved is not in ``next``
+            raise AppError(f"Run {thread_id} has nothing left to run (finished or unknown).")
+        if "review" in (snap.next or ()):
+            raise AppError(f"Run {thread_id} is waiting for plan review: approve or edit it.")
+        return RunStream(self._resume(thread_id, None))
+
     def _resume(self, thread_id: str, value: Any) -> Iterator[EventBase]:
+        """Run on from the checkpoint: ``Command(resume=value)``, or plain continuation for
+        ``value=None``."""
         from core.llm.failures import redact
+        from core.storage import failure_message
 
         try:
             base = load_run(self.settings, thread_id)
@@ -152,18 +165,23 @@ class ResearchService:
         base = base.model_copy(update={"status": "running"})
         t0 = time.perf_counter()
         try:
-            for event in self._events(Command(resume=value), thread_id):
+            graph_input = None if value is None else Command(resume=value)
+            for event in self._events(graph_input, thread_id):
                 events.append(event)
                 yield event
         except Exception as exc:  # noqa: BLE001 - reported as an event and on the record
-            msg = redact(f"The run failed: {type(exc).__name__}: {exc}", self.settings)
+            msg = redact(failure_message(exc, self.settings)
+                         or f"The run failed: {type(exc).__name__}: {exc}", self.settings)
             log.error("run %s: %s", thread_id, msg)  # redacted; no raw traceback with secrets
             err = Error(node="graph", message=msg)
             events.append(err)
             yield err
             record = base.model_copy(update={"status": "failed", "events": events, "error": msg,
                                              "wall_s": round(time.perf_counter() - t0, 3)})
-            save_run(record, self.settings)
+            try:
+                save_run(record, self.settings)
+            except StoreError as save_exc:  # the store itself is gone: the message says so
+                log.warning("run %s not saved: %s", thread_id, save_exc)
             return record
         values = self.graph.get_state(self._config(thread_id)).values
         record = record_from_state(thread_id, values, base.model_copy(

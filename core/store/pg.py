@@ -2,7 +2,9 @@
 
 Connections come from a ``psycopg_pool.ConnectionPool`` that checks each connection as it
 is handed out, so after PostgreSQL restarts the next operation gets a fresh connection
-(the pool reconnects; nothing to restart here). Connections are in autocommit mode with
+(the pool reconnects; nothing to restart here). A reconnect attempt backs off for at most
+5 s and a new one starts on the next request, so service resumes within seconds of the
+server coming back however long it was away. Connections are in autocommit mode with
 dict rows, as LangGraph's ``PostgresSaver`` needs (it shares the pool); our own writes
 open explicit transactions.
 
@@ -13,6 +15,7 @@ the server (never the password) and what to do.
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 from collections.abc import Iterator
 from urllib.parse import urlparse
@@ -79,9 +82,12 @@ def get_pool(url: str):
     with _LOCK:
         pool = _POOLS.get(url)
         if pool is None:
+            # The pool logs every failed reconnect attempt with libpq's multi-line text; the
+            # caller reports the loss once, in one line (``unavailable``).
+            logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
             pool = ConnectionPool(
                 url, min_size=1, max_size=8, open=False, timeout=10,
-                check=ConnectionPool.check_connection,
+                check=ConnectionPool.check_connection, reconnect_timeout=5,
                 kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row,
                         "connect_timeout": 5})
             with db_errors(url):

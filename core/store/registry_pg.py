@@ -65,7 +65,8 @@ class PgRegistry:
         self._lock = threading.Lock()
         with db_errors(url), self._pool.connection() as conn, conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
-            conn.execute(SCHEMA)
+            for statement in filter(str.strip, SCHEMA.split(";")):
+                conn.execute(statement)  # one at a time: statements are prepared
 
     def _rows(self, sql: str, args: Iterable = ()) -> list[tuple]:
         from psycopg.rows import tuple_row
