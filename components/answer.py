@@ -35,6 +35,19 @@ def source_line(c: Mapping[str, Any], p: CitedPassage | None = None) -> str:
     return citation_label(c)
 
 
+def check_summary(checks: Sequence[Mapping[str, Any]]) -> str:
+    """'Self-check: 5 of 6 sentences supported by their citations; 1 removed (...)'."""
+    ok = sum(c.get("verdict") == "supported" for c in checks)
+    removed = [c for c in checks if not c.get("kept", True)]
+    judge = "LLM" if any(c.get("judge") == "llm" for c in checks) else "offline rule"
+    text = f"Self-check ({judge}): {ok} of {len(checks)} sentence(s) supported by their citations"
+    if removed:
+        text += f"; {len(removed)} removed: " + "; ".join(
+            md_escape(f"“{c.get('sentence', '')[:80]}” ({c.get('reason', '')})")
+            for c in removed[:3])
+    return text + ". Hover a ✓ for the verdict."
+
+
 def hover_info(passages: Mapping[int, CitedPassage]) -> dict[int, dict[str, str]]:
     """What hovering a marker shows: source, place and the cited sentence."""
     out = {}
@@ -59,6 +72,7 @@ def render_answer(
     panel: Callable[[CitedPassage], None] | None = None,
     beside: bool = True,
     open_citation: Callable[[Mapping[str, Any]], None] | None = None,
+    checks: Sequence[Mapping[str, Any]] = (),
 ) -> int | None:
     """Draw the answer and, when one is picked, its cited passage; returns the picked [n].
 
@@ -78,7 +92,7 @@ def render_answer(
                 st.badge(stop_reason.replace("_", " "), color=STOP_STYLE.get(stop_reason, "orange"))
         if citations:
             clicked = render_cited_text(answer, hover_info(passages), key=f"{key}_text",
-                                        selected=st.session_state.get(pick_key))
+                                        selected=st.session_state.get(pick_key), checks=checks)
             if clicked in numbers:
                 st.session_state[pick_key] = clicked
         else:
@@ -86,6 +100,8 @@ def render_answer(
         if source:
             st.caption(f"Written by the {'LLM' if source == 'llm' else 'offline engine'}"
                        + (f" · {md_escape(stop_message)}" if stop_message else ""))
+        if checks:
+            st.caption(check_summary(checks))
         if invalid_markers:
             st.warning("Removed citation markers with no matching evidence: "
                        + md_escape(", ".join(invalid_markers)))

@@ -11,14 +11,17 @@ first (their visible text is kept).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import streamlit as st
 
 from components.text import strip_active
 
-_INLINE = re.compile(r"\[(\d+)\]|\*\*([^*\n]+)\*\*|(?<![\w*])\*([^*\n]+)\*(?![\w*])")
+_INLINE = re.compile(r"\[(\d+)\]|\*\*([^*\n]+)\*\*|(?<![\w*])\*([^*\n]+)\*(?![\w*])|"
+                     "\u2063(\\d+)\u2063")
+_TAG = "\u2063{}\u2063"  # an invisible separator around a self-check verdict's index
+VERDICT_MARK = {"supported": "✓", "unsupported": "✗", "uncited": "?"}
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 _HEADING = re.compile(r"^\s*#{1,6}\s+")
 
@@ -46,6 +49,9 @@ CSS = """
 .df-answer .tip .where { color: #555; margin-bottom: 0.25rem; }
 .df-answer .tip .quote { border-left: 3px solid #ff9600; padding-left: 0.4rem; }
 .df-answer .tip .hint { color: #777; margin-top: 0.3rem; font-size: 0.78rem; }
+.df-answer .check { font-size: 0.75em; margin-left: 0.15rem; cursor: help; }
+.df-answer .check.ok { color: #2e7d32; }
+.df-answer .check.bad { color: #c62828; }
 """
 
 JS = """
@@ -86,7 +92,14 @@ export default function(component) {
     const el = document.createElement(tag);
     if (block.kind === 'li') { el.className = 'li'; el.appendChild(document.createTextNode('• ')); }
     for (const run of block.runs) {
-      if (run.n !== undefined) {
+      if (run.v !== undefined) {
+        const m = document.createElement('span');
+        m.className = 'check ' + (run.v === 'supported' ? 'ok' : 'bad');
+        m.textContent = run.mark || '';
+        m.title = 'Self-check: ' + run.v + (run.why ? ' (' + run.why + ')' : '');
+        m.setAttribute('aria-label', m.title);
+        el.appendChild(m);
+      } else if (run.n !== undefined) {
         const b = document.createElement('button');
         b.type = 'button';
         b.className = 'cite' + (data.selected === run.n ? ' active' : '');
@@ -115,14 +128,20 @@ export default function(component) {
 _component = st.components.v2.component("deep_filings_cited_answer", css=CSS, js=JS)
 
 
-def inline_runs(text: str) -> list[dict[str, Any]]:
-    """Runs of one line: ``{"t": text}`` (``"b"``/``"i"`` for bold/italic) or ``{"n": 3}``."""
+def inline_runs(text: str, checks: Sequence[Mapping[str, Any]] = ()) -> list[dict[str, Any]]:
+    """Runs of one line: ``{"t": text}`` (``"b"``/``"i"`` for bold/italic), ``{"n": 3}``, or a
+    self-check verdict ``{"v": verdict, "mark": "✓", "why": reason}`` (see ``mark_checks``)."""
     runs: list[dict[str, Any]] = []
     pos = 0
     for m in _INLINE.finditer(text):
         if m.start() > pos:
             runs.append({"t": text[pos:m.start()]})
-        if m.group(1):
+        if m.group(4):
+            c = checks[int(m.group(4))] if int(m.group(4)) < len(checks) else {}
+            verdict = str(c.get("verdict", ""))
+            runs.append({"v": verdict, "mark": VERDICT_MARK.get(verdict, "?"),
+                         "why": str(c.get("reason", ""))})
+        elif m.group(1):
             runs.append({"n": int(m.group(1))})
         elif m.group(2):
             runs.append({"t": m.group(2), "b": True})
@@ -134,10 +153,22 @@ def inline_runs(text: str) -> list[dict[str, Any]]:
     return runs
 
 
-def answer_blocks(answer: str) -> list[dict[str, Any]]:
-    """The answer as blocks (``kind`` p, h or li) of inline runs; active content removed."""
+def mark_checks(answer: str, checks: Sequence[Mapping[str, Any]]) -> str:
+    """``answer`` with a verdict tag after each kept checked sentence (found verbatim)."""
+    for k, c in enumerate(checks):
+        sentence = str(c.get("sentence") or "")
+        if c.get("kept", True) and sentence and sentence in answer:
+            at = answer.index(sentence) + len(sentence)
+            answer = answer[:at] + _TAG.format(k) + answer[at:]
+    return answer
+
+
+def answer_blocks(answer: str, checks: Sequence[Mapping[str, Any]] = ()
+                  ) -> list[dict[str, Any]]:
+    """The answer as blocks (``kind`` p, h or li) of inline runs; active content removed;
+    each self-checked sentence followed by its verdict mark."""
     blocks = []
-    for line in strip_active(answer).split("\n"):
+    for line in mark_checks(strip_active(answer), checks).split("\n"):
         if not line.strip():
             continue
         kind = "p"
@@ -145,16 +176,19 @@ def answer_blocks(answer: str) -> list[dict[str, Any]]:
             kind, line = "h", _HEADING.sub("", line)
         elif _BULLET.match(line):
             kind, line = "li", _BULLET.sub("", line)
-        blocks.append({"kind": kind, "runs": inline_runs(line.strip())})
+        blocks.append({"kind": kind, "runs": inline_runs(line.strip(), checks)})
     return blocks
 
 
 def render_cited_text(answer: str, cites: Mapping[int, Mapping[str, str]], *, key: str,
-                      selected: int | None = None) -> int | None:
+                      selected: int | None = None,
+                      checks: Sequence[Mapping[str, Any]] = ()) -> int | None:
     """Draw the answer; returns the number of the marker clicked in this run, if any.
 
-    ``cites`` maps n to ``{"source", "where", "quote"}`` shown when a marker is hovered."""
-    data = {"blocks": answer_blocks(answer), "selected": selected,
+    ``cites`` maps n to ``{"source", "where", "quote"}`` shown when a marker is hovered;
+    ``checks`` (SentenceCheck dicts) put a verdict mark after each sentence, its reason on
+    hover."""
+    data = {"blocks": answer_blocks(answer, checks), "selected": selected,
             "cites": {str(n): dict(v) for n, v in cites.items()}}
     result = _component(data=data, key=key, on_cite_change=lambda: None)
     picked = getattr(result, "cite", None) if result is not None else None
@@ -163,5 +197,5 @@ def render_cited_text(answer: str, cites: Mapping[int, Mapping[str, str]], *, ke
 
 def blocks_text(blocks: list[dict[str, Any]]) -> str:
     """The text the blocks show, markers as [n], one line per block (tests, exports)."""
-    return "\n".join("".join(r["t"] if "t" in r else f"[{r['n']}]" for r in b["runs"])
-                     for b in blocks)
+    return "\n".join("".join(r["t"] if "t" in r else r["mark"] if "v" in r else f"[{r['n']}]"
+                             for r in b["runs"]) for b in blocks)

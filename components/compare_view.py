@@ -155,6 +155,7 @@ def render_side(
             stop_reason=record.stop_reason.code if record.stop_reason else "",
             source=answer.source, invalid_markers=answer.invalid_markers,
             not_found=answer.not_found, open_citation=open_citation,
+            checks=[c.model_dump() for c in answer.checks],
         )
     evidence = record.evidence or answer.evidence
     if evidence:

@@ -70,7 +70,8 @@ def render_finished(record: Any, *, key: str, graph=None, offline: bool = True,
     def on_answer(e) -> None:
         cited_answer(e.answer, e.citations, key=f"{key}_cite", record=record, beside=beside,
                      stop_reason=e.stop_reason, stop_message=e.stop_message, source=e.source,
-                     invalid_markers=e.invalid_markers, not_found=e.not_found)
+                     invalid_markers=e.invalid_markers, not_found=e.not_found,
+                     checks=getattr(e, "checks", []))
 
     with st.expander(trace_label(record), expanded=False, key=f"{key}_trace"):
         view = RunView(key=f"{key}_view", graph=graph, offline=offline, wall_s=record.wall_s,
@@ -115,4 +116,4 @@ def record_answer(record: Any, *, key: str, beside: bool = False) -> None:
     cited_answer(answer.text, [c.model_dump() for c in answer.citations], key=key, record=record,
                  beside=beside, stop_reason=record.stop_reason.code if record.stop_reason else "",
                  source=answer.source, invalid_markers=answer.invalid_markers,
-                 not_found=answer.not_found)
+                 not_found=answer.not_found, checks=[c.model_dump() for c in answer.checks])

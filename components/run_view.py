@@ -155,5 +155,5 @@ class RunView:
                 e.answer, e.citations, key=f"{self.key}_cite", stop_reason=e.stop_reason,
                 stop_message=e.stop_message, source=e.source,
                 invalid_markers=e.invalid_markers, not_found=e.not_found,
-                open_citation=self.open_citation,
+                open_citation=self.open_citation, checks=getattr(e, "checks", []),
             )

@@ -58,7 +58,11 @@ class StepCard:
             if s.section:
                 scope.append(f"section **{md_escape(s.section)}**")
             if s.doc_ids:
-                scope.append(f"{len(s.doc_ids)} document(s)")
+                names = getattr(s, "companies", None) or []
+                scope.append(", ".join(f"**{md_escape(n)}**" for n in names)
+                             if names else f"{len(s.doc_ids)} document(s)")
+            if getattr(s, "depends_on", None):
+                scope.append("uses step(s) " + ", ".join(str(d + 1) for d in s.depends_on))
             st.markdown(f"**Sub-question:** {md_escape(s.sub_question)}")
             if scope:
                 st.caption("Filters: " + ", ".join(scope))

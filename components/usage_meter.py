@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from core.agent.events import EventBase
+from core.agent.retrieval import CACHE_HIT
 
 
 @dataclass
@@ -19,6 +20,12 @@ class UsageTotals:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     fallbacks: int = 0
+    skipped: int = 0
+    """Calls not sent: the run's LLM breaker was open or no run time was left."""
+    cache_hits: int = 0
+    """LLM calls answered from the cache (no call made)."""
+    retrieval_cache_hits: int = 0
+    """Filing searches answered from the cache."""
     seconds_by_node: dict[str, float] = field(default_factory=dict)
     calls_by_node: dict[str, int] = field(default_factory=dict)
     tokens_by_node: dict[str, int] = field(default_factory=dict)
@@ -46,12 +53,16 @@ def usage_from_events(events: Iterable[EventBase]) -> UsageTotals:
             attempt[ev.step] = getattr(ev, "attempt", 0)
         key = (ev.node, ev.step, attempt.get(ev.step, 0))
         longest[key] = max(longest.get(key, 0.0), float(ev.elapsed_ms or 0.0))
+        if (getattr(ev, "timings_ms", None) or {}).get(CACHE_HIT):
+            totals.retrieval_cache_hits += 1
         u = ev.usage
         if u is not None:
+            totals.cache_hits += u.cache_hits
             totals.calls += u.calls
             totals.prompt_tokens += u.prompt_tokens
             totals.completion_tokens += u.completion_tokens
             totals.fallbacks += u.fallbacks
+            totals.skipped += getattr(u, "skipped", 0)
             totals.calls_by_node[ev.node] = totals.calls_by_node.get(ev.node, 0) + u.calls
             totals.tokens_by_node[ev.node] = totals.tokens_by_node.get(ev.node, 0) + u.total
     for (node, _, _), ms in longest.items():
@@ -62,15 +73,22 @@ def usage_from_events(events: Iterable[EventBase]) -> UsageTotals:
 def render_usage(totals: UsageTotals, *, offline: bool, wall_s: float | None = None) -> None:
     """Metrics row plus a per-node table."""
     c1, c2, c3, c4 = st.columns(4)
-    c1.metric("LLM calls", totals.calls, help="0 with the offline engine (rules, no LLM).")
+    c1.metric("LLM calls", totals.calls, help="0 with the offline engine (rules, no LLM).",
+              delta=f"{totals.cache_hits} cached" if totals.cache_hits else None,
+              delta_color="off")
     c2.metric("Tokens", f"{totals.tokens:,}",
               help=f"prompt {totals.prompt_tokens:,} + completion {totals.completion_tokens:,}")
     c3.metric("Node seconds", f"{totals.seconds:.1f}", help="Time spent inside graph nodes.")
     c4.metric("Wall seconds", f"{wall_s:.1f}" if wall_s is not None else "–")
+    if totals.cache_hits or totals.retrieval_cache_hits:
+        st.caption(f"Served from the cache: {totals.cache_hits} LLM call(s), "
+                   f"{totals.retrieval_cache_hits} filing search(es) (no new cost).")
     if offline:
         st.caption("Offline engine: every role ran its deterministic rule; no tokens spent.")
     elif totals.fallbacks:
-        st.caption(f"{totals.fallbacks} LLM call(s) fell back to the offline rule.")
+        not_sent = (f" ({totals.skipped} not sent: the endpoint had failed or the run's time "
+                    "was up)") if totals.skipped else ""
+        st.caption(f"{totals.fallbacks} LLM call(s) fell back to the offline rule{not_sent}.")
     if totals.seconds_by_node:
         table = pd.DataFrame([
             {"node": n, "seconds": round(s, 3), "LLM calls": totals.calls_by_node.get(n, 0),

@@ -51,7 +51,10 @@ def build_service(settings: Settings, *, offline: bool = False):
 
 def _usage(ev: EventBase) -> str:
     u = ev.usage
-    return f"  (LLM {u.calls} call(s), {u.total} tokens)" if u and u.calls else ""
+    if u and u.cache_hits and not u.calls:
+        return f"  (LLM: {u.cache_hits} cached)"
+    cached = f", {u.cache_hits} cached" if u and u.cache_hits else ""
+    return f"  (LLM {u.calls} call(s), {u.total} tokens{cached})" if u and u.calls else ""
 
 
 def format_event(ev: EventBase) -> str | None:
@@ -114,7 +117,8 @@ def print_record(record: RunRecord, out: IO[str]) -> None:
             print(f"  [{n}] {ev.label} — {ev.url or ev.id}", file=out)
     u = record.total_usage
     stop = f"; stop: {record.stop_reason.code}" if record.stop_reason else ""
-    print(f"\ntime {record.wall_s:.2f} s; LLM calls {u.calls}; tokens {u.total}{stop}; "
+    print(f"\ntime {record.wall_s:.2f} s; LLM calls {u.calls} ({u.cache_hits} cached); "
+          f"tokens {u.total}{stop}; "
           f"run id {record.id}", file=out)
 
 
@@ -209,6 +213,12 @@ def ask(question: str | None, *, settings: Settings, approve: bool = False,
         from core.plan_draft import to_plan
 
         session = run_session.open_run(service, settings, resume)
+        if session.phase == "interrupted" and session.resumable:
+            print(f"Run {resume} was interrupted; continuing from its last checkpoint.",
+                  file=out)
+            record = _stream(service.continue_run(resume), out)
+            print_record(record, out)
+            return record
         if session.phase != "review":
             print(session.message or f"Run {resume} is {session.phase}: no plan waits for "
                   "review.", file=out)
@@ -335,7 +345,9 @@ def add_agent_parsers(sub) -> None:
     s.add_argument("question", nargs="?")
     s.add_argument("--approve", action="store_true", help="run the proposed plan without asking")
     s.add_argument("--plan-file", help="JSON list of steps to run instead of the proposed plan")
-    s.add_argument("--resume", metavar="RUN_ID", help="resume a run paused at plan review")
+    s.add_argument("--resume", metavar="RUN_ID",
+                   help="resume a run paused at plan review, or continue one a restart "
+                        "interrupted (from its last checkpoint)")
     _llm_options(s)
     s.set_defaults(func=cmd_ask)
     s = sub.add_parser("compare", help="baseline RAG vs deep agent on one question")

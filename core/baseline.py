@@ -18,12 +18,14 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from core.agent.citations import validate_citations
+from core.agent.common import call_usage
 from core.agent.deps import AgentDeps, CorpusInfo, ask_llm
 from core.agent.distill import extract
 from core.agent.events import AnswerReady, HitsRetrieved, HitView
 from core.agent.retrieval import hit_to_evidence
 from core.agent.state import Answer, StopReason
 from core.agent.synthesize import OFFLINE_NOTE
+from core.cache import open_cache
 from core.config import Settings
 from core.errors import RetrievalError
 from core.runs import RunRecord
@@ -120,7 +122,8 @@ def run_baseline(question: str, *, settings: Settings, store: Any, embedder: Any
     hits = retrieve(question, store, embedder, settings, doc_ids)
     t_retrieve = time.perf_counter()
     numbered = {n: hit_to_evidence(h) for n, h in enumerate(hits, start=1)}
-    deps = AgentDeps(settings=settings, retriever=None, corpus=CorpusInfo(), llm=llm)
+    deps = AgentDeps(settings=settings, retriever=None, corpus=CorpusInfo(), llm=llm,
+                     cache=open_cache(settings))
     blocks = [{"id": str(n), "text": ev.text, "source": ev.label} for n, ev in numbered.items()]
     call = ask_llm(deps, "baseline", BaselineOutput, [
         ("system", with_safety(BASELINE_PROMPT)),
@@ -132,7 +135,7 @@ def run_baseline(question: str, *, settings: Settings, store: Any, embedder: Any
     stop = StopReason(code="completed", message="baseline: one retrieval, one answer")
     answer = Answer(text=check.text, citations=check.citations, invalid_markers=check.invalid,
                     evidence=list(numbered.values()), source=source)
-    usage = {"baseline": call.usage} if call.usage.calls or call.usage.fallbacks else {}
+    usage = {"baseline": call.usage} if call_usage(call) else {}
     events = [
         HitsRetrieved(node="baseline", step=0, elapsed_ms=round((t_retrieve - t0) * 1000, 1),
                       tool="filing_search", query=question, strategy="vector",

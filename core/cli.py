@@ -186,6 +186,9 @@ def build_parser() -> argparse.ArgumentParser:
         pass
     else:
         add_agent_parsers(sub)
+    from core.policy_cli import add_policy_parser
+
+    add_policy_parser(sub)
     try:
         from core.evaluation.cli import add_eval_parser
     except ImportError:

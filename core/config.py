@@ -17,6 +17,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from core.errors import AppError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+StructuredMethod = Literal["json_schema", "function_calling", "json_mode", "prompt"]
 
 
 class Settings(BaseSettings):
@@ -127,10 +128,32 @@ class Settings(BaseSettings):
     llm_api_key: str | None = Field(default=None, repr=False)
     llm_timeout_s: float = Field(default=60.0, gt=0)
     llm_max_retries: int = Field(default=2, ge=0)
-    llm_structured_method: Literal["json_schema", "function_calling", "json_mode"] = "json_schema"
+    llm_structured_method: StructuredMethod = Field(
+        default="json_schema",
+        description="How structured output is asked for: json_schema (response_format), "
+        "function_calling (one forced tool call), json_mode (json_object + schema in the "
+        "prompt) or prompt (schema in the prompt, no response_format). The Settings page's "
+        "connection test picks one the endpoint accepts.",
+    )
     llm_temperature: float = Field(default=0.0, ge=0)
     llm_retry_backoff_s: float = Field(
         default=1.0, ge=0, description="First retry delay (doubles, capped at 8 s)."
+    )
+    llm_breaker_threshold: int = Field(
+        default=2, gt=0,
+        description="Failures of one class (HTTP 5xx, 429, garbage, timeout...) after which a "
+        "run stops calling the LLM and finishes on the offline engine.",
+    )
+    # Output bound (max_tokens) per role: a small model that loops stops here.
+    llm_max_tokens_planner: int = Field(default=1500, gt=0, description="Planner reply bound.")
+    llm_max_tokens_rewriter: int = Field(default=400, gt=0, description="Rewriter reply bound.")
+    llm_max_tokens_distiller: int = Field(default=1200, gt=0, description="Distiller bound.")
+    llm_max_tokens_reflector: int = Field(default=600, gt=0, description="Reflector bound.")
+    llm_max_tokens_synthesizer: int = Field(default=2000, gt=0, description="Answer bound.")
+    llm_max_tokens_reranker: int = Field(default=800, gt=0, description="LLM reranker bound.")
+    llm_max_tokens_judge: int = Field(default=1500, gt=0, description="Evaluation judge bound.")
+    llm_max_tokens_other: int = Field(
+        default=1500, gt=0, description="Bound for any other role (baseline, connection test)."
     )
 
     # --- web search ----------------------------------------------------------
@@ -145,6 +168,13 @@ class Settings(BaseSettings):
     max_revisions: int = Field(default=2, ge=0)
     max_wall_s: float = Field(default=300.0, gt=0)
     max_tokens: int = Field(default=60_000, gt=0)
+
+    # --- cache (core.cache) --------------------------------------------------
+    cache_enabled: bool = Field(
+        default=True, description="Serve identical LLM calls and retrievals from the cache."
+    )
+    cache_max_entries: int = Field(default=5000, gt=0, description="Cache bound: entries.")
+    cache_max_mb: float = Field(default=200.0, gt=0, description="Cache bound: megabytes.")
 
     @field_validator("allowed_fetch_hosts", mode="before")
     @classmethod
@@ -204,6 +234,10 @@ class Settings(BaseSettings):
         return self.data_dir / "registry.sqlite"
 
     @property
+    def cache_path(self) -> Path:
+        return self.data_dir / "cache.sqlite"
+
+    @property
     def runs_dir(self) -> Path:
         return self.data_dir / "runs"
 
@@ -215,6 +249,13 @@ class Settings(BaseSettings):
     @property
     def max_file_bytes(self) -> int:
         return int(self.max_file_mb * 1024 * 1024)
+
+    def llm_max_tokens_for(self, role: str) -> int:
+        """The output bound of ``role`` ("planner", "judge:faithfulness" -> judge, ...)."""
+        name = role.split(":", 1)[0].strip().lower()
+        name = {"reflection": "reflector", "reflect": "reflector", "synthesis": "synthesizer",
+                "baseline": "synthesizer"}.get(name, name)
+        return int(getattr(self, f"llm_max_tokens_{name}", self.llm_max_tokens_other))
 
 
 class SettingsError(AppError):

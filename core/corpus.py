@@ -56,10 +56,6 @@ class IngestReport:
     added: bool
     timings: dict[str, float] = field(default_factory=dict)
 
-    @property
-    def total_s(self) -> float:
-        return sum(self.timings.values())
-
 
 class Corpus:
     """Facade over ingest + store + retrieval for one Settings (one storage folder)."""

@@ -12,6 +12,8 @@ threads encode as before (and no longer wait behind a whole filing's embedding).
 from __future__ import annotations
 
 import contextvars
+import os
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -184,12 +186,28 @@ def run_batch(items: list[tuple[str, int, Loader]], progress: BatchProgress,
     return progress
 
 
+BACKGROUND_NICE = 10
+
+
+def yield_cpu(nice: int = BACKGROUND_NICE) -> bool:
+    """Lower the calling thread's CPU priority (Linux threads have their own nice value), so
+    pages drawn by the server's other threads stay quick while a batch parses and embeds.
+    Returns False where the platform does not allow it."""
+    try:
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, max(os.getpriority(os.PRIO_PROCESS, tid), nice))
+    except (AttributeError, OSError):
+        return False
+    return True
+
+
 def start_batch(job_id: str, items: list[tuple[str, int, Loader]],
                 on_done: Callable[[BatchProgress], None] | None = None) -> jobs.Job:
     """Run ``run_batch`` in a background job; ``job.progress`` is its ``BatchProgress``."""
     progress = BatchProgress([FileProgress(name, size) for name, size, _ in items])
 
     def work(job: jobs.Job) -> BatchProgress:
+        yield_cpu()
         run_batch(items, progress, job)
         if on_done is not None:
             on_done(progress)

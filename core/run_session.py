@@ -5,7 +5,9 @@ analyst's saved draft), researching in a background job of this server, finished
 cancelled, discarded, interrupted by a server restart, or unknown — from the
 checkpointer, the run record, the run's note and the job registry. ``approve`` starts
 the research in a background job; ``cancel`` stops it at its next event and saves what
-it did; ``discard`` forgets a plan under review and marks the run discarded. A page
+it did; ``discard`` forgets a plan under review and marks the run discarded;
+``continue_run`` continues an interrupted run from its last checkpoint in a background job
+(``resumable`` says whether it can). A page
 renders the session's ``phase``; it keeps no state machine of its own.
 """
 
@@ -43,6 +45,8 @@ class RunSession:
     record: RunRecord | None = None
     job: jobs.Job | None = None
     message: str = ""
+    resumable: bool = False
+    """An interrupted run whose checkpoint can be continued (``continue_run``)."""
 
     @property
     def proposal(self) -> PlanProposed | None:
@@ -80,9 +84,20 @@ def open_run(service: Any, settings: Settings, thread_id: str) -> RunSession:
                           message=note.state_reason or "This run was cancelled.")
     if record.status in ("done", "failed"):
         return RunSession(thread_id, "done", question, events, record=record, job=job)
+    resumable = _can_continue(service, thread_id)
+    more = (" Continue it from its last checkpoint." if resumable
+            else " It has no checkpoint to continue from.")
     return RunSession(thread_id, "interrupted", question, events, record=record,
+                      resumable=resumable,
                       message="This run was interrupted while it ran (the server stopped); "
-                              "the events saved before that are shown.")
+                              "the events saved before that are shown." + more)
+
+
+def _can_continue(service: Any, thread_id: str) -> bool:
+    try:
+        return bool(service.can_continue(thread_id))
+    except Exception:  # noqa: BLE001 - an unreadable checkpoint cannot be continued
+        return False
 
 
 def approve(service: Any, settings: Settings, thread_id: str,
@@ -92,7 +107,17 @@ def approve(service: Any, settings: Settings, thread_id: str,
     Raises ``PlanValidationError`` (the run stays under review) or ``AppError``."""
     stream = service.resume(thread_id, plan)
     clear_draft(settings, thread_id)
+    return _start_job(service, settings, thread_id, stream)
 
+
+def continue_run(service: Any, settings: Settings, thread_id: str) -> jobs.Job:
+    """Continue an interrupted run from its last checkpoint in a background job.
+
+    Raises ``AppError`` when there is nothing to continue."""
+    return _start_job(service, settings, thread_id, service.continue_run(thread_id))
+
+
+def _start_job(service: Any, settings: Settings, thread_id: str, stream: Any) -> jobs.Job:
     def work(job: jobs.Job) -> RunRecord | None:
         events = iter(stream)
         for event in events:

@@ -8,8 +8,10 @@ from components import eval_charts as ec
 from components import services
 from components.answer import render_answer
 from components.entry_guard import ensure_entry_ran
+from components.policy_view import render_policy
 from components.run_screen import record_answer
 from components.text import md_escape, preview
+from core.agent import learned_policy
 from core.config import PROJECT_ROOT
 from core.errors import AppError
 from core.evaluation.questions import (
@@ -142,6 +144,17 @@ if qset is not None:
             _run(qset, systems, strategies, name.strip())
         except AppError as exc:
             st.error(md_escape(str(exc)))
+
+# --- policy: rule vs learned ---------------------------------------------------------
+st.subheader("Policy: rule vs learned")
+if st.button("Fit the learned policy from stored runs", key="eval_policy_fit",
+             help="Logistic regression over each step's coverage, scores, position and "
+                  "revisions left; used only when it beats the rule on held-out runs."):
+    try:
+        learned_policy.fit_and_save(settings)
+    except ValueError as exc:
+        st.info(md_escape(str(exc)))
+render_policy(learned_policy.load(settings))
 
 # --- 2. results ---------------------------------------------------------------------
 evals = list_evals(settings)

@@ -224,6 +224,15 @@ elif session.phase == "running":
 elif session.phase in ("done", "cancelled", "interrupted"):
     if session.phase != "done":
         st.warning(md_escape(session.message))
+    if session.resumable and st.button("Continue the run", type="primary", key="res_continue",
+                                       help="Go on from the last checkpoint saved before the "
+                                            "interruption."):
+        try:
+            run_session.continue_run(svc, settings, thread)
+        except AppError as exc:
+            st.error(md_escape(str(exc)))
+        else:
+            st.rerun()
     record = session.record
     render_finished(record, key=f"run_{thread}", graph=graph, offline=offline,
                     actions=lambda: _finished_actions(record))

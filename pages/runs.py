@@ -111,7 +111,7 @@ head.subheader(md_escape(preview(record.question, 160)))
 badge.badge(row.status, color=STATUS_BADGE.get(row.status, "gray"))
 u = record.total_usage
 st.caption(f"{record.kind} run · {md_escape(record.backend)} · {record.wall_s:.1f} s · "
-           f"{u.calls} LLM calls · {u.total:,} tokens · "
+           f"{u.calls} LLM calls ({u.cache_hits} cached) · {u.total:,} tokens · "
            f"{md_escape(', '.join(row.companies) or 'no filing cited')} · id {record.id}")
 if row.error and row.status in ("cancelled", "failed", "discarded"):
     st.warning(md_escape(row.error))
@@ -126,6 +126,15 @@ if row.status == "review":
 elif row.status == "running":
     c4.button("Cancel the run", key="runs_cancel_open", on_click=run_session.cancel,
               args=(record.id,))
+elif row.status == "interrupted" and svc.can_continue(record.id):
+    if c4.button("Continue the run", key="runs_continue", type="primary",
+                 help="Go on from the last checkpoint saved before the interruption."):
+        try:
+            run_session.continue_run(svc, settings, record.id)
+        except AppError as exc:
+            st.error(md_escape(str(exc)))
+        else:
+            st.switch_page("pages/research.py", query_params={"thread": record.id})
 elif record.kind == "deep":
     c4.page_link("pages/research.py", query_params={"thread": record.id}, label="Open in Research")
 with c5.popover("Share this run"):

@@ -47,10 +47,11 @@ with st.form("settings_form"):
         placeholder="set" if current.llm_api_key else "not set",
         help="Kept in this session only. Leave empty to keep the current key.",
     )
-    methods = ["json_schema", "function_calling", "json_mode"]
+    methods = ["json_schema", "function_calling", "json_mode", "prompt"]
     method = c4.selectbox(
         "Structured output method", methods, index=methods.index(current.llm_structured_method),
-        help="llama.cpp servers accept json_mode and function_calling, not json_schema.",
+        help="json_schema suits OpenAI and vLLM; older llama.cpp servers need json_mode; "
+        "prompt works with any chat endpoint. 'Test connection' picks one that works.",
     )
     clear_key = st.checkbox("Forget the API key for this session", value=False)
 
@@ -145,12 +146,29 @@ if saved:
 
 st.subheader("Test the connection")
 st.caption(f"Active LLM: {md_escape(services.describe_llm(current))}")
+st.caption("Sends one plain request, then a tiny structured one with the chosen method; if that "
+           "method fails it tries json_schema, json_mode, function_calling and prompt in turn "
+           "and saves the first that works.")
 if st.button("Test connection", key="settings_test"):
-    from core.llm.factory import test_connection
+    from core.llm.probe import check_connection
 
-    with st.spinner("Sending one tiny request…"):
-        ok, message = test_connection(current)
-    (st.success if ok else st.error)(md_escape(message))
+    with st.spinner("Sending a few tiny requests…"):
+        check = check_connection(current)
+    (st.success if check.ok else st.error)(md_escape(check.message))
+    if check.ok and check.method and check.method != current.llm_structured_method:
+        new = {**overrides, "llm_structured_method": check.method}
+        st.session_state[keys.APP_OVERRIDES] = new
+        flash = st.session_state[keys.APP_FLASH]
+        flash.append(("success", md_escape(check.message)))
+        try:
+            ui_settings.save(base, new)
+        except OSError as exc:
+            flash.append(("warning", md_escape(f"Using {check.method} in this session; not "
+                                               f"saved to {stored_at}: {exc}")))
+        else:
+            flash.append(("info", md_escape(f"Structured output method set to {check.method} "
+                                            f"and saved to {stored_at}.")))
+        st.rerun()  # the form shows the method now in use
 
 if (overrides or stored_at.exists()) and st.button("Reset to the server defaults",
                                                    key="settings_reset"):

@@ -89,6 +89,7 @@ class FakeRetriever:
         self.chunks = chunks if chunks is not None else make_chunks()
         self.doc = doc
         self.reranker = FakeReranker()
+        self.embedder = None
         self.empty_sections = empty_sections
         self.always_empty = always_empty
         self.calls: list[dict] = []

@@ -23,8 +23,11 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 @pytest.fixture
 def settings(tmp_path) -> Settings:
-    """Settings whose storage lives in a fresh temporary folder."""
-    return Settings(data_dir=tmp_path / "store", _env_file=None)
+    """Settings whose storage lives in a fresh temporary folder.
+
+    The cache is off: tests that ask the same question twice expect the model to be asked
+    twice; tests/test_cache.py turns it on."""
+    return Settings(data_dir=tmp_path / "store", cache_enabled=False, _env_file=None)
 
 
 @pytest.fixture(scope="session")
@@ -37,6 +40,6 @@ def real_embedder():
 
 @pytest.fixture
 def hash_embedder():
-    from core.models import HashEmbedder
+    from tests.fakes.embedder import HashEmbedder
 
     return HashEmbedder()

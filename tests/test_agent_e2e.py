@@ -113,15 +113,18 @@ def test_full_run_with_real_chatopenai_and_json_schema(openai_server, tmp_path, 
         Behaviour.json({"answer": "Northwind names larger GPU vendors as a key risk [1]. AMD's "
                         "annual Instinct cadence [2] exacerbates that risk [1][2].",
                         "not_found": []}),
+        Behaviour.json({"verdicts": [{"index": 1, "supported": True, "reason": "in [1]"},
+                                     {"index": 2, "supported": True, "reason": "in [1][2]"}]}),
     )
     svc = ResearchService.from_corpus(settings, corpus, llm=make_chat_model(settings),
                                       web=SnapshotWebSearch(SNAPSHOT))
     record = svc.ask(WALKTHROUGH)
     requests = openai_server.chat_requests
-    assert len(requests) == 6
+    assert len(requests) == 7
     assert all(r["response_format"]["type"] == "json_schema" for r in requests)
     assert {r: u.calls for r, u in record.usage.items()} == \
-        {"planner": 1, "rewriter": 2, "distiller": 2, "synthesizer": 1}
+        {"planner": 1, "rewriter": 2, "distiller": 2, "synthesizer": 1, "selfcheck": 1}
+    assert [c.verdict for c in record.answer.checks] == ["supported", "supported"]
     assert record.total_usage.prompt_tokens > 0 and record.warnings == []
     assert record.answer.source == "llm"
     _check_citations(record)

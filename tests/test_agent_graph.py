@@ -15,9 +15,9 @@ from core.agent.planner import PLANNER_PROMPT
 from core.agent.state import PlanStep
 from core.config import Settings
 from core.errors import PlanValidationError
-from core.llm.fake import FakeChatModel
 from core.runs import load_run
 from tests.agent_fakes import QUESTION, FakeRetriever, FakeWeb, make_service
+from tests.fakes.chat_model import FakeChatModel
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -18,7 +18,7 @@ from core.agent.policy import carry_forward
 from core.agent.retrieval import search_web
 from core.agent.state import PlanStep
 from core.agent.text import near_duplicate
-from core.agent.web_dates import supports_after, web_after
+from core.agent.web_dates import web_after
 from core.retrieval.web import SnapshotWebSearch, WebHit
 from tests.agent_fakes import DOC, QUESTION, FakeRetriever, FakeWeb, corpus_info, make_service
 
@@ -92,20 +92,6 @@ def test_graph_reports_no_date_filter_when_it_had_to_search_without_it(settings)
     retrieved = [e for e in record.events if e.type == "hits_retrieved" and e.tool == "web_search"]
     assert retrieved[0].filters == {} and retrieved[0].hits
     assert any("without the date filter" in w for w in record.warnings)
-
-
-def test_providers_without_after_are_called_without_it(settings):
-    class OldWeb:
-        name = "old web"
-
-        def search(self, query, k=5):
-            return [WebHit(url="https://x.example/a", title="Rival", text="Rival news",
-                           source="snapshot")]
-
-    assert not supports_after(OldWeb()) and supports_after(FakeWeb())
-    deps = AgentDeps(settings=settings, retriever=FakeRetriever(), corpus=_info(), web=OldWeb())
-    hits, warning = search_web("Rival", deps, after="2024-01-01")
-    assert len(hits) == 1 and warning is None
 
 
 def test_snapshot_provider_honours_the_filter(settings):

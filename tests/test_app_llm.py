@@ -47,7 +47,7 @@ def test_llm_settings_connection_and_a_run_that_degrades_visibly(
     configure_llm(at, openai_server)
     assert f"{openai_server.model} @ {openai_server.base_url}" in texts(at)
 
-    openai_server.enqueue(Behaviour.text("OK"))
+    openai_server.enqueue(Behaviour.text("OK"), Behaviour.json({"word": "OK"}))
     at.button(key="settings_test").click().run()
     assert any("Connected to" in s.value for s in at.success), [e.value for e in at.error]
 
@@ -75,3 +75,27 @@ def test_llm_settings_connection_and_a_run_that_degrades_visibly(
     thread = thread[0] if isinstance(thread, list) else thread
     saved = (app_env / "store" / "runs" / f"{thread}.json").read_text(encoding="utf-8")
     assert SECRET not in saved and openai_server.model in saved
+
+
+@pytest.mark.slow
+def test_connection_test_picks_and_saves_a_method_the_endpoint_accepts(app_env, monkeypatch):  # noqa: F811
+    """Fault 11: a llama.cpp-like server answers json_schema with HTTP 500; the test says so,
+    switches to json_mode and saves it (non-secret settings file), instead of "Connected"."""
+    import json
+
+    from tests.fakes.openai_server import FakeOpenAIServer
+
+    monkeypatch.setenv("DTR_LLM_TIMEOUT_S", "5")
+    with FakeOpenAIServer(json_schema_status=500) as server:
+        at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
+        configure_llm(at, server)
+        server.enqueue(Behaviour.text("OK"), Behaviour.json({"word": "OK"}))
+        at.button(key="settings_test").click().run()
+        assert not at.exception, [e.value for e in at.exception]
+        said = " ".join(s.value for s in [*at.success, *at.info]).replace("\\", "")
+        assert "works with json_mode" in said and "json_schema failed" in said, said
+        assert "HTTP 500" in said and "saved to" in said
+        assert at.selectbox[0].value == "json_mode"  # the form shows the method in use
+        stored = json.loads((app_env / "store" / "ui_settings.json").read_text())
+        assert stored["llm_structured_method"] == "json_mode"
+        assert SECRET not in json.dumps(stored)

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from core.baseline import CHUNK_OVERLAP, CHUNK_SIZE, document_text, run_baseline, split_document
-from core.llm.fake import FakeChatModel
 from core.llm.prompts import EVIDENCE_OPEN
+from tests.fakes.chat_model import FakeChatModel
 
 SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample" / "northwind-10k-fy2024.htm"
 QUESTION = "What are Northwind's key risks related to competition?"

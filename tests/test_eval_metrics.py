@@ -20,8 +20,8 @@ from core.evaluation.gold import GoldTarget, Piece, first_ranks, gains, matches,
 from core.evaluation.judge import EvalSample, Judge
 from core.evaluation.questions import GoldEvidence
 from core.evaluation.ranking import dcg_at_k, ndcg_at_k, recall_at_k, reciprocal_rank
-from core.llm.fake import FakeChatModel
 from core.types import Chunk
+from tests.fakes.chat_model import FakeChatModel
 
 REVENUE = ("Revenue for fiscal 2024 was $2,184.6 million, up 43% from $1,527.3 million in fiscal "
            "2023. The increase came from the Data Center segment, whose revenue grew 74% as the "
@@ -155,7 +155,8 @@ def test_faithfulness_with_a_scripted_llm_judge(settings, hash_embedder):
     assert score.judge_calls == 1 and score.judge_tokens > 0
     prompt = "\n".join(str(m.content) for m in llm.history[-1])
     assert "<<<EVIDENCE id=1" in prompt and "single third-party foundry" in prompt
-    assert "[1]" not in prompt.split("ANSWER:")[1]  # markers stripped from the judged answer
+    # Markers kept: the judge checks each figure against the passage the statement cites.
+    assert "[1]" in prompt.split("ANSWER (with its [n] citations):")[1]
 
 
 def test_llm_judge_failure_falls_back_to_the_named_offline_rule(settings, hash_embedder):

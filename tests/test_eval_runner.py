@@ -14,9 +14,9 @@ from core.evaluation.judge import Judge
 from core.evaluation.questions import load_question_set, parse_question_set
 from core.evaluation.results import ANSWER_METRICS, STRATEGIES
 from core.evaluation.runner import run_eval
-from core.llm.fake import FakeChatModel
 from core.retrieval.web import SnapshotWebSearch
 from core.runs import list_runs, load_run
+from tests.fakes.chat_model import FakeChatModel
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_SET = ROOT / "data" / "questions" / "sample.jsonl"

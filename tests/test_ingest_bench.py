@@ -7,7 +7,7 @@ from pathlib import Path
 
 import core.models
 from core.bench import bench_ingest
-from core.models import HashEmbedder
+from tests.fakes.embedder import HashEmbedder
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ingest"
 

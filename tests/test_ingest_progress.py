@@ -97,3 +97,25 @@ def test_time_left_comes_from_the_embedding_rate_then_from_finished_files():
     assert 27 < eta < 30
     assert "embedding 100 of 300 chunks · about" in progress.line()
     assert 0.3 < progress.fraction() < 0.7
+
+
+def test_a_batch_thread_yields_the_cpu_to_the_pages():
+    """The ingest job's thread runs at a lower priority (nice 10); the server's other
+    threads, which draw the pages, keep theirs."""
+    import os
+    import threading
+
+    from core.ingest_jobs import BACKGROUND_NICE, yield_cpu
+
+    mine = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    seen: dict[str, int] = {}
+
+    def background() -> None:
+        seen["ok"] = yield_cpu()
+        seen["nice"] = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    t = threading.Thread(target=background)
+    t.start()
+    t.join()
+    assert seen == {"ok": True, "nice": max(mine, BACKGROUND_NICE)}
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == mine

@@ -178,9 +178,9 @@ def test_factory_offline_dummy_key_and_labels(tmp_path, server):
 
 def test_connection_reports_each_failure_exactly(server, tmp_path):
     cfg = make_settings(server, tmp_path)
-    server.enqueue(Behaviour.text("OK"))
+    server.enqueue(Behaviour.text("OK"), Behaviour.json({"word": "OK"}))
     ok, msg = test_connection(cfg)
-    assert ok and "Connected to fake-model" in msg
+    assert ok and "Connected to fake-model" in msg and "works with json_schema" in msg
     server.enqueue(Behaviour.error(401, f"Incorrect API key provided: {SECRET}"))
     ok, msg = test_connection(cfg)
     assert not ok and "Authentication failed" in msg and SECRET not in msg

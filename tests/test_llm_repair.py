@@ -63,5 +63,29 @@ def test_parse_model_validates_and_reports_fields():
     assert parse_model({"steps": [], "note": "n"}, Plan).note == "n"
     with pytest.raises(RepairError, match=r"does not match Plan: steps: Field required"):
         parse_model('{"note": "missing steps"}', Plan)
-    with pytest.raises(RepairError, match="steps"):
-        parse_model({"steps": "not a list"}, Plan)
+    with pytest.raises(RepairError, match=r"steps: Input should be a valid list \(got 5\)"):
+        parse_model({"steps": 5}, Plan)
+
+
+class Finding(BaseModel):
+    claim: str = Field(description="One finding.")
+    citations: list[str] = Field(description="Evidence ids.")
+    plan: Plan | None = Field(default=None, description="Nested.")
+
+
+def test_common_wrong_shapes_are_repaired():
+    # A string field sent as a list, a list field sent as one string (nested too).
+    got = parse_model({"claim": ["AMD ships", "MI300X."], "citations": "E1",
+                       "plan": {"steps": "check 10-K", "note": ["a", "b"]}}, Finding)
+    assert got == Finding(claim="AMD ships MI300X.", citations=["E1"],
+                          plan=Plan(steps=["check 10-K"], note="a b"))
+
+
+def test_a_schema_echoed_back_gives_its_values_or_a_clear_error():
+    echoed = {"description": "One finding.", "type": "object",
+              "properties": {"claim": "AMD ships MI300X", "citations": ["E1"]}}
+    assert parse_model(echoed, Finding) == Finding(claim="AMD ships MI300X", citations=["E1"])
+    bare = {"description": "x", "properties": {"claim": {"type": "string", "description": "c"},
+                                               "citations": {"type": "array"}}}
+    with pytest.raises(RepairError, match="claim: Field required"):
+        parse_model(bare, Finding)

@@ -10,9 +10,9 @@ from pydantic import BaseModel, Field
 
 from core.config import Settings
 from core.errors import LLMOutputError
-from core.llm.fake import FakeChatModel
 from core.llm.structured import StructuredCallError, call_structured
 from core.llm.usage import Usage
+from tests.fakes.chat_model import FakeChatModel
 
 SECRET = "sk-live-THIS-IS-SECRET-123456"
 

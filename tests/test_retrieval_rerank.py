@@ -139,7 +139,7 @@ def test_llm_without_an_endpoint_degrades_with_its_reason(settings, hash_embedde
 
 
 def test_llm_reranker_orders_by_grade_in_one_fenced_call(settings, hash_embedder, store):
-    from core.llm.fake import FakeChatModel
+    from tests.fakes.chat_model import FakeChatModel
 
     llm = FakeChatModel()
     reranker = get_reranker(settings, hash_embedder, store, choice="llm", llm=llm)

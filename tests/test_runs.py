@@ -8,7 +8,6 @@ import pytest
 
 from core.agent.checkpoint import checkpoint_path
 from core.errors import AppError
-from core.llm.fake import FakeChatModel
 from core.runs import (
     RunRecord,
     delete_run,
@@ -19,6 +18,7 @@ from core.runs import (
     save_run,
 )
 from tests.agent_fakes import QUESTION, make_service
+from tests.fakes.chat_model import FakeChatModel
 
 KEY = "sk-live-SECRET-0123456789abcdef"
 

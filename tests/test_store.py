@@ -17,9 +17,9 @@ import pytest
 
 from core.config import Settings
 from core.errors import StoreError
-from core.models import HashEmbedder
 from core.store import corpus_store
 from core.store.corpus_store import CorpusStore
+from tests.fakes.embedder import HashEmbedder
 from tests.fixtures.retrieval.corpus import amd_10k, make_doc, nvda_10k, nvda_10q
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -222,7 +222,7 @@ def test_killed_process_mid_add_is_purged_on_open(make_settings, hash_embedder):
         sys.path.insert(0, {str(ROOT)!r})
         from pathlib import Path
         from core.config import Settings
-        from core.models import HashEmbedder
+        from tests.fakes.embedder import HashEmbedder
         from core.store.corpus_store import CorpusStore
         from tests.fixtures.retrieval.corpus import nvda_10k
         s = Settings(data_dir=Path({str(settings.data_dir)!r}), chroma_url={settings.chroma_url!r},
@@ -326,3 +326,44 @@ def test_empty_document_and_empty_corpus(store):
     store.add(meta, [])
     assert store.get_document(meta.doc_id).n_chunks == 0
     assert store.keyword_search("anything", 5) == []
+
+
+def test_reads_go_on_while_another_document_is_embedded(store, hash_embedder):
+    """Embedding a long filing takes minutes: it must not hold the store's lock, or the
+    Research page (sections, search) waits for the whole ingest."""
+    import threading
+
+    first_meta, first_chunks = nvda_10k()
+    store.add(first_meta, first_chunks)
+    entered, release = threading.Event(), threading.Event()
+    real_encode = store.embedder.encode
+
+    class Blocking:
+        name, dim = hash_embedder.name, hash_embedder.dim
+
+        def encode(self, texts):
+            entered.set()
+            assert release.wait(30), "the test never released the embedder"
+            return real_encode(texts)
+
+    store.embedder = Blocking()
+    meta, chunks = amd_10k()
+    result: list = []
+    writer = threading.Thread(target=lambda: result.append(store.add(meta, chunks)))
+    writer.start()
+    try:
+        assert entered.wait(10)
+        reads: list = []
+        reader = threading.Thread(target=lambda: reads.append((
+            store.sections(), store.keyword_search("competition", k=3), store.documents())))
+        reader.start()
+        reader.join(10)
+        assert not reader.is_alive(), "reads waited for the embedding of another document"
+        sections, hits, docs = reads[0]
+        assert list(sections) == [first_meta.doc_id] and hits
+        assert [d.doc_id for d in docs] == [first_meta.doc_id]
+    finally:
+        release.set()
+        writer.join(30)
+    assert result and result[0][1]
+    assert {d.doc_id for d in store.documents()} == {first_meta.doc_id, meta.doc_id}

@@ -17,7 +17,8 @@ def current_step(state: ResearchState) -> PlanStep:
 
 def call_usage(call: RoleCall | None) -> RoleUsage | None:
     """The call's usage for an event, or None when no LLM was called."""
-    if call is None or (call.usage.calls == 0 and call.usage.fallbacks == 0):
+    u = call.usage if call is not None else None
+    if u is None or (u.calls == 0 and u.fallbacks == 0 and u.cache_hits == 0):
         return None
     return call.usage
 

@@ -5,15 +5,17 @@ risk the filing states; an LLM can reason that out, the offline engine cannot. S
 for such a clause the offline engine does not search for a sentence that does it:
 it connects what the earlier steps found. ``build_link`` takes the development
 (the best sentence of the latest earlier web step, else of the previous step) and
-the stated risk (the earlier filing steps' sentence that best matches the
-development, their leading finding preferred) and ``link_text`` states the link
-in neutral terms with both citations, e.g.
+the filing statement (the earlier filing steps' sentence that best matches the
+development, their leading finding preferred) and ``link_text`` sets them side by
+side with both citations, claiming no relation, e.g.
 
-    AMD's 2024 moves — “<finding>” [3] — bear directly on NVIDIA's stated risk that
-    “<risk>” [1].
+    AMD's 2024 moves — “<finding>” [3]. Beside it, NVIDIA's filing states: “<statement>” [1].
 
 followed by ``LINK_NOTE``, which marks it as the offline engine's juxtaposition,
 not an analysis. Sentences of the clause's own step that name the actor are added.
+A clause is a connect clause only when the relation verb has an object ("how does
+X affect Y"; "how did revenue increase?" is not one). A juxtaposition is not
+evidence: it never raises the step's coverage (``reflect.offline_link_finding``).
 """
 
 from __future__ import annotations
@@ -42,8 +44,13 @@ MAX_MENTIONS = 2
 
 
 def is_connect(sub_question: str) -> bool:
-    """True for clauses that ask how one finding bears on another."""
-    return bool(_CONNECT.search(sub_question))
+    """True for clauses that ask how one thing bears on another: a relation verb with an
+    object after it ("affect Acme's margins"), not a bare change ("how did revenue grow")."""
+    m = _CONNECT.search(sub_question)
+    if m is None:
+        return False
+    rest = re.sub(r"^\w*", "", sub_question[m.end():])
+    return bool(content_words(rest, 1))
 
 
 @dataclass
@@ -135,13 +142,11 @@ def _quote(text: str) -> str:
 
 def link_text(link: Link, mark: Callable[[str], str]) -> str:
     """The link in neutral terms, each statement followed by ``mark(evidence id)``."""
-    if link.actor:
-        who, verb = f"{link.actor}'s {link.year or 'recent'} moves", "bear"
-    else:
-        who, verb = "The later development", "bears"
-    whose = f"{link.filer}'s stated risk" if link.filer else "the filing's stated risk"
-    text = (f"{who} — {_quote(link.development.text)} {mark(link.development.evidence_id)} — "
-            f"{verb} directly on {whose} that {_quote(link.risk.text)} "
+    who = f"{link.actor}'s {link.year or 'recent'} moves" if link.actor \
+        else "The later development"
+    whose = f"{link.filer}'s filing" if link.filer else "the filing"
+    text = (f"{who} — {_quote(link.development.text)} {mark(link.development.evidence_id)}. "
+            f"Beside it, {whose} states: {_quote(link.risk.text)} "
             f"{mark(link.risk.evidence_id)}.")
     for side in link.mentions:
         text += f" The filing names {link.actor} itself: {_quote(side.text)} " \

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from langgraph.types import interrupt
 
-from core.agent.common import current_step, usage_update, warn
+from core.agent.common import call_usage, current_step, usage_update, warn
 from core.agent.deps import AgentDeps
 from core.agent.events import (
     Clock,
@@ -20,6 +20,7 @@ from core.agent.events import (
     StepStarted,
     emit,
 )
+from core.agent.learned_policy import consult as consult_learned
 from core.agent.plan_edit import check_plan
 from core.agent.planner import make_plan
 from core.agent.policy import bound_reached, carry_forward, decide, revision_for
@@ -37,8 +38,8 @@ def plan_node(state: ResearchState, deps: AgentDeps) -> dict:
         steps = steps[: deps.settings.max_steps]
     for w in warnings:
         warn("plan", None, w, "planner")
-    emit(PlanProposed(node="plan", elapsed_ms=clock.ms, usage=call.usage if call.usage.calls
-                      else None, plan=steps, source=source, notes=notes))
+    emit(PlanProposed(node="plan", elapsed_ms=clock.ms, usage=call_usage(call), plan=steps,
+                      source=source, notes=notes))
     return {"plan": steps, "plan_source": source, "step_index": 0, "attempt": 0,
             "steps_run": 0, "warnings": warnings, **usage_update("planner", call)}
 
@@ -52,14 +53,17 @@ def review_node(state: ResearchState, deps: AgentDeps) -> dict:
     if edited:
         plan = check_plan(value, deps.corpus.sections, web_available=deps.web_available)
     emit(PlanApproved(node="review", plan=plan, edited=edited))
-    return {"plan": plan, "started_at": deps.clock(), "step_index": 0, "attempt": 0}
+    started = deps.clock()
+    deps.llm_guard().begin(started, deps.settings.max_wall_s)  # LLM calls end by the wall bound
+    return {"plan": plan, "started_at": started, "step_index": 0, "attempt": 0}
 
 
 def start_step_node(state: ResearchState, deps: AgentDeps) -> dict:
     """Check the bounds, then announce the step (a retry after a revision is not a new step)."""
     index = state.get("step_index", 0)
+    retry = state.get("attempt", 0) > 0
     bound = bound_reached(state, deps)
-    if bound is None and state.get("steps_run", 0) >= deps.settings.max_steps:
+    if bound is None and not retry and state.get("steps_run", 0) >= deps.settings.max_steps:
         left = len(state["plan"]) - index
         bound = StopReason(code="max_steps", message=f"max_steps ({deps.settings.max_steps}) "
                            f"reached: {left} plan step(s) not run")
@@ -70,15 +74,26 @@ def start_step_node(state: ResearchState, deps: AgentDeps) -> dict:
     step = current_step(state)
     emit(StepStarted(node="start_step", step=index, sub_question=step.sub_question,
                      tool=step.tool, attempt=state.get("attempt", 0), section=step.section,
-                     doc_ids=step.doc_ids))
-    return {"work": StepWork(), "steps_run": state.get("steps_run", 0) + 1, "decision": "CONTINUE"}
+                     doc_ids=step.doc_ids, companies=company_names(step.doc_ids, deps),
+                     depends_on=step.depends_on))
+    return {"work": StepWork(), "steps_run": state.get("steps_run", 0) + (0 if retry else 1),
+            "decision": "CONTINUE"}
+
+
+def company_names(doc_ids: list[str], deps: AgentDeps) -> list[str]:
+    """How the step's filings are shown: company and period, never hex ids."""
+    out = []
+    for doc_id in doc_ids:
+        doc = deps.corpus.doc(doc_id)
+        out.append(f"{doc.company} {doc.form_type} {doc.period}".strip() if doc else doc_id)
+    return list(dict.fromkeys(out))
 
 
 def policy_node(state: ResearchState, deps: AgentDeps) -> dict:
     """CONTINUE, REVISE or FINISH with a reason (rule over coverage and bounds)."""
     clock = Clock()
     index = state.get("step_index", 0)
-    out = decide(state, deps)
+    out = consult_learned(decide(state, deps), state, deps)
     emit(PolicyDecided(node="policy", step=index, elapsed_ms=clock.ms, decision=out.decision,
                        reason=out.reason))
     update: dict = {"decision": out.decision, "decision_reason": out.reason}

@@ -14,14 +14,24 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
 from core.agent.doc_facts import DocFacts, read_facts
 from core.agent.state import RoleUsage
 from core.config import Settings
+from core.llm.breaker import GuardBook, LLMGuard
 from core.types import DocumentMeta
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+
+    from core.cache import DiskCache
+    from core.models import Embedder
+    from core.retrieval.rerank import Reranker
+    from core.retrieval.retriever import FilingRetriever
+    from core.retrieval.web import WebSearch
 
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=BaseModel)
@@ -87,25 +97,59 @@ class AgentDeps:
     """Dependencies of every node; ``llm=None`` selects the offline engine."""
 
     settings: Settings
-    retriever: Any
+    retriever: FilingRetriever | None
+    """Filing search (``None`` where no step searches filings, e.g. the baseline)."""
     corpus: CorpusInfo
-    web: Any = None
-    llm: Any = None
-    reranker: Any = None
-    embedder: Any = None
+    web: WebSearch | None = None
+    llm: BaseChatModel | None = None
+    reranker: Reranker | None = None
+    """Overrides the retriever's reranker when given."""
+    embedder: Embedder | None = None
+    """Overrides the retriever's embedder for offline sentence scoring when given."""
     clock: Callable[[], float] = time.time
     """Wall clock for the max_wall_s bound (tests pass a fake one)."""
+    cache: DiskCache | None = None
+    """Serves identical LLM calls and retrievals (``core.agent.agent_cache``); None: off."""
+    corpus_generation: Callable[[], int] | None = None
+    """The corpus generation (retrieval cache keys); None: retrievals are not cached."""
+    guards: GuardBook | None = None
+    """The LLM breaker and deadline of each run (``llm_guard``); copies of these deps
+    (``dataclasses.replace``) share it."""
+
+    def __post_init__(self) -> None:
+        if self.guards is None:
+            self.guards = GuardBook(clock=self.clock,
+                                    threshold=self.settings.llm_breaker_threshold)
+
+    def llm_guard(self) -> LLMGuard:
+        """This run's LLM guard (one per run thread id, fresh for every run).
+
+        A new guard's deadline is ``max_wall_s`` from now (planning); ``review_node``
+        restarts it when research starts, with the run's ``started_at``.
+        """
+        assert self.guards is not None
+        guard = self.guards.get(current_run_id())
+        if guard.deadline is None:
+            guard.begin(self.clock(), self.settings.max_wall_s)
+        return guard
 
     @property
     def web_available(self) -> bool:
-        return self.web is not None and getattr(self.web, "name", "") != "none"
+        return self.web is not None and self.web.name != "none"
 
     @property
-    def text_embedder(self) -> Any:
+    def text_embedder(self) -> Embedder | None:
         """The embedder for offline sentence scoring (the retriever's, unless given)."""
         if self.embedder is not None:
             return self.embedder
-        return getattr(self.retriever, "embedder", None)
+        return self.retriever.embedder if self.retriever is not None else None
+
+    @property
+    def corpus_reranker(self) -> Reranker | None:
+        """The reranker for filing hits (the retriever's, unless given)."""
+        if self.reranker is not None:
+            return self.reranker
+        return self.retriever.reranker if self.retriever is not None else None
 
     @property
     def backend(self) -> str:
@@ -113,6 +157,16 @@ class AgentDeps:
             return "offline engine"
         name = getattr(self.llm, "model_name", None) or getattr(self.llm, "model", None)
         return f"llm:{name or type(self.llm).__name__}"
+
+
+def current_run_id() -> str:
+    """The LangGraph thread id of the run being executed ("" outside a graph run)."""
+    try:
+        from langgraph.config import get_config
+
+        return str(get_config().get("configurable", {}).get("thread_id") or "")
+    except (ImportError, RuntimeError):
+        return ""
 
 
 @dataclass
@@ -123,30 +177,58 @@ class RoleCall(Generic[M]):
     usage: RoleUsage
     warning: str | None = None
 
+    def fell_back(self, reason: str) -> RoleCall[M]:
+        """This call with its reply set aside: counted as a fallback, ``reason`` as warning."""
+        if self.usage.fallbacks:
+            return self
+        usage = self.usage.model_copy(update={"fallbacks": 1})
+        warning = f"{self.warning} {reason}" if self.warning else reason
+        return RoleCall(None, usage, warning)
 
-def to_role_usage(usage: Any, fallback: bool = False) -> RoleUsage:
+
+def to_role_usage(usage: Any, fallback: bool = False, skipped: bool = False) -> RoleUsage:
     """Convert ``core.llm.usage.Usage`` (or None) to ``RoleUsage``."""
     return RoleUsage(
         calls=getattr(usage, "calls", 0) or 0,
         prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
         completion_tokens=getattr(usage, "completion_tokens", 0) or 0,
         fallbacks=1 if fallback else 0,
+        skipped=1 if skipped else 0,
     )
 
 
 def ask_llm(deps: AgentDeps, role: str, schema: type[M], messages: list[Any]) -> RoleCall[M]:
-    """Run one structured call for ``role``; any failure gives ``value=None`` and a warning."""
+    """Run one structured call for ``role``; any failure gives ``value=None`` and a warning.
+
+    The call goes through the run's guard (``deps.llm_guard()``): once the endpoint has
+    failed the same way twice in this run no request is sent (the call is counted as
+    skipped, without a warning), and the call that opened the breaker says so, once.
+    """
     if deps.llm is None:
         return RoleCall(None, RoleUsage())
+    from core.agent.agent_cache import cached_llm, store_llm
     from core.llm.failures import redact
+
+    key, hit = cached_llm(deps, role, schema, messages)
+    if hit is not None:
+        return hit
     from core.llm.structured import call_structured
 
+    guard = deps.llm_guard()
     try:
-        result = call_structured(deps.llm, schema, messages, deps.settings, role=role)
+        result = call_structured(deps.llm, schema, messages, deps.settings, role=role,
+                                 guard=guard)
     except Exception as exc:  # noqa: BLE001 - every failure degrades to the offline rule
-        usage = to_role_usage(getattr(exc, "usage", None), fallback=True)
-        msg = redact(f"{role}: LLM output unusable ({exc}); used the offline rule instead.",
-                     deps.settings)
+        kind = getattr(exc, "kind", "")
+        skipped = kind == "skipped" or (kind == "deadline" and not getattr(exc, "attempts", 1))
+        usage = to_role_usage(getattr(exc, "usage", None), fallback=True, skipped=skipped)
+        notice = guard.announce()
+        if kind == "skipped":
+            return RoleCall(None, usage, notice)
+        msg = redact(f"{role}: no usable LLM reply ({exc}); used the offline rule instead."
+                     + (f" {notice}" if notice else ""), deps.settings)
         log.warning(msg)
         return RoleCall(None, usage, msg)
-    return RoleCall(result.value, to_role_usage(result.usage))
+    call = RoleCall(result.value, to_role_usage(result.usage))
+    store_llm(deps, key, call)
+    return call

@@ -276,6 +276,9 @@ def distill(step: PlanStep, query: str, hits: list[Hit], ignore: set[str],
         if ids or v.coverage == "none":
             return Distilled(v.context.strip(), ids, v.finding.strip(), v.coverage, v.missing,
                              "llm", call)
+    if call.value is not None:  # answered, but nothing usable: a fallback all the same
+        call = call.fell_back("distiller: the LLM's context cited no evidence id; used the "
+                              "offline rule instead.")
     kept, coverage, missing = extract(f"{query} {step.sub_question}", hits, ignore,
                                       deps.text_embedder, prefer_summaries=asks_risks(step))
     ids = list(dict.fromkeys(e.evidence_id for e in kept))

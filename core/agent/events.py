@@ -82,6 +82,10 @@ class StepStarted(EventBase):
     attempt: int = 0
     section: str | None = None
     doc_ids: list[str] = Field(default_factory=list)
+    companies: list[str] = Field(default_factory=list,
+                                 description="The filings searched, by company and period.")
+    depends_on: list[int] = Field(default_factory=list,
+                                  description="Earlier steps whose findings this step uses.")
 
 
 class QueryRewritten(EventBase):
@@ -152,6 +156,8 @@ class AnswerReady(EventBase):
     stop_reason: str
     stop_message: str
     source: Literal["llm", "offline"]
+    checks: list[dict[str, Any]] = Field(
+        default_factory=list, description="Self-check verdict per claim (SentenceCheck).")
 
 
 class Warning(EventBase):  # noqa: A001 - the event's name in the protocol

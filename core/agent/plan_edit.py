@@ -19,7 +19,6 @@ from core.errors import PlanValidationError
 
 TOOLS = ("filing_search", "web_search")
 MAX_PLAN_STEPS = 20
-ROW_COLUMNS = ("sub_question", "tool", "section", "keywords", "doc_ids", "justification")
 
 
 def _split(value: Any) -> list[str]:
@@ -143,46 +142,3 @@ def check_plan(plan: Any, corpus_sections: Mapping[str, Sequence[str]], *,
         out.append(step)
     return out
 
-
-def add_step(plan: list[PlanStep], step: PlanStep | None = None,
-             index: int | None = None) -> list[PlanStep]:
-    """A copy of ``plan`` with ``step`` (a blank filing step by default) inserted at ``index``."""
-    out = list(plan)
-    new = step or PlanStep(sub_question="", justification="added by the analyst")
-    out.insert(len(out) if index is None else max(0, min(index, len(out))), new)
-    return out
-
-
-def delete_step(plan: list[PlanStep], index: int) -> list[PlanStep]:
-    """A copy of ``plan`` without step ``index`` (0-based)."""
-    if not 0 <= index < len(plan):
-        raise PlanValidationError([f"there is no step {index + 1} to delete"])
-    return plan[:index] + plan[index + 1:]
-
-
-def move_step(plan: list[PlanStep], index: int, to: int) -> list[PlanStep]:
-    """A copy of ``plan`` with step ``index`` moved to position ``to`` (0-based)."""
-    if not 0 <= index < len(plan):
-        raise PlanValidationError([f"there is no step {index + 1} to move"])
-    out = list(plan)
-    step = out.pop(index)
-    out.insert(max(0, min(to, len(out))), step)
-    return out
-
-
-def plan_to_rows(plan: list[PlanStep]) -> list[dict[str, str]]:
-    """Table rows (strings only) for an editable grid; lists become comma-separated text."""
-    return [{"sub_question": s.sub_question, "tool": s.tool, "section": s.section or "",
-             "keywords": ", ".join(s.keywords), "doc_ids": ", ".join(s.doc_ids),
-             "justification": s.justification} for s in plan]
-
-
-def rows_to_plan(rows: Sequence[Mapping[str, Any]]) -> list[PlanStep]:
-    """Steps from table rows (blank rows skipped); raises ``PlanValidationError`` on faults."""
-    kept = [dict(r) for r in rows
-            if any(str(r.get(c) or "").strip() for c in ("sub_question", "keywords", "section"))]
-    for row in kept:
-        row["tool"] = str(row.get("tool") or "filing_search").strip()
-        row["justification"] = str(row.get("justification") or "")
-        row["sub_question"] = str(row.get("sub_question") or "")
-    return parse_plan(kept)

@@ -4,8 +4,8 @@ With an LLM the finding comes from the distiller's call (one call does both, see
 ``distill.py``; ``REFLECT_NOTE`` states that contract). Offline rule: extractive —
 the best distilled sentence (the context lists them best first) with its reference;
 for a clause asking how one finding bears on another, the juxtaposition of the
-earlier steps' findings (``connect.py``), which also makes the step at least partly
-answered.
+earlier steps' findings (``connect.py``); the juxtaposition is not evidence, so the
+step's coverage stays what its own evidence showed.
 """
 
 from __future__ import annotations
@@ -45,5 +45,4 @@ def offline_link_finding(record: StepRecord, history: list[StepRecord],
     link = build_link(record, earlier, evidence, corpus, question)
     if link is None:
         return None
-    coverage: Coverage = "partial" if record.coverage == "none" else record.coverage
-    return "Juxtaposed (offline): " + link_text(link, lambda i: f"[{i}]"), coverage
+    return "Juxtaposed (offline): " + link_text(link, lambda i: f"[{i}]"), record.coverage

@@ -14,10 +14,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from core.agent.agent_cache import cached_hits, retrieval_key, store_hits
 from core.agent.deps import AgentDeps
 from core.agent.state import Evidence, PlanStep
 from core.agent.text import overlap, terms
-from core.agent.web_dates import supports_after
 from core.errors import RetrievalError
 from core.retrieval.fusion import rrf
 from core.types import Chunk, DocumentMeta, Hit, RerankerInfo, StageScore
@@ -25,6 +25,8 @@ from core.types import Chunk, DocumentMeta, Hit, RerankerInfo, StageScore
 log = logging.getLogger(__name__)
 WEB_DOC_ID = "web"
 UNDATED_RETRY = "searched again without the date filter"
+CACHE_HIT = "cache_hit"
+"""Key of ``timings_ms`` marking a filing search served from the cache."""
 WEB_RERANKER = RerankerInfo(
     name="web:cosine+terms+provider (RRF)",
     kind="fallback",
@@ -63,11 +65,16 @@ def search_filings(step: PlanStep, query: str, strategy: str, scope: list[str],
     """Candidates ``(hits, filters, timings, warning)``; a bad filter becomes a warning."""
     doc_ids = step.doc_ids or scope or None
     sections = [step.section] if step.section else None
+    key = retrieval_key(deps, query, strategy, doc_ids, sections)
+    cached = cached_hits(deps, key)
+    if cached is not None:
+        return cached[0], cached[1], {CACHE_HIT: 1.0}, None
     try:
         result = deps.retriever.search(query, strategy=strategy, k=deps.settings.top_k,
                                        doc_ids=doc_ids, sections=sections, rerank=False)
     except RetrievalError as exc:
         return [], {"doc_ids": doc_ids or [], "sections": sections or []}, {}, str(exc)
+    store_hits(deps, key, result.hits, result.filters)
     return result.hits, result.filters, result.timings_ms, None
 
 
@@ -83,21 +90,13 @@ def search_web(query: str, deps: AgentDeps, after: str | None = None
     k = max(deps.settings.top_n * 2, 8)
     note = None
     try:
-        if after and supports_after(deps.web):
-            found = deps.web.search(query, k=k, after=after)
-            if not found:
-                note = f"no web result published on or after {after}; {UNDATED_RETRY}"
-                found = deps.web.search(query, k=k)
-        else:
+        found = deps.web.search(query, k=k, after=after)
+        if after and not found:
+            note = f"no web result published on or after {after}; {UNDATED_RETRY}"
             found = deps.web.search(query, k=k)
     except RetrievalError as exc:
         return [], str(exc)
     return [web_hit_to_hit(h, i) for i, h in enumerate(found, start=1)], note
-
-
-def corpus_reranker(deps: AgentDeps) -> Any:
-    return deps.reranker if deps.reranker is not None else getattr(deps.retriever, "reranker",
-                                                                    None)
 
 
 def rerank_hits(query: str, hits: list[Hit], tool: str, deps: AgentDeps
@@ -106,7 +105,7 @@ def rerank_hits(query: str, hits: list[Hit], tool: str, deps: AgentDeps
     top_n = deps.settings.top_n
     if not hits:
         return [], None, None
-    reranker = corpus_reranker(deps)
+    reranker = deps.corpus_reranker
     if tool == "web_search" and (reranker is None or reranker.info.kind != "cross-encoder"):
         return rerank_web(query, hits, top_n, deps), WEB_RERANKER, None
     if reranker is None:

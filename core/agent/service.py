@@ -8,6 +8,8 @@
 
 Paused runs live in the SQLite checkpointer under ``settings.data_dir`` and a
 ``paused`` RunRecord under ``settings.runs_dir``, so a new process can resume them.
+A run a server restart interrupted mid-research is continued from its last checkpoint by
+``continue_run(thread_id)`` (the node that was running when it stopped runs again).
 """
 
 from __future__ import annotations
@@ -22,9 +24,11 @@ from langgraph.types import Command
 from core.agent.checkpoint import close_checkpointer, open_checkpointer
 from core.agent.deps import AgentDeps, CorpusInfo
 from core.agent.events import Error, EventBase
+from core.agent.events import Warning as WarningEvent
 from core.agent.graph import build_graph
 from core.agent.plan_edit import check_plan
 from core.agent.state import PlanStep
+from core.cache import open_cache
 from core.config import Settings
 from core.errors import AppError, StoreError
 from core.runs import RunRecord, list_runs, load_run, new_run_id, record_from_state, save_run
@@ -60,8 +64,10 @@ class ResearchService:
                  store: Any = None, checkpointer: Any = None):
         self.settings = settings
         self.store = store
+        generation = store.registry.generation if store is not None else None
         self.deps = AgentDeps(settings=settings, retriever=retriever, corpus=corpus_info,
-                              web=web, llm=llm, reranker=reranker, embedder=embedder)
+                              web=web, llm=llm, reranker=reranker, embedder=embedder,
+                              cache=open_cache(settings), corpus_generation=generation)
         self.checkpointer = checkpointer or open_checkpointer(settings)
         self.graph = build_graph(self.deps, self.checkpointer)
 
@@ -137,21 +143,30 @@ class ResearchService:
             steps = check_plan(plan, self.deps.corpus.sections,
                                web_available=self.deps.web_available)
             value = [s.model_dump() for s in steps]
-        return RunStream(self._resume(thread_id, value))
+        return RunStream(self._resume(thread_id, Command(resume=value)))
+
+    def can_continue(self, thread_id: str) -> bool:
+        """True when the run stopped mid-research (not at review, not finished): its last
+        checkpoint has tasks left (``next``), or tasks whose writes were saved but not yet
+        applied (a stop right after a node finished)."""
+        snap = self.graph.get_state(self._config(thread_id))
+        names = set(snap.next) | {t.name for t in snap.tasks} if snap else set()
+        return bool(names) and "review" not in names
 
     def continue_run(self, thread_id: str) -> RunStream:
-        """Carry on a run that stopped mid-way (failed or interrupted, e.g. the team database
-        was lost) from its last checkpoint; nodes that completed are not run again."""
+        """Continue an interrupted run from its last checkpoint; ``AppError`` if it cannot."""
+        if not self.can_continue(thread_id):
+            raise AppError(f"Run {thread_id} has nothing to continue (it finished, waits for "
+                           "plan review, is unknown, or was started with another data folder).")
         snap = self.graph.get_state(self._config(thread_id))
-        if not snap or not snap.tasks:  # a task whose writes were saved is not in ``next``
-            raise AppError(f"Run {thread_id} has nothing left to run (finished or unknown).")
-        if "review" in (snap.next or ()):
-            raise AppError(f"Run {thread_id} is waiting for plan review: approve or edit it.")
-        return RunStream(self._resume(thread_id, None))
+        nxt = ", ".join(sorted(set(snap.next) | {t.name for t in snap.tasks}))
+        note = WarningEvent(node="graph", message=(
+            f"Continued from the last checkpoint after an interruption (next: {nxt}); events "
+            "of the interrupted part that were not saved are missing from this trace."))
+        return RunStream(self._resume(thread_id, None, first=note))
 
-    def _resume(self, thread_id: str, value: Any) -> Iterator[EventBase]:
-        """Run on from the checkpoint: ``Command(resume=value)``, or plain continuation for
-        ``value=None``."""
+    def _resume(self, thread_id: str, graph_input: Any,
+                first: EventBase | None = None) -> Iterator[EventBase]:
         from core.llm.failures import redact
         from core.storage import failure_message
 
@@ -164,8 +179,10 @@ class ResearchService:
         events = list(base.events)
         base = base.model_copy(update={"status": "running"})
         t0 = time.perf_counter()
+        if first is not None:
+            events.append(first)
+            yield first
         try:
-            graph_input = None if value is None else Command(resume=value)
             for event in self._events(graph_input, thread_id):
                 events.append(event)
                 yield event

@@ -37,6 +37,10 @@ class PlanStep(BaseModel):
     doc_ids: list[str] = Field(
         default_factory=list, description="Documents to search (empty: the whole scope)."
     )
+    depends_on: list[int] = Field(
+        default_factory=list,
+        description="0-based indices of earlier steps whose findings this step uses.",
+    )
 
 
 class Evidence(BaseModel):
@@ -103,6 +107,9 @@ class RoleUsage(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     fallbacks: int = Field(default=0, description="Calls answered by the offline rule instead.")
+    cache_hits: int = Field(default=0, description="Calls answered from the cache (no call).")
+    skipped: int = Field(default=0, description="Calls not sent: the run's LLM breaker was "
+                         "open (the endpoint had failed) or no run time was left.")
 
     @property
     def total(self) -> int:
@@ -114,6 +121,8 @@ class RoleUsage(BaseModel):
             prompt_tokens=self.prompt_tokens + other.prompt_tokens,
             completion_tokens=self.completion_tokens + other.completion_tokens,
             fallbacks=self.fallbacks + other.fallbacks,
+            cache_hits=self.cache_hits + other.cache_hits,
+            skipped=self.skipped + other.skipped,
         )
 
 
@@ -125,6 +134,18 @@ class Citation(BaseModel):
     kind: Literal["chunk", "web"]
     label: str
     url: str | None = None
+
+
+class SentenceCheck(BaseModel):
+    """The self-check's verdict on one sentence of the answer (see ``selfcheck.py``)."""
+
+    sentence: str = Field(description="The sentence as written, markers included.")
+    citations: list[int] = Field(default_factory=list, description="Its [n] markers.")
+    verdict: Literal["supported", "unsupported", "uncited"] = Field(
+        description="supported by the cited evidence, not supported by it, or citing nothing.")
+    reason: str = Field(default="", description="Why, in words a reader can check.")
+    kept: bool = Field(default=True, description="False when removed from the answer.")
+    judge: Literal["llm", "offline"] = "offline"
 
 
 class Answer(BaseModel):
@@ -140,6 +161,8 @@ class Answer(BaseModel):
         default_factory=list, description="The numbered evidence: [n] is evidence[n - 1]."
     )
     source: Literal["llm", "offline"] = "offline"
+    checks: list[SentenceCheck] = Field(
+        default_factory=list, description="Self-check verdict per claim sentence, in order.")
 
 
 class StopReason(BaseModel):

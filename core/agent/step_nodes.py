@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from core.agent.citations import best_records, number_evidence, renumber, validate_citations
+from core.agent.answer import final_answer
 from core.agent.common import (
     call_usage,
     call_warnings,
@@ -42,9 +42,8 @@ from core.agent.retrieval import (
     search_web,
 )
 from core.agent.rewriter import rewrite
-from core.agent.state import Answer, ResearchState, StepRecord, StopReason
-from core.agent.synthesize import synthesize
-from core.agent.web_dates import supports_after, web_after
+from core.agent.state import ResearchState, StepRecord, StopReason
+from core.agent.web_dates import web_after
 
 
 def _budget_deps(state: ResearchState, deps: AgentDeps, node: str) -> tuple[AgentDeps, list]:
@@ -96,8 +95,6 @@ def search_web_node(state: ResearchState, deps: AgentDeps) -> dict:
     index, step, work = state.get("step_index", 0), current_step(state), state["work"]
     after, why = web_after(step, state.get("question", ""), state.get("plan", []),
                            state.get("doc_scope") or [], deps.corpus)
-    if after and not supports_after(deps.web):
-        after, why = None, ""
     hits, problem = search_web(work.query, deps, after)
     warnings = warn("search_web", index, problem, "retrieval") if problem else []
     dated = after and not (problem and UNDATED_RETRY in problem)
@@ -170,27 +167,20 @@ def reflect_node(state: ResearchState, deps: AgentDeps) -> dict:
 def synthesize_node(state: ResearchState, deps: AgentDeps) -> dict:
     clock = Clock()
     history = state.get("history", [])
-    numbered = number_evidence(best_records(history), state.get("evidence", {}))
     stop = state.get("limit_hit") or StopReason(code="completed",
                                                 message="all plan steps were researched")
     deps, warnings = _budget_deps(state, deps, "synthesize")
-    text, not_found, source, call = synthesize(state["question"], history, numbered, stop, deps)
-    warnings += call_warnings("synthesize", None, call, "synthesizer")
-    first = validate_citations(text, numbered)
-    invalid = first.invalid
-    check, numbered = renumber(first, numbered)
+    final = final_answer(state["question"], history, state.get("evidence", {}), stop, deps)
+    answer, invalid = final.answer, final.answer.invalid_markers
+    warnings += [w for msg in final.warnings for w in warn("synthesize", None, msg, "synthesizer")]
     if invalid:
         warnings += warn("synthesize", None, f"synthesis: removed {len(invalid)} citation "
                          f"marker(s) not in the run's evidence: {', '.join(invalid)}",
                          "synthesizer")
-    if source == "llm" and check.uncited:
-        warnings += warn("synthesize", None, f"synthesis: {len(check.uncited)} sentence(s) cite "
-                         "no evidence; read them as the model's reasoning", "synthesizer")
-    answer = Answer(text=check.text, citations=check.citations, invalid_markers=invalid,
-                    not_found=not_found, evidence=list(numbered.values()), source=source)
-    emit(AnswerReady(node="synthesize", elapsed_ms=clock.ms, usage=call_usage(call),
+    emit(AnswerReady(node="synthesize", elapsed_ms=clock.ms, usage=call_usage(final.call),
                      answer=answer.text, citations=[c.model_dump() for c in answer.citations],
-                     invalid_markers=invalid, not_found=not_found,
-                     stop_reason=stop.code, stop_message=stop.message, source=source))
+                     invalid_markers=invalid, not_found=answer.not_found,
+                     stop_reason=stop.code, stop_message=stop.message, source=answer.source,
+                     checks=[c.model_dump() for c in answer.checks]))
     return {"answer": answer, "stop": stop, "warnings": warnings,
-            **usage_update("synthesizer", call)}
+            "usage": {role: u for role, u in final.usage.items()}}

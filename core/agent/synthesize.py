@@ -2,22 +2,22 @@
 
 Evidence is numbered 1..N over the best attempt of each step; the LLM sees it
 fenced as data and must cite only those numbers; ``citations.validate_citations``
-then removes or flags any other marker. Offline rule: per step, the distilled
-sentences with their markers (a sentence already said is not repeated); for a
-clause that asks how one finding bears on another, the offline juxtaposition of
-``connect.py``; then what could not be found, said plainly.
+then removes or flags any other marker. Offline rule: the extractive brief of
+``brief.py`` (a banner, then per step the best line of each kept source with its
+marker; a line already said is not repeated); for a clause that asks how one
+finding bears on another, the offline juxtaposition of ``connect.py``; then what
+could not be found, said plainly.
 """
 
 from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from core.agent.brief import BANNER, part_lines  # noqa: F401 - BANNER re-exported
 from core.agent.citations import best_records
 from core.agent.connect import LINK_NOTE, build_link, link_text
 from core.agent.deps import AgentDeps, CorpusInfo, ask_llm
-from core.agent.distill import context_lines
 from core.agent.state import Evidence, StepRecord, StopReason
-from core.agent.text import near_duplicate
 
 SYNTH_PROMPT = """You write the final answer of a research run over SEC filings and web sources.
 Answer the question in several short paragraphs using ONLY the numbered evidence and findings.
@@ -30,7 +30,6 @@ Answer the question in several short paragraphs using ONLY the numbered evidence
 
 OFFLINE_NOTE = ("(Offline engine: extractive answer quoting the evidence; configure an LLM for an "
                 "analytical synthesis across sources.)")
-MAX_SENTENCES_PER_STEP = 3
 
 
 class SynthesisOutput(BaseModel):
@@ -62,22 +61,6 @@ def synth_messages(question: str, records: list[StepRecord], numbered: dict[int,
     return [("system", with_safety(SYNTH_PROMPT)), ("user", user)]
 
 
-def _step_body(rec: StepRecord, n_of: dict[str, int], used: list[str]) -> str:
-    """The step's best context sentences with [n] markers, skipping any sentence that says
-    (nearly) the same as one already in the answer."""
-    parts: list[str] = []
-    for text, ids in context_lines(rec.context):
-        ns = [n_of[i] for i in ids if i in n_of]
-        if not ns or any(near_duplicate(text, u) for u in used):
-            continue
-        used.append(text)
-        end = "" if text.rstrip().endswith((".", "!", "?")) else "."
-        parts.append(f"{text.rstrip()}{end} " + "".join(f"[{n}]" for n in dict.fromkeys(ns)))
-        if len(parts) >= MAX_SENTENCES_PER_STEP:
-            break
-    return " ".join(parts)
-
-
 def _link_paragraph(rec: StepRecord, earlier: list[StepRecord], numbered: dict[int, Evidence],
                     corpus: CorpusInfo | None, question: str) -> str | None:
     """The offline juxtaposition for a connect clause (see ``connect.py``), or None."""
@@ -91,9 +74,9 @@ def _link_paragraph(rec: StepRecord, earlier: list[StepRecord], numbered: dict[i
 def offline_answer(question: str, records: list[StepRecord], numbered: dict[int, Evidence],
                    stop: StopReason | None, corpus: CorpusInfo | None = None
                    ) -> tuple[str, list[str]]:
-    """Extractive answer: per step, its best sentences with [n] markers (each sentence once);
-    a connect clause ("explain how X bears on Y") juxtaposes the earlier steps' findings;
-    then the gaps."""
+    """The extractive brief: the banner; per step, the best line of each kept source with its
+    [n] marker (each line once); a connect clause ("explain how X bears on Y") juxtaposes the
+    earlier steps' findings; then the gaps."""
     n_of = {ev.id: n for n, ev in numbered.items()}
     paragraphs: list[str] = []
     not_found: list[str] = []
@@ -103,7 +86,8 @@ def offline_answer(question: str, records: list[StepRecord], numbered: dict[int,
         if link:
             paragraphs.append(link)
             continue
-        body = _step_body(rec, n_of, used) if rec.coverage != "none" else ""
+        lines = part_lines(rec, n_of, used) if rec.coverage != "none" else []
+        body = "\n".join(f"- {line}" for line in lines)
         if not body:
             not_found.append(rec.sub_question)
             continue
@@ -117,8 +101,7 @@ def offline_answer(question: str, records: list[StepRecord], numbered: dict[int,
                           + "; ".join(q.rstrip(".?") for q in not_found) + ".")
     if stop is not None and stop.code != "completed":
         paragraphs.append(limit_note(stop))
-    paragraphs.append(OFFLINE_NOTE)
-    return "\n\n".join(paragraphs), not_found
+    return "\n\n".join([BANNER, *paragraphs]), not_found
 
 
 def synthesize(question: str, history: list[StepRecord], numbered: dict[int, Evidence],

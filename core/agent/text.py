@@ -20,7 +20,7 @@ _SENT_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&.\-']*[A-Za-z0-9]|[A-Za-z0-9]")
 _EXTRA_STOP = frozenset(
     """
-    find recent news explain how directly addresses address exacerbates one stated new
+    find recent news explain how
     post filing post-filing then also this that these those its their his her our latest
     information about year years related relating regarding concerning into onto upon within
     whether any ways way much many

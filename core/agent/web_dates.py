@@ -9,15 +9,13 @@ returns the earliest publication date to accept, with the reason:
   period end of the filing the plan's filing steps search (from its cover page), when known.
 
 An explicit year wins over the relative cues: "post-filing, from 2024" over a FY2024
-report that ended in December 2024 still means news from 2024. ``supports_after``
-tells whether a provider's ``search`` accepts ``after=`` (all of core.retrieval.web's do).
+report that ended in December 2024 still means news from 2024.
+Every ``WebSearch`` provider accepts ``after=`` (it is part of the protocol).
 """
 
 from __future__ import annotations
 
-import inspect
 import re
-from typing import Any
 
 from core.agent.deps import CorpusInfo
 from core.agent.state import PlanStep
@@ -67,11 +65,3 @@ def web_after(step: PlanStep, question: str, plan: list[PlanStep], scope: list[s
                 return after, f"'{cue.group(0)}': {why}"
     return None, ""
 
-
-def supports_after(web: Any) -> bool:
-    """True when ``web.search`` takes an ``after`` keyword (or ``**kwargs``)."""
-    try:
-        params = inspect.signature(web.search).parameters
-    except (TypeError, ValueError):
-        return False
-    return "after" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())

@@ -48,10 +48,10 @@ def citation_validity(text: str, evidence: Sequence[Any],
 
 def statement_citations(text: str) -> list[tuple[str, bool]]:
     """``(statement, cited)`` for each statement of ``text``."""
-    from core.agent.synthesize import OFFLINE_NOTE
+    from core.agent.synthesize import BANNER, OFFLINE_NOTE
 
     body = _TRAILING.sub(lambda m: f"{m.group(2)}{m.group(1)}", (text or "").replace(
-        OFFLINE_NOTE, ""))
+        OFFLINE_NOTE, "").replace(BANNER, ""))
     out = []
     for s in sentences(body):
         plain = re.sub(r"^Partly answered\s*[—-]\s*", "", strip_markers(s)).strip()

@@ -1,10 +1,13 @@
 """Faithfulness (after RAGAS): the share of the answer's statements its contexts support.
 
 LLM judge: one structured call breaks the answer into statements and gives a
-supported/unsupported verdict for each against the run's contexts. Offline:
+supported/unsupported verdict for each against the run's contexts, checking every
+figure against the passage the statement cites; a "supported" statement whose figures
+are not in its cited text is then overruled (``check_figures``). Offline:
 the answer's sentences are the statements; each is supported when every
-figure it states appears in the contexts and its terms and meaning are found
-there (``core.evaluation.offline.support``). No statement: not applicable.
+figure it states appears in the contexts it cites (in any context when uncited)
+and its terms and meaning are found there (``core.evaluation.offline.support``).
+No statement: not applicable.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from core.evaluation.judge import EvalSample, Judge, Judgement, numbered_contexts
-from core.evaluation.offline import claims, clean_answer, support
+from core.evaluation.offline import cited_claims, clean_answer, numbers, support
 from core.evaluation.results import MetricScore
 
 KEY = "faithfulness"
@@ -25,7 +28,13 @@ PROMPT = """You check whether an answer is faithful to the context it was writte
 2. For each statement decide whether the CONTEXT supports it: supported means it can be
    directly inferred from the context; anything not stated there, or contradicted, is not
    supported. Judge only against the context, never against your own knowledge.
-Give a short reason for each verdict."""
+3. Check every figure (amount, percentage, count, year, ratio) character by character against
+   the context passage the statement cites ([n] in the ANSWER is context n): it is supported
+   only if that same figure appears there for the same line item, period and unit. A figure
+   missing from the cited passage, belonging to another line item or period, or rounded or
+   converted differently than the passage allows, makes the statement unsupported.
+List each statement's figures and the context numbers it cites, and give a short reason for
+each verdict."""
 
 
 class StatementVerdict(BaseModel):
@@ -34,6 +43,10 @@ class StatementVerdict(BaseModel):
     statement: str = Field(description="A self-contained factual statement from the answer.")
     supported: bool = Field(description="True if the context directly supports the statement.")
     reason: str = Field(default="", description="One short sentence explaining the verdict.")
+    figures: list[str] = Field(default_factory=list, description="Figures the statement "
+                               "states, as written (amounts, percentages, counts, years).")
+    cited: list[int] = Field(default_factory=list, description="Context numbers [n] the "
+                             "statement cites in the answer.")
 
 
 class FaithfulnessVerdicts(BaseModel):
@@ -49,8 +62,31 @@ def messages(sample: EvalSample) -> list[tuple[str, str]]:
 
     return [("system", with_safety(PROMPT)),
             ("user", f"Question: {sample.question}\n\nCONTEXT:\n"
-                     f"{numbered_contexts(sample.contexts)}\n\nANSWER:\n"
-                     f"{clean_answer(sample.answer)}")]
+                     f"{numbered_contexts(sample.contexts)}\n\nANSWER (with its [n] "
+                     f"citations):\n{answer_with_markers(sample.answer)}")]
+
+
+def answer_with_markers(text: str) -> str:
+    """The answer as the judge reads it: the offline note removed, citation markers kept."""
+    from core.agent.synthesize import OFFLINE_NOTE
+
+    return (text or "").replace(OFFLINE_NOTE, "").strip()
+
+
+def check_figures(verdict: StatementVerdict, contexts: list[str]) -> StatementVerdict:
+    """Overrule a "supported" verdict whose figures are not in the cited context text
+    (all contexts when it cites none): a judge must not wave a wrong number through."""
+    stated = numbers(" ".join([verdict.statement, *verdict.figures]))
+    refs = [n for n in verdict.cited if 1 <= n <= len(contexts)]
+    pool = [contexts[n - 1] for n in refs] if refs else contexts
+    found = set().union(*(numbers(c) for c in pool)) if pool else set()
+    missing = sorted(stated - found)
+    if not verdict.supported or not missing:
+        return verdict
+    where = "the cited context" if refs else "the context"
+    return verdict.model_copy(update={"supported": False, "reason": (
+        f"figure(s) {', '.join(missing)} not in {where} (checked after the judge, who said: "
+        f"{verdict.reason or 'supported'})")})
 
 
 def llm_rule(sample: EvalSample, judge: Judge) -> Judgement:
@@ -58,7 +94,8 @@ def llm_rule(sample: EvalSample, judge: Judge) -> Judgement:
     if not clean_answer(sample.answer):
         return Judgement(None, note="empty answer")
     reply = judge.ask(FaithfulnessVerdicts, messages(sample), role="judge:faithfulness")
-    verdicts = reply.statements
+    texts = [c.text for c in sample.contexts]
+    verdicts = [check_figures(v, texts) for v in reply.statements]
     if not verdicts:
         return Judgement(None, note="the judge found no statement in the answer")
     value = sum(v.supported for v in verdicts) / len(verdicts)
@@ -67,10 +104,12 @@ def llm_rule(sample: EvalSample, judge: Judge) -> Judgement:
 
 def offline_rule(sample: EvalSample, judge: Judge) -> Judgement:
     """Sentence support by embedding similarity, lexical overlap and figures."""
-    statements = claims(sample.answer)
-    if not statements:
+    pairs = cited_claims(sample.answer)
+    if not pairs:
         return Judgement(None, note="the answer states nothing to check")
-    found = support(statements, [c.text for c in sample.contexts], judge.embedder)
+    statements = [s for s, _ in pairs]
+    found = support(statements, [c.text for c in sample.contexts], judge.embedder,
+                    cited=[refs for _, refs in pairs])
     value = sum(s.supported for s in found) / len(found)
     return Judgement(value, {"statements": [s.as_dict() for s in found]})
 

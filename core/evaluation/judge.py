@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from core.config import Settings
 from core.evaluation.gold import GoldTarget, Piece
 from core.evaluation.results import MetricScore
+from core.llm.breaker import LLMGuard
 
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=BaseModel)
@@ -56,6 +57,13 @@ class Judge:
     llm: Any = None
     calls: int = 0
     tokens: int = 0
+    guard: LLMGuard = field(default_factory=lambda: LLMGuard(ignore=frozenset({"output"})))
+    """Breaker over the whole evaluation: after the same endpoint failure (HTTP 5xx, 429,
+    timeout...) twice the judge stops calling it and every metric uses its offline rule,
+    saying so. Unusable judge output does not count: one bad reply is not a dead server."""
+
+    def __post_init__(self) -> None:
+        self.guard.threshold = self.settings.llm_breaker_threshold
 
     @property
     def kind(self) -> str:
@@ -73,7 +81,8 @@ class Judge:
         from core.llm.structured import StructuredCallError, call_structured
 
         try:
-            result = call_structured(self.llm, schema, messages, self.settings, role=role)
+            result = call_structured(self.llm, schema, messages, self.settings, role=role,
+                                     guard=self.guard)
         except StructuredCallError as exc:
             self.calls += exc.usage.calls
             self.tokens += exc.usage.total

@@ -4,8 +4,9 @@
   citation markers, headings, questions or restated sub-questions ("Explain
   how..."), the offline engine's note or "could not find" sentences.
 - ``numbers(text)``: figures normalised so "$2,184.6" and "2184.60" agree.
-- ``support(statements, contexts, embedder)``: whether each statement is
-  backed by the contexts: every figure it states appears in them, and its
+- ``support(statements, contexts, embedder, cited)``: whether each statement is
+  backed by the contexts: every figure it states appears in them (in the passages
+  it cites, when it cites some), and its
   terms are found in one context passage (lexical overlap) with enough
   embedding similarity to its closest context sentence. The thresholds were
   set on hand-written faithful and unfaithful answers over the sample filing
@@ -44,9 +45,9 @@ def strip_markers(text: str) -> str:
 
 def clean_answer(text: str) -> str:
     """The answer without markers and without the offline engine's closing note."""
-    from core.agent.synthesize import OFFLINE_NOTE
+    from core.agent.synthesize import BANNER, OFFLINE_NOTE
 
-    return strip_markers((text or "").replace(OFFLINE_NOTE, "")).strip()
+    return strip_markers((text or "").replace(OFFLINE_NOTE, "").replace(BANNER, "")).strip()
 
 
 def is_claim(sentence: str) -> bool:
@@ -65,6 +66,30 @@ def claims(text: str) -> list[str]:
         if is_claim(s):
             out.append(s)
     return out
+
+
+def cited_claims(text: str) -> list[tuple[str, list[int]]]:
+    """``claims`` with the [n] markers each one carries (a marker opening a sentence, as in
+    "... revenue. [2] Next", belongs to the sentence before it)."""
+    from core.agent.synthesize import OFFLINE_NOTE
+
+    out: list[tuple[str, list[int]]] = []
+    pending: list[int] = []
+    for raw in sentences((text or "").replace(OFFLINE_NOTE, "")):
+        lead = re.match(r"^(?:\s*\[[\d\s,;–-]+\])+", raw)
+        if lead and out:
+            out[-1][1].extend(_refs(lead.group(0)))
+            raw = raw[lead.end():]
+        refs = pending + _refs(raw)
+        pending = []
+        s = re.sub(r"^Partly answered\s*[—-]\s*", "", strip_markers(raw)).strip()
+        if is_claim(s):
+            out.append((s, refs))
+    return out
+
+
+def _refs(text: str) -> list[int]:
+    return [int(n) for m in _MARKERS.findall(text) for n in re.findall(r"\d+", m)]
 
 
 def _canon(raw: str) -> str | None:
@@ -120,11 +145,18 @@ class Support:
                 "missing_numbers": self.missing_numbers}
 
 
-def support(statements: list[str], contexts: list[str], embedder: Any = None) -> list[Support]:
-    """Per statement, whether ``contexts`` support it (see the module docstring)."""
+def support(statements: list[str], contexts: list[str], embedder: Any = None,
+            cited: list[list[int]] | None = None) -> list[Support]:
+    """Per statement, whether ``contexts`` support it (see the module docstring).
+
+    ``cited[i]`` lists the 1-based contexts statement ``i`` cites: its figures must then
+    appear in those cited passages, not merely somewhere in the run's contexts (a figure
+    of another line item elsewhere does not support it).
+    """
     if not statements:
         return []
-    ctx_numbers = set().union(*(numbers(c) for c in contexts)) if contexts else set()
+    per_ctx = [numbers(c) for c in contexts]
+    ctx_numbers = set().union(*per_ctx) if contexts else set()
     windows = [terms(c) for c in contexts if c.strip()]
     sents = passages(contexts)
     sims: list[float | None] = [None] * len(statements)
@@ -136,7 +168,9 @@ def support(statements: list[str], contexts: list[str], embedder: Any = None) ->
     for i, s in enumerate(statements):
         want = terms(s)
         best = max((_share(want, w) for w in windows), default=0.0)
-        missing = sorted(numbers(s) - ctx_numbers)
+        refs = [n for n in (cited[i] if cited else []) if 1 <= n <= len(per_ctx)]
+        allowed = set().union(*(per_ctx[n - 1] for n in refs)) if refs else ctx_numbers
+        missing = sorted(numbers(s) - allowed)
         sim = sims[i]
         lexical = best >= OVERLAP_ALONE
         semantic = sim is not None and sim >= SIMILARITY and best >= OVERLAP_WITH_SIM

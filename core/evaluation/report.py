@@ -19,8 +19,8 @@ RETRIEVAL_KEYS: tuple[str, ...] = tuple(f"recall@{k}" for k in RECALL_KS) + ("mr
 LABELS = {
     "faithfulness": "faithful", "answer_correctness": "correct", "context_precision": "ctx prec",
     "context_recall": "ctx rec", "gold_evidence_recall": "gold ev", "citation_validity":
-    "cite valid", "cited_sentences": "cited", "wall_s": "sec", "llm_calls": "calls",
-    "tokens": "tokens", "judge_tokens": "judge tok",
+    "cite valid", "cited_sentences": "cited", "self_check": "self-check", "wall_s": "sec",
+    "llm_calls": "calls", "tokens": "tokens", "judge_tokens": "judge tok",
 }
 
 

@@ -22,7 +22,7 @@ core.retrieval.measure`` reports them): name -> (retriever strategy, rerank)."""
 RECALL_KS: tuple[int, ...] = (1, 3, 5, 10)
 ANSWER_METRICS: tuple[str, ...] = (
     "faithfulness", "answer_correctness", "context_precision", "context_recall",
-    "gold_evidence_recall", "citation_validity", "cited_sentences",
+    "gold_evidence_recall", "citation_validity", "cited_sentences", "self_check",
 )
 
 

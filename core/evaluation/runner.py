@@ -53,6 +53,7 @@ from core.evaluation.retrieval_eval import (
     ranked_list,
     score_ranking,
 )
+from core.evaluation.self_check import self_check_share
 
 log = logging.getLogger(__name__)
 FINGERPRINT_SETTINGS = ("llm_base_url", "llm_model", "top_k", "top_n", "rrf_k", "chunk_size",
@@ -108,7 +109,8 @@ def score_record(q: EvalQuestion, record: Any, targets: list[GoldTarget],
     scores = [faithfulness(sample, judge), answer_correctness(sample, judge),
               context_precision(sample, judge), context_recall(sample, judge),
               gold_evidence_recall(pieces, targets),
-              citation_validity(text, evidence, sample.invalid_markers), cited_sentences(text)]
+              citation_validity(text, evidence, sample.invalid_markers), cited_sentences(text),
+              self_check_share(answer)]
     return {s.key: s for s in scores}
 
 

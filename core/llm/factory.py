@@ -8,10 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from langchain_core.messages import HumanMessage
-
 from core.config import Settings
-from core.llm.failures import describe, redact
+from core.llm.failures import redact
 
 if TYPE_CHECKING:  # pragma: no cover
     from langchain_openai import ChatOpenAI
@@ -54,22 +52,13 @@ def describe_llm(settings: Settings) -> str:
 
 
 def test_connection(settings: Settings) -> tuple[bool, str]:
-    """Send one tiny chat request and say exactly what happened.
+    """``(ok, message)`` of ``core.llm.probe.check_connection``: a plain request, then a
+    structured one with each method until one works (the message names it). The key
+    never appears in the message."""
+    from core.llm.probe import check_connection
 
-    Returns ``(True, "...")`` on success, else ``(False, reason)`` where the
-    reason names the failure (authentication, unknown model, connection
-    refused, timeout...). The key never appears in the message.
-    """
-    llm = make_chat_model(settings)
-    if llm is None:
-        return False, "No LLM configured (set DTR_LLM_BASE_URL and/or DTR_LLM_API_KEY)."
-    try:
-        reply = llm.invoke([HumanMessage(content="Reply with the word OK.")], max_tokens=5)
-    except Exception as exc:  # noqa: BLE001 - every failure becomes a message
-        return False, describe(exc, settings).message
-    text = reply.content if isinstance(reply.content, str) else str(reply.content)
-    return True, redact(f"Connected to {describe_llm(settings)}; reply: {text.strip()[:40]!r}",
-                        settings)
+    check = check_connection(settings)
+    return check.ok, check.message
 
 
 test_connection.__test__ = False  # type: ignore[attr-defined]  # not a pytest test

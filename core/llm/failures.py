@@ -90,7 +90,24 @@ def classify(exc: BaseException, settings: Settings) -> Failure:
             return Failure("server", True, f"Server error from {where} (HTTP {status}): {detail}")
         return Failure("bad_request", False, f"Request rejected by {where} (HTTP {status}): "
                        f"{detail} (try DTR_LLM_STRUCTURED_METHOD=json_mode or function_calling).")
+    if _is_garbage(exc):
+        msg = (f"{where} did not answer like an OpenAI-compatible chat API (the reply was not "
+               "a chat completion, e.g. an HTML page): check the base URL (it usually ends "
+               "with /v1) and that the server is an OpenAI-compatible endpoint.")
+        return Failure("garbage", True, msg)
     return Failure("error", False, f"{type(exc).__name__}: {exc}")
+
+
+def _is_garbage(exc: BaseException) -> bool:
+    """A 200 reply that is not a chat completion (HTML page, plain text, no ``choices``)."""
+    if isinstance(exc, openai.APIResponseValidationError):
+        return True
+    text = str(exc)
+    if isinstance(exc, ValueError) and "Unexpected response type" in text:
+        return True  # langchain-openai: parse() gave a str (non-JSON body)
+    if isinstance(exc, AttributeError | TypeError | KeyError) and "choices" in text:
+        return True  # older langchain-openai: "'str' object has no attribute 'choices'"
+    return isinstance(exc, ValueError) and "null value for `choices`" in text
 
 
 def describe(exc: BaseException, settings: Settings) -> Failure:

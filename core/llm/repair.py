@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, TypeVar
+from types import UnionType
+from typing import Any, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
@@ -118,18 +119,106 @@ def extract_json_object(text: str) -> dict[str, Any]:
     return value
 
 
+def _unwrap_echo(obj: dict[str, Any], schema: type[BaseModel]) -> dict[str, Any]:
+    """The values of a reply that echoed the schema back (``{"description", "properties":
+    {field: value}}``): the ``properties`` object when its keys are the schema's fields."""
+    props = obj.get("properties")
+    fields = set(schema.model_fields)
+    if not isinstance(props, dict) or fields & set(obj) or not fields & set(props):
+        return obj
+    out: dict[str, Any] = {}
+    for key, value in props.items():
+        if isinstance(value, dict) and ({"type", "description", "title"} & set(value)):
+            if "value" in value:
+                out[key] = value["value"]
+            elif "default" in value:
+                out[key] = value["default"]
+            elif value.get("type") == "object" and isinstance(value.get("properties"), dict):
+                out[key] = value  # a nested object echoed as well: left to the validator
+            continue  # a bare schema entry carries no value
+        out[key] = value
+    return out
+
+
+def _model_of(annotation: Any) -> type[BaseModel] | None:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in get_args(annotation):
+        found = _model_of(arg)
+        if found is not None:
+            return found
+    return None
+
+
+def _wants(annotation: Any, kind: type) -> bool:
+    """True when ``annotation`` is ``kind`` or ``kind | None``."""
+    if annotation is kind:
+        return True
+    args = get_args(annotation)
+    return bool(args) and get_origin(annotation) in (Union, UnionType) and kind in args and all(
+        a in (kind, type(None)) for a in args)
+
+
+def _is_list_of_str(annotation: Any) -> bool:
+    return get_origin(annotation) is list and get_args(annotation) in ((str,),)
+
+
+def coerce_shapes(obj: Any, schema: type[BaseModel]) -> Any:
+    """Fix the common wrong shapes small models send, field by field (recursively).
+
+    A string field sent as a list of strings is joined; a list-of-strings field sent
+    as one string becomes a one-item list; a schema echoed back is unwrapped.
+    """
+    if not isinstance(obj, dict):
+        return obj
+    obj = _unwrap_echo(obj, schema)
+    out = dict(obj)
+    for name, info in schema.model_fields.items():
+        if name not in out:
+            continue
+        value, ann = out[name], info.annotation
+        if _wants(ann, str) and isinstance(value, list) and all(
+                isinstance(v, str | int | float) for v in value):
+            out[name] = " ".join(str(v).strip() for v in value if str(v).strip())
+        elif _is_list_of_str(ann) and isinstance(value, str):
+            out[name] = [value] if value.strip() else []
+        elif (sub := _model_of(ann)) is not None:
+            if isinstance(value, list):
+                out[name] = [coerce_shapes(v, sub) for v in value]
+            elif isinstance(value, dict):
+                out[name] = coerce_shapes(value, sub)
+    return out
+
+
+def _problems(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:5]:
+        where = ".".join(str(p) for p in err["loc"]) or "(root)"
+        got = "" if err["type"] == "missing" else f" (got {_short(err.get('input'))})"
+        parts.append(f"{where}: {err['msg']}{got}")
+    return "; ".join(parts)
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def parse_model(data: str | dict[str, Any], schema: type[M]) -> M:
-    """Validate a dict (or repaired text) against ``schema``.
+    """Validate a dict (or repaired text) against ``schema``, fixing common shapes first
+    if it does not validate as sent (``coerce_shapes``).
 
     Raises ``RepairError`` (a ``ValueError``) with a short message for either a
-    missing object or a schema mismatch, so callers can retry on both.
+    missing object or a schema mismatch (naming each field, what it needs and what
+    came), so callers can retry on both and the retry can say what to fix.
     """
     obj = extract_json_object(data) if isinstance(data, str) else data
     try:
         return schema.model_validate(obj)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or '(root)'}: {err['msg']}"
-            for err in exc.errors()[:5]
-        )
-        raise RepairError(f"the JSON does not match {schema.__name__}: {problems}") from exc
+        first = exc
+    try:
+        return schema.model_validate(coerce_shapes(obj, schema))
+    except ValidationError:
+        pass
+    raise RepairError(f"the JSON does not match {schema.__name__}: {_problems(first)}") from first

@@ -9,7 +9,15 @@ validated ``Schema`` instance or raises ``LLMOutputError`` (as its subclass
   vLLM; llama.cpp's server does not accept it);
 - ``function_calling``: one forced tool call whose arguments are the object;
 - ``json_mode``: ``response_format={"type": "json_object"}`` with the schema
-  described in the system prompt.
+  described in the system prompt;
+- ``prompt``: no response format at all, the schema in the system prompt and the
+  reply's text repaired (any chat endpoint).
+
+A method the endpoint rejects (HTTP 400, or HTTP 5xx for ``json_schema``, which is
+how llama.cpp's server fails on it) is replaced by the next one (json_schema ->
+json_mode -> prompt, function_calling -> prompt) for the rest of the run. Every
+request carries the role's output bound (``Settings.llm_max_tokens_for``) and a
+timeout cut to the run's remaining wall time (``core.llm.breaker.LLMGuard``).
 
 langchain's ``with_structured_output(..., include_raw=True)`` does the native
 parse; when it fails the raw text goes through ``core.llm.repair``. Models
@@ -33,6 +41,7 @@ from pydantic import BaseModel
 
 from core.config import Settings
 from core.errors import LLMOutputError
+from core.llm.breaker import LLMGuard
 from core.llm.failures import describe, redact
 from core.llm.repair import RepairError, parse_model
 from core.llm.usage import Usage
@@ -59,8 +68,11 @@ class StructuredResult(Generic[M]):
 class StructuredCallError(LLMOutputError):
     """``LLMOutputError`` carrying ``kind``, ``attempts`` and the ``usage`` spent."""
 
-    def __init__(self, message: str, *, kind: str, attempts: int, usage: Usage):
+    def __init__(self, message: str, *, kind: str, attempts: int, usage: Usage,
+                 detail: str = ""):
         super().__init__(message)
+        self.detail = detail or message
+        """The last failure alone (no role or attempt count), redacted."""
         self.kind = kind
         self.attempts = attempts
         self.usage = usage
@@ -144,6 +156,62 @@ def _backoff(settings: Settings, attempt: int, exc: BaseException | None) -> flo
     return delay
 
 
+def _bounded(llm: Any, settings: Settings, role: str, timeout_s: float) -> Any:
+    """``llm`` with the role's output bound and this request's timeout (ChatOpenAI only).
+
+    ChatOpenAI sends the bound as ``max_completion_tokens``; local servers (a base URL
+    is set) also get ``max_tokens``, which older llama.cpp/Ollama/vLLM builds read.
+    The timeout travels with the request (``timeout`` of the OpenAI SDK call).
+    """
+    fields = getattr(type(llm), "model_fields", {})
+    if "max_tokens" not in fields or "model_kwargs" not in fields:
+        return llm
+    bound = settings.llm_max_tokens_for(role)
+    extra = dict(getattr(llm, "extra_body", None) or {})
+    if settings.llm_base_url:
+        extra["max_tokens"] = bound
+    update: dict[str, Any] = {
+        "max_tokens": bound,
+        "model_kwargs": {**(llm.model_kwargs or {}), "timeout": timeout_s},
+    }
+    if extra and "extra_body" in fields:
+        update["extra_body"] = extra
+    return llm.model_copy(update=update)
+
+
+# On a rejected request, try the next method; on HTTP 5xx only json_schema switches
+# (llama.cpp's server answers an unsupported json_schema with 500).
+NEXT_METHOD = {"json_schema": "json_mode", "json_mode": "prompt", "function_calling": "prompt"}
+MIN_CALL_S = 0.5
+"""A request is not sent with less run time left than this."""
+
+
+_FEATURE_WORDS = ("response_format", "json_object", "json mode", "tool", "function")
+
+
+def _switch(method: str, failure: Any, native: bool) -> str | None:
+    """The method to try after ``failure`` (None: keep this one).
+
+    json_schema switches on any HTTP 400 or 5xx; json_mode and function_calling only on
+    an HTTP 400 that names the feature (so "context length exceeded" is not retried).
+    """
+    if not native or method not in NEXT_METHOD:
+        return None
+    if method == "json_schema" and failure.kind in ("bad_request", "server"):
+        return NEXT_METHOD[method]
+    text = failure.message.split("(try DTR_LLM")[0].lower()
+    if failure.kind == "bad_request" and any(w in text for w in _FEATURE_WORDS):
+        return NEXT_METHOD[method]
+    return None
+
+
+def _retry_prompt(exc: Exception, attempt: int) -> HumanMessage:
+    return HumanMessage(content=(
+        f"Attempt {attempt}: that reply could not be used. Problem: {exc}. Fix exactly this "
+        "and reply again with only the JSON object holding the values (not the schema), "
+        "every field of the schema present with the right type."))
+
+
 def call_structured(
     llm: BaseChatModel,
     schema: type[M],
@@ -151,26 +219,40 @@ def call_structured(
     settings: Settings,
     *,
     role: str,
+    guard: LLMGuard | None = None,
 ) -> StructuredResult[M]:
     """Ask ``llm`` for a ``schema`` object; repair, retry, and account for usage.
 
-    ``messages`` may be langchain messages or ``(role, text)`` tuples. Raises
-    ``StructuredCallError`` (an ``LLMOutputError``) whose message names the role
-    and the last failure, never the API key.
+    ``messages`` may be langchain messages or ``(role, text)`` tuples. ``guard`` is the
+    run's breaker (``core.llm.breaker``; a fresh one per call when None): no request is
+    sent while it is open or when the run's deadline has passed. Raises
+    ``StructuredCallError`` (an ``LLMOutputError``) whose message names the role and the
+    last failure, never the API key.
     """
-    method = settings.llm_structured_method
-    native = _supports_native(llm)
+    guard = guard or LLMGuard(threshold=settings.llm_breaker_threshold)
+    if guard.is_open:
+        guard.skip()
+        raise StructuredCallError(f"{role}: LLM not called (the endpoint failed earlier in "
+                                  "this run)", kind="skipped", attempts=0, usage=Usage())
+    method = guard.method or settings.llm_structured_method
+    native = _supports_native(llm) and method != "prompt"
     original = convert_to_messages(messages)
-    base = original
-    if method == "json_mode" or not native:
-        base = _with_instruction(original, schema)
-    runnable = _runnable(llm, schema, method, native)
+    base = original if native and method != "json_mode" else _with_instruction(original, schema)
     max_attempts = 1 + settings.llm_max_retries
     usage = Usage()
     convo = list(base)
-    last = "no attempt made"
-    kind = "error"
-    for attempt in range(1, max_attempts + 1):
+    last, kind, attempt, sent = "no attempt made", "error", 0, 0
+    while attempt < max_attempts:
+        timeout = guard.timeout(settings.llm_timeout_s)
+        if timeout < MIN_CALL_S:
+            last, kind = ("no run time left for another LLM call (max_wall_s reached); "
+                          "answered without it"), "deadline"
+            if sent == 0:
+                guard.skip()
+            break
+        attempt += 1
+        runnable = _runnable(_bounded(llm, settings, role, timeout), schema, method, native)
+        sent += 1
         try:
             out = runnable.invoke(convo)
         except Exception as exc:  # noqa: BLE001 - classified below
@@ -178,19 +260,25 @@ def call_structured(
             failure = describe(exc, settings)
             last, kind = failure.message, failure.kind
             log.warning("%s: attempt %d/%d failed: %s", role, attempt, max_attempts, last)
-            if failure.kind == "bad_request" and native and method == "json_schema":
-                # Servers without json_schema support (llama.cpp, older vLLM, some proxies)
-                # reject the request: fall back to json_object with the schema in the prompt.
-                log.warning("%s: endpoint rejected json_schema; switching to json_mode", role)
-                method = "json_mode"
-                base = _with_instruction(original, schema)
+            nxt = _switch(method, failure, native)
+            if nxt is not None:
+                # Servers without json_schema support reject it (HTTP 400) or fail on it
+                # (llama.cpp: HTTP 500): ask again with the next method, for the whole run.
+                log.warning("%s: endpoint failed on %s; switching to %s", role, method, nxt)
+                method = guard.method = nxt
+                native = nxt != "prompt"
+                base = original if nxt == "function_calling" else _with_instruction(
+                    original, schema)
                 convo = list(base)
-                runnable = _runnable(llm, schema, method, native)
                 continue
+            if guard.record(failure.kind, failure.message) or guard.is_open:
+                break
             if not failure.retriable:
                 break
             if attempt < max_attempts:
-                time.sleep(_backoff(settings, attempt, exc))
+                delay = _backoff(settings, attempt, exc)
+                left = guard.remaining()
+                time.sleep(delay if left is None else max(0.0, min(delay, left - MIN_CALL_S)))
             continue
         raw_msg: AIMessage = out["raw"] if native else out
         usage = usage + Usage.from_message(raw_msg)
@@ -205,15 +293,12 @@ def call_structured(
             last, kind = f"unusable reply: {exc}" + (" (cut off at the token limit)" if cut
                                                      else ""), "output"
             log.warning("%s: attempt %d/%d gave %s", role, attempt, max_attempts, last)
-            convo = [
-                *base,
-                AIMessage(content=raw[:4000]),
-                HumanMessage(content=f"That reply could not be used ({exc}). Reply again with "
-                             "only the JSON object, matching the schema exactly."),
-            ]
-    attempts = min(attempt, max_attempts)
+            convo = [*base, AIMessage(content=raw[:4000]), _retry_prompt(exc, attempt)]
+    if kind == "output":
+        guard.record("output", last)
     message = redact(
-        f"{role}: no usable {schema.__name__} from the LLM after {attempts} attempt(s): {last}",
+        f"{role}: no usable {schema.__name__} from the LLM after {attempt} attempt(s): {last}",
         settings,
     )
-    raise StructuredCallError(message, kind=kind, attempts=attempts, usage=usage)
+    raise StructuredCallError(message, kind=kind, attempts=attempt, usage=usage,
+                              detail=redact(last, settings))

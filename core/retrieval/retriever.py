@@ -23,6 +23,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -35,7 +36,22 @@ from core.retrieval.registry import STRATEGIES
 from core.retrieval.scope import resolve_scope
 from core.types import Hit, ScopeInfo, SearchResult, StageScore
 
+if TYPE_CHECKING:
+    from core.models import Embedder
+    from core.retrieval.rerank import Reranker
+
 SCOPES = ("auto", "all")
+
+
+class FilingRetriever(Protocol):
+    """What the agent needs from a retriever: ``search`` and the models it uses."""
+
+    embedder: Embedder | None
+    reranker: Reranker | None
+
+    def search(self, query: str, *, strategy: str = "hybrid", k: int | None = None,
+               doc_ids: list[str] | None = None, sections: list[str] | None = None,
+               rerank_query: str | None = None, rerank: bool = True) -> SearchResult: ...
 
 
 class Retriever:

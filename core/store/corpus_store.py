@@ -81,39 +81,39 @@ class CorpusStore:
             raise StoreError(
                 f"{len(bad)} chunk(s) (e.g. {bad[0]}) do not belong to document {meta.doc_id}."
             )
-        with self._lock:
-            existing = self.registry.get_document(meta.doc_id)
+        existing = self.registry.get_document(meta.doc_id)
+        if existing is not None:
+            return existing, False
+        meta = meta.model_copy(update={"n_chunks": len(chunks)})
+        if not meta.sections:
+            meta.sections = list(dict.fromkeys(c.section for c in chunks))
+        chunks = [c.model_copy(update={"statement": tag})
+                  for c, tag in zip(chunks, tag_statements(chunks), strict=True)]
+        # Embedding (minutes for a long filing) holds no lock: readers in this process
+        # (sections, search) go on meanwhile; only the short index stage is serialised.
+        stage("embed")
+        vectors = self._embed([vector_text(c, meta, self.settings.embed_context) for c in chunks])
+        stage("index")
+        with self._lock, self.storage.writer_lock():
+            self._sync()
+            existing = self.registry.get_document(meta.doc_id)  # added meanwhile elsewhere
             if existing is not None:
                 return existing, False
-            meta = meta.model_copy(update={"n_chunks": len(chunks)})
-            if not meta.sections:
-                meta.sections = list(dict.fromkeys(c.section for c in chunks))
-            chunks = [c.model_copy(update={"statement": tag})
-                      for c, tag in zip(chunks, tag_statements(chunks), strict=True)]
-            stage("embed")
-            mode = self.settings.embed_context
-            vectors = self._embed([vector_text(c, meta, mode) for c in chunks])
-            stage("index")
-            with self.storage.writer_lock():
-                self._sync()
-                existing = self.registry.get_document(meta.doc_id)  # added meanwhile elsewhere
-                if existing is not None:
-                    return existing, False
-                if self.registry.status(meta.doc_id) == "pending" and not self._rollback(
-                        meta.doc_id):
-                    raise StoreError(add_failed(meta.file_name, self._where, None))
-                try:
-                    self.registry.write_pending(meta, chunks)
-                    self.vectors.add(chunks, vectors)
-                    self._generation.wrote(self.registry.mark_ready(meta.doc_id))
-                except BaseException as exc:
-                    clean = self._rollback(meta.doc_id)
-                    if isinstance(exc, StoreError) or not isinstance(exc, Exception):
-                        raise
-                    raise StoreError(add_failed(meta.file_name, self._where, exc, clean)) from None
-                finally:
-                    self.keyword.invalidate()
-            return meta, True
+            if self.registry.status(meta.doc_id) == "pending" and not self._rollback(
+                    meta.doc_id):
+                raise StoreError(add_failed(meta.file_name, self._where, None))
+            try:
+                self.registry.write_pending(meta, chunks)
+                self.vectors.add(chunks, vectors)
+                self._generation.wrote(self.registry.mark_ready(meta.doc_id))
+            except BaseException as exc:
+                clean = self._rollback(meta.doc_id)
+                if isinstance(exc, StoreError) or not isinstance(exc, Exception):
+                    raise
+                raise StoreError(add_failed(meta.file_name, self._where, exc, clean)) from None
+            finally:
+                self.keyword.invalidate()
+        return meta, True
 
     def delete(self, doc_id: str) -> None:
         """Remove a document, its chunks and its vectors (no-op for an unknown id)."""

@@ -22,6 +22,9 @@ class Response:
     body: Any = None
     headers: dict[str, str] = field(default_factory=dict)
     delay_s: float = 0.0
+    raw: bytes | None = None
+    """Send these bytes as the body instead of ``body`` as JSON (an HTML page...)."""
+    content_type: str = "application/json"
 
 
 @dataclass
@@ -70,9 +73,11 @@ class ScriptedServer:
                 if reply.delay_s and owner._closing.wait(reply.delay_s):
                     return
                 data = json.dumps(reply.body).encode() if reply.body is not None else b""
+                if reply.raw is not None:
+                    data = reply.raw
                 try:
                     self.send_response(reply.status)
-                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Type", reply.content_type)
                     self.send_header("Content-Length", str(len(data)))
                     for key, value in reply.headers.items():
                         self.send_header(key, value)

@@ -59,6 +59,17 @@ class Behaviour:
                    headers=headers or {})
 
     @classmethod
+    def html(cls, status: int = 200, page: str = "") -> Behaviour:
+        """An HTML page instead of JSON (a proxy's login or error page, a wrong base URL)."""
+        return cls("html", content=page or "<html><body><h1>Welcome to nginx!</h1></body></html>",
+                   status=status)
+
+    @classmethod
+    def hang(cls) -> Behaviour:
+        """Never answer (until the server closes): the client's timeout must end the call."""
+        return cls.slow(3600)
+
+    @classmethod
     def slow(cls, delay_s: float, then: Behaviour | None = None) -> Behaviour:
         """Reply only after ``delay_s`` seconds (longer than the client timeout to test it)."""
         b = then or cls.text("{}")
@@ -79,9 +90,13 @@ def count_words(obj: Any) -> int:
 class FakeOpenAIServer(ScriptedServer):
     """OpenAI-compatible chat completions from a queue of ``Behaviour``s."""
 
-    def __init__(self, *, model: str = "fake-model", default: Behaviour | None = None):
+    def __init__(self, *, model: str = "fake-model", default: Behaviour | None = None,
+                 json_schema_status: int | None = None):
+        """``json_schema_status``: answer every request asking for ``response_format``
+        json_schema with this HTTP status, without using the queue (llama.cpp answers 500)."""
         self.model = model
         self.default = default
+        self.json_schema_status = json_schema_status
         self._queue: list[Behaviour] = []
         self._qlock = threading.Lock()
         self._ids = itertools.count(1)
@@ -115,6 +130,12 @@ class FakeOpenAIServer(ScriptedServer):
         if method != "POST" or not path.endswith("/chat/completions"):
             return Response(404, {"error": {"message": f"no route {method} {path}",
                                             "type": "invalid_request_error"}})
+        request = body if isinstance(body, dict) else {}
+        fmt = request.get("response_format") or {}
+        if self.json_schema_status and isinstance(fmt, dict) and fmt.get("type") == "json_schema":
+            return Response(self.json_schema_status, {"error": {
+                "message": "unsupported response_format type json_schema",
+                "type": "server_error" if self.json_schema_status >= 500 else "invalid_request"}})
         with self._qlock:
             behaviour = self._queue.pop(0) if self._queue else self.default
         if behaviour is None:
@@ -123,6 +144,9 @@ class FakeOpenAIServer(ScriptedServer):
         return self._reply(behaviour, body if isinstance(body, dict) else {})
 
     def _reply(self, b: Behaviour, request: dict[str, Any]) -> Response:
+        if b.kind == "html":
+            return Response(b.status, raw=(b.content or "").encode(),
+                            content_type="text/html; charset=utf-8", delay_s=b.delay_s)
         if b.kind == "error":
             kind = "rate_limit_exceeded" if b.status == 429 else "server_error"
             return Response(b.status, {"error": {"message": b.content, "type": kind,

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import statistics
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -174,7 +173,3 @@ def format_table(name: str, results: dict[str, dict[str, ConfigScore]]) -> str:
             rows.append(f"| {name} | {regime} | {config} | " + " | ".join(cells) + " |")
     return "\n".join(rows)
 
-
-def mean_latency(scores: dict[str, ConfigScore]) -> float:
-    values = [v for s in scores.values() for v in s.latencies_ms]
-    return statistics.fmean(values) if values else 0.0

@@ -1,0 +1,142 @@
+"""The final answer: synthesis, one re-ask of a bad LLM answer, self-check, citations.
+
+1. With an LLM, the synthesiser writes the answer; its citations are validated and
+   every claim is self-checked (``selfcheck.py``, one batched LLM call). An answer
+   that cites nothing, or whose claims are mostly uncited or unsupported
+   (``selfcheck.problem``), is asked again ONCE with the reason; if the second answer
+   fails too, the extractive brief (``synthesize.offline_answer``) replaces it, with
+   a warning. The evidence is never dropped: the brief cites it.
+2. Offline (or after the fallback) the brief is checked by the offline rule.
+3. Unsupported and uncited claims are removed from the text (``apply_checks``); the
+   verdict of every claim stays on the ``Answer`` (``checks``), and the evidence is
+   renumbered 1..M in order of first citation.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from core.agent.citations import best_records, number_evidence, renumber, validate_citations
+from core.agent.deps import AgentDeps, CorpusInfo, RoleCall, ask_llm
+from core.agent.selfcheck import apply_checks, check_answer, problem
+from core.agent.state import (
+    Answer,
+    Evidence,
+    RoleUsage,
+    SentenceCheck,
+    StepRecord,
+    StopReason,
+)
+from core.agent.synthesize import (
+    SynthesisOutput,
+    limit_note,
+    offline_answer,
+    synth_messages,
+)
+
+RETRY_PROMPT = ("Your answer was rejected: {why}. Write it again from the numbered evidence: "
+                "cite every factual sentence with the [n] of the evidence that states it, quote "
+                "figures exactly as the evidence gives them (unit and period included), and "
+                "leave out anything the evidence does not support.")
+
+
+@dataclass
+class Final:
+    """The checked answer and what it cost."""
+
+    answer: Answer
+    warnings: list[str] = field(default_factory=list)
+    usage: dict[str, RoleUsage] = field(default_factory=dict)
+    call: RoleCall | None = None  # the last synthesiser call (for the event's usage)
+
+
+def _add(usage: dict[str, RoleUsage], role: str, call: RoleCall | None) -> None:
+    if call is None or (call.usage.calls == 0 and call.usage.fallbacks == 0):
+        return
+    usage[role] = usage[role] + call.usage if role in usage else call.usage
+
+
+def _llm_answer(question: str, records: list[StepRecord], numbered: dict[int, Evidence],
+                deps: AgentDeps, out: Final
+                ) -> tuple[str, list[str], list[SentenceCheck]] | None:
+    """The LLM's answer with its checks, re-asked once with the reason; None: use the brief."""
+    messages = synth_messages(question, records, numbered)
+    for attempt in (1, 2):
+        call = ask_llm(deps, "synthesizer", SynthesisOutput, messages)
+        out.call = call
+        _add(out.usage, "synthesizer", call)
+        if call.warning:
+            out.warnings.append(call.warning)
+        if call.value is None or not call.value.answer.strip():
+            return None
+        draft = validate_citations(call.value.answer.strip(), numbered).text
+        checks, check_call = check_answer(draft, numbered, deps, use_llm=True)
+        _add(out.usage, "selfcheck", check_call)
+        if check_call is not None and check_call.warning:
+            out.warnings.append(check_call.warning)
+        why = problem(checks)
+        if why is None:
+            return draft, list(call.value.not_found), checks
+        if attempt == 1:
+            out.warnings.append(f"synthesis: the LLM answer was rejected ({why}); asked again "
+                                "with the reason")
+            messages = [*messages, ("assistant", call.value.answer),
+                        ("user", RETRY_PROMPT.format(why=why))]
+        else:
+            out.warnings.append(f"synthesis: the LLM answer was rejected again ({why}); "
+                                "replaced by the extractive brief")
+    return None
+
+
+def _renumber_checks(checks: list[SentenceCheck], old: dict[int, Evidence],
+                     new: dict[int, Evidence]) -> list[SentenceCheck]:
+    new_of_id = {ev.id: n for n, ev in new.items()}
+    mapping = {n: new_of_id.get(ev.id) for n, ev in old.items()}
+    def sub(m: re.Match) -> str:
+        n = mapping.get(int(m.group(1)))
+        return f"[{n}]" if n else ""
+
+    out = []
+    for c in checks:
+        if not c.kept:  # removed: it keeps the numbers of the full evidence list
+            out.append(c)
+            continue
+        out.append(c.model_copy(update={
+            "sentence": re.sub(r"\[(\d+)\]", sub, c.sentence).strip(),
+            "citations": [mapping[n] for n in c.citations if mapping.get(n)]}))
+    return out
+
+
+def final_answer(question: str, history: list[StepRecord], evidence: dict[str, Evidence],
+                 stop: StopReason | None, deps: AgentDeps,
+                 corpus: CorpusInfo | None = None) -> Final:
+    """The checked, cited answer of a run (see the module docstring)."""
+    records = best_records(history)
+    numbered = number_evidence(records, evidence)
+    out = Final(Answer(text=""))
+    got = _llm_answer(question, records, numbered, deps, out) if deps.llm is not None else None
+    if got is not None:
+        text, not_found, checks = got
+        source = "llm"
+        if stop is not None and stop.code != "completed":
+            text += f"\n\n{limit_note(stop)}"
+    else:
+        text, not_found = offline_answer(question, records, numbered, stop,
+                                         corpus or deps.corpus)
+        source = "offline"
+        checks = None
+    first = validate_citations(text, numbered)
+    if checks is None:
+        checks, _ = check_answer(first.text, numbered)
+    kept_text, checks = apply_checks(first.text, checks)
+    removed = [c for c in checks if not c.kept]
+    if removed:
+        out.warnings.append(f"self-check: removed {len(removed)} sentence(s) the cited evidence "
+                            "does not support")
+    check, kept = renumber(validate_citations(kept_text, numbered), numbered)
+    out.answer = Answer(text=check.text, citations=check.citations,
+                        invalid_markers=first.invalid, not_found=not_found,
+                        evidence=list(kept.values()), source=source,
+                        checks=_renumber_checks(checks, numbered, kept))
+    return out

@@ -1,0 +1,174 @@
+"""Offline planning rules: clauses, what a clause refers back to, and each step's scope.
+
+* ``split_clauses``: the question cut at cue words ("; then", ", and <verb>", ", <verb>"); a
+  verb-less piece before a coordinating "and" is a request of its own ("X's supply chain
+  risks, and has Y's news changed them?" is two clauses), before a bare comma it is context
+  for the next clause ("Based on X's 10-K, identify ...").
+* ``refers_back``: a clause that points back ("this strategy", "them", "it") or is too short
+  to stand alone ("What drove the change?") depends on the clause before it and carries
+  that clause's terms as its referent, so its query never searches on "change" alone.
+* ``step_scope``: the documents of the companies and periods named IN the clause (the
+  registry's company resolution, ``core.retrieval.scope``); a clause that names no company
+  takes its referent's scope, else the question's as a whole.
+* ``cap_question`` / ``dedupe_steps``: bounds on what a very long question can produce.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.agent.deps import CorpusInfo
+from core.agent.state import PlanStep
+from core.agent.text import content_words, terms
+from core.retrieval.scope import match_companies, question_periods, resolve_scope
+
+MAX_QUESTION_CHARS = 2000
+"""Characters of a question the offline planner reads (the rest is said in a note)."""
+SAME_STEP_JACCARD = 0.8
+"""Two steps whose term sets overlap this much (same tool, same filters) are one step."""
+STANDALONE_WORDS = 3
+"""A clause with fewer content words than this (and no company) needs a referent."""
+
+VERBS = (r"find|search|look|explain|describe|compare|identify|summari[sz]e|list|assess|"
+         r"analy[sz]e|determine|discuss|evaluate|what|how|why|which|who|when|does|did|is|are")
+AUX = r"has|have|had|was|were|will|would|can|could|should|do"
+_SEP = re.compile(
+    rf"\s*(?:;|,?\s+and\s+then\b,?|,?\s+and\s+also\b|,\s*then\b,?|,?\s+then,|"
+    rf",?\s+and\s+(?=(?:{VERBS})\b)|,\s+and\s+(?=(?:{AUX})\b)|,\s+(?=(?:{VERBS})\b)|"
+    rf",?\s+(?:in addition|additionally|also)\s*,?\s+(?=(?:{VERBS})\b))\s*",
+    re.IGNORECASE,
+)
+_LEAD = re.compile(r"^(?:then|also|next|finally|additionally|in addition|and)\b[\s,]*", re.I)
+_CUE = re.compile(rf"\b(?:{VERBS}|{AUX})\b", re.IGNORECASE)
+_BACK = re.compile(r"\b(?:this|these|those|such|that)\s+(?:new\s+)?\w+|"
+                   r"\b(?:it|they|them)\b", re.IGNORECASE)
+_QUESTION_WORDS = re.compile(rf"\b(?:{VERBS}|{AUX})\b", re.IGNORECASE)
+
+
+def cap_question(question: str) -> tuple[str, str | None]:
+    """``(question, note)``: at most ``MAX_QUESTION_CHARS``, cut at a sentence end."""
+    text = " ".join(question.split())
+    if len(text) <= MAX_QUESTION_CHARS:
+        return text, None
+    cut = text[:MAX_QUESTION_CHARS]
+    end = max(cut.rfind(". "), cut.rfind("? "), cut.rfind("; "))
+    cut = cut[: end + 1] if end > MAX_QUESTION_CHARS // 2 else cut.rsplit(" ", 1)[0]
+    return cut, (f"the question is {len(text):,} characters; the plan reads its first "
+                 f"{len(cut):,} (limit {MAX_QUESTION_CHARS:,})")
+
+
+def _pieces(sentence: str) -> list[tuple[str, bool]]:
+    """``(piece, ends at a coordinating 'and')`` for each piece of ``sentence``."""
+    out: list[tuple[str, bool]] = []
+    last = 0
+    for m in _SEP.finditer(sentence):
+        if m.start() > last:
+            out.append((sentence[last:m.start()], bool(re.search(r"\band\b|;", m.group(0)))))
+        last = m.end()
+    out.append((sentence[last:], False))
+    return [(p, a) for p, a in out if p and p.strip(" ,.")]
+
+
+def split_clauses(question: str) -> list[str]:
+    """Clauses of ``question`` (see the module docstring)."""
+    clauses: list[str] = []
+    carry = ""
+    for sentence in re.split(r"(?<=[.?!])\s+", question.strip()):
+        for piece, coordinated in _pieces(sentence):
+            piece = _LEAD.sub("", piece.strip(" ,")).strip()
+            standalone = coordinated and len(content_words(piece)) >= 2
+            if (not _CUE.search(piece) or len(piece.split()) < 3) and not standalone:
+                carry = f"{carry}, {piece}" if carry else piece
+                continue
+            clauses.append(f"{carry}, {piece}" if carry else piece)
+            carry = ""
+    if carry:
+        if clauses:
+            clauses[-1] = f"{clauses[-1]}, {carry}"
+        else:
+            clauses.append(carry)
+    end = "?" if "?" in question[-2:] else "."
+    return [c[0].upper() + c[1:].rstrip(" .?") + end for c in clauses if c]
+
+
+def names_company(clause: str, corpus: CorpusInfo) -> bool:
+    return bool(match_companies(clause, corpus.documents))
+
+
+def refers_back(clause: str, corpus: CorpusInfo) -> bool:
+    """True when the clause cannot be searched on its own words (see the module docstring)."""
+    if _BACK.search(clause):
+        return True
+    words = content_words(_QUESTION_WORDS.sub(" ", clause), limit=20)
+    return len(words) < STANDALONE_WORDS and not names_company(clause, corpus)
+
+
+def referent_terms(clause: str, earlier: str, limit: int = 6) -> list[str]:
+    """Content words of ``earlier`` that ``clause`` lacks: what the clause refers to."""
+    have = terms(clause)
+    out = [w for w in content_words(_QUESTION_WORDS.sub(" ", earlier), limit=20)
+           if not terms(w) <= have]
+    return out[:limit]
+
+
+def step_scope(clause: str, question: str, corpus: CorpusInfo, scope: list[str],
+               referent_docs: list[str] | None = None) -> tuple[list[str], str]:
+    """``(doc ids, why)`` for a filing step (see the module docstring)."""
+    docs = [d for d in corpus.documents if not scope or d.doc_id in scope]
+    text, whose = clause, "named in this step"
+    if not match_companies(clause, docs):
+        if referent_docs:
+            return list(referent_docs), "the step it refers back to"
+        text, whose = question, "named in the question (this step names none)"
+    periods, latest = question_periods(text)
+    if not periods and not latest and text is clause:
+        q_periods, _ = question_periods(question)
+        text = f"{clause} {' '.join(map(str, q_periods))}"
+    found = resolve_scope(text, docs)
+    if not found.doc_ids:
+        return [], "no company in the corpus is named"
+    return found.doc_ids, f"{', '.join(found.companies)} ({whose})"
+
+
+def dedupe_steps(steps: list[PlanStep]) -> tuple[list[PlanStep], list[str]]:
+    """Steps without repeats (same tool and filters, near-identical terms), with notes;
+    dependencies are renumbered onto the kept steps."""
+    kept: list[PlanStep] = []
+    where: dict[int, int] = {}
+    notes: list[str] = []
+    for i, step in enumerate(steps):
+        mine = terms(step.sub_question) | terms(" ".join(step.keywords))
+        same = next((k for k, other in enumerate(kept) if other.tool == step.tool
+                     and other.doc_ids == step.doc_ids and other.section == step.section
+                     and _jaccard(mine, terms(other.sub_question)
+                                  | terms(" ".join(other.keywords))) >= SAME_STEP_JACCARD),
+                    None)
+        if same is not None:
+            where[i] = same
+            notes.append(f"step {i + 1} repeats step {same + 1}; merged")
+            continue
+        where[i] = len(kept)
+        kept.append(step)
+    out = []
+    for k, step in enumerate(kept):
+        deps = sorted({where[d] for d in step.depends_on if d in where and where[d] < k})
+        out.append(step.model_copy(update={"depends_on": deps}))
+    return out, notes
+
+
+def _jaccard(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a and b else float(a == b)
+
+
+def uncovered_clauses(question: str, steps: list[PlanStep]) -> list[str]:
+    """Clauses of ``question`` whose terms no step's sub-question or keywords share."""
+    out = []
+    for clause in split_clauses(question):
+        want = terms(" ".join(content_words(_QUESTION_WORDS.sub(" ", clause), limit=20)))
+        if not want:
+            continue
+        best = max((len(want & (terms(s.sub_question) | terms(" ".join(s.keywords))))
+                    / len(want) for s in steps), default=0.0)
+        if best < 0.5:
+            out.append(clause)
+    return out

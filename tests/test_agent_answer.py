@@ -1,0 +1,80 @@
+"""The offline answer is an extractive brief (issue 10, item 4 / helper C item 1), on a
+two-company corpus: per part, the best line of each kept source, figures with their period,
+line item and unit, and a banner saying it is extractive."""
+
+from __future__ import annotations
+
+import re
+
+from core.agent.brief import BANNER, PER_PART, readable_row
+from core.agent.citations import validate_citations
+from core.agent.state import Evidence, StepRecord
+from core.agent.synthesize import offline_answer
+from tests.answer_fakes import question_service
+
+ROW = ("Net sales | $ 2,184.6 | $ 1,527.3 (Fiscal 2024 | Fiscal 2023; CONSOLIDATED STATEMENTS "
+       "OF INCOME, in millions)")
+
+
+def _record(context: str, ids: list[str]) -> StepRecord:
+    return StepRecord(step=0, sub_question="What were Borealis's net sales in fiscal 2024?",
+                      tool="filing_search", query="q", evidence_ids=ids, coverage="answered",
+                      context=context)
+
+
+def test_readable_row_pairs_each_figure_with_its_period_and_keeps_the_unit():
+    assert readable_row(ROW) == ("Net sales: $2,184.6 (Fiscal 2024); $1,527.3 (Fiscal 2023) — "
+                                 "CONSOLIDATED STATEMENTS OF INCOME, in millions")
+    assert readable_row("Revenue grew 12% in fiscal 2024.") == "Revenue grew 12% in fiscal 2024."
+
+
+def test_brief_quotes_the_best_line_of_each_kept_source():
+    context = "\n".join([
+        f"- {ROW} [b-1]",
+        "- Net sales rose 43% on higher volumes in North America. [b-1]",
+        "- Net sales growth was driven by pricing in the snacks segment. [b-2]",
+        "- Borealis expects net sales to grow 4% to 6% in fiscal 2025. [b-3]",
+    ])
+    rec = _record(context, ["b-1", "b-2", "b-3"])
+    ev = {n: Evidence(id=i, kind="chunk", text="t", doc_id="b", label=i)
+          for n, i in enumerate(["b-1", "b-2", "b-3"], start=1)}
+    text, not_found = offline_answer("q", [rec], ev, None)
+    assert text.startswith(BANNER) and not_found == []
+    lines = [ln for ln in text.splitlines() if ln.startswith("- ")]
+    assert [re.findall(r"\[(\d+)\]", ln) for ln in lines] == [["1"], ["2"], ["3"]]
+    assert "$2,184.6 (Fiscal 2024)" in lines[0] and "in millions" in lines[0]
+    assert "higher volumes" not in text  # source 1's second line: one line per source
+    assert validate_citations(text, ev).uncited == [rec.sub_question]  # the part heading
+
+
+def test_a_heading_or_question_line_gives_way_to_what_its_source_states():
+    context = "\n".join([
+        "- Results of operations: what drove net sales? [b-1]",
+        "- Net sales rose 43% to $2.2 billion on higher volumes. [b-1]",
+        "- Segment information [b-2]",
+    ])
+    ev = {n: Evidence(id=i, kind="chunk", text="t", label=i)
+          for n, i in enumerate(["b-1", "b-2"], start=1)}
+    text, _ = offline_answer("q", [_record(context, ["b-1", "b-2"])], ev, None)
+    lines = [ln for ln in text.splitlines() if ln.startswith("- ")]
+    assert lines[0] == "- Net sales rose 43% to $2.2 billion on higher volumes. [1]"
+    assert lines[1] == "- Segment information. [2]"  # nothing else from that source
+
+
+def test_brief_takes_at_most_per_part_sources():
+    ids = [f"b-{k}" for k in range(PER_PART + 2)]
+    context = "\n".join(f"- Net sales line number {k} of the filing says something. [{i}]"
+                        for k, i in enumerate(ids))
+    ev = {n: Evidence(id=i, kind="chunk", text="t", label=i) for n, i in enumerate(ids, 1)}
+    text, _ = offline_answer("q", [_record(context, ids)], ev, None)
+    assert len([ln for ln in text.splitlines() if ln.startswith("- ")]) == PER_PART
+
+
+def test_two_company_run_quotes_each_company_under_its_own_part(settings):
+    svc = question_service(settings)
+    record = svc.ask("What were Acme's net revenue and Borealis's net sales in fiscal 2024?")
+    text = record.answer.text
+    assert text.startswith(BANNER) and record.answer.invalid_markers == []
+    cited = {c.evidence_id.split("-")[0] for c in record.answer.citations}
+    assert cited == {"acme", "bore"}
+    assert "2,184.6" in text and "in millions" in text
