@@ -170,3 +170,50 @@ def test_postgres_restart_mid_run_gives_one_line_and_the_run_continues(
     assert record.status == "done" and record.answer is not None and record.answer.text
     assert load_run(team, run_id).status == "done"
     corpus.close()
+
+
+def test_team_settings_are_checked_in_one_line_without_the_password():
+    from core.config import SettingsError, load_settings
+
+    with pytest.raises(SettingsError, match="needs the shared Chroma server too"):
+        load_settings(_env_file=None, database_url="postgresql://u:pw@h/db")
+    with pytest.raises(SettingsError) as bad:
+        load_settings(_env_file=None, database_url="mysql://u:hunter2@h/db",
+                      chroma_url="http://127.0.0.1:1")
+    assert "DTR_DATABASE_URL" in str(bad.value) and "hunter2" not in str(bad.value)
+
+
+def test_an_unreachable_database_is_one_line(tmp_path):
+    from core.errors import StoreError
+    from core.storage import storage_for
+    from tests.pg_server import _free_port
+
+    s = Settings(data_dir=tmp_path, database_url=f"postgresql://u:pw@127.0.0.1:{_free_port()}/x",
+                 chroma_url="http://127.0.0.1:1", _env_file=None)
+    with pytest.raises(StoreError) as lost:
+        storage_for(s).runs()
+    assert str(lost.value).startswith("Lost the team database at 127.0.0.1:")
+    assert "\n" not in str(lost.value) and "pw" not in str(lost.value)
+
+
+def test_a_document_left_pending_by_a_dead_writer_is_purged(team, hash_embedder):
+    import psycopg
+
+    from core.corpus import Corpus
+    from core.store.registry_pg import PgRegistry
+    from tests.fixtures.retrieval.corpus import nvda_10k
+
+    PgRegistry(str(team.database_url))  # tables
+    meta, chunks = nvda_10k()
+    writer = psycopg.connect(str(team.database_url))  # another machine's process, then it dies
+    with writer.transaction():
+        writer.execute("INSERT INTO documents (doc_id, meta, status, pid, seq) VALUES "
+                       "(%s, %s, 'pending', pg_backend_pid(), 1)",
+                       (meta.doc_id, meta.model_dump_json()))
+    writer.close()
+    corpus = Corpus(team, embedder=hash_embedder)
+    try:
+        assert corpus.store.registry.status(meta.doc_id) is None
+        assert corpus.documents() == []
+    finally:
+        corpus.close()

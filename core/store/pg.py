@@ -90,8 +90,12 @@ def get_pool(url: str):
                 check=ConnectionPool.check_connection, reconnect_timeout=5,
                 kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row,
                         "connect_timeout": 5})
-            with db_errors(url):
-                pool.open(wait=True, timeout=10)
+            try:
+                with db_errors(url):
+                    pool.open(wait=True, timeout=10)
+            except BaseException:
+                pool.close()  # no workers left retrying in the background
+                raise
             _POOLS[url] = pool
         return pool
 
