@@ -127,6 +127,15 @@ def storage_for(settings: Settings) -> Storage:
     return storage
 
 
+def describe(settings: Settings) -> str:
+    """Where the corpus lives, for the UI (no password)."""
+    if not settings.team_mode:
+        return f"folder {settings.data_dir}"
+    from core.store.pg import where
+
+    return f"team database {where(str(settings.database_url))}, vectors at {settings.chroma_url}"
+
+
 def corpus_digest(settings: Settings) -> str:
     """A short stable hash of the corpus key (for collection names on a shared server)."""
     return hashlib.sha1(storage_for(settings).corpus_key().encode()).hexdigest()[:10]

@@ -61,6 +61,7 @@ def sqlite_checkpointer(path: Path) -> SqliteSaver:
 
 
 _PG_READY: set[int] = set()
+_SETUP_LOCK = 7_304_114  # PostgreSQL advisory lock id
 
 
 def postgres_checkpointer(pool):
@@ -69,7 +70,12 @@ def postgres_checkpointer(pool):
 
     saver = PostgresSaver(pool, serde=_serde())
     if id(pool) not in _PG_READY:
-        saver.setup()
+        with pool.connection() as conn:  # replicas starting together migrate one at a time
+            conn.execute("SELECT pg_advisory_lock(%s)", (_SETUP_LOCK,))
+            try:
+                saver.setup()
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(%s)", (_SETUP_LOCK,))
         _PG_READY.add(id(pool))
     return saver
 
