@@ -21,6 +21,16 @@ from components.text import md_escape, readable_refs
 from core.agent import events as ev
 
 
+def quality_line(q: dict) -> str:
+    """'Quality: relevance 0.62 · coverage 0.80 · consistency 1.00 (...notes)' (escaped)."""
+    agree = q.get("consistency")
+    text = (f"Quality: relevance {q.get('relevance', 0):.2f} · coverage "
+            f"{q.get('coverage', 0):.2f} · consistency "
+            + ("n/a (nothing to compare)" if agree is None else f"{agree:.2f}"))
+    notes = q.get("notes") or []
+    return md_escape(text + (f" — {'; '.join(notes)}" if notes else ""))
+
+
 class StepCard:
     """Placeholders of one step attempt; ``update(event)`` fills the matching slot."""
 
@@ -116,6 +126,8 @@ class StepCard:
         with self.reflection.container():
             st.markdown(f"**Reflection:** {md_escape(readable_refs(e.finding, self.labels))}")
             render_coverage_badge(e.coverage)
+            if e.quality:
+                st.caption(quality_line(e.quality))
 
     def _on_policy_decided(self, e: ev.PolicyDecided) -> None:
         with self.policy.container():

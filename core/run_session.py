@@ -87,10 +87,24 @@ def open_run(service: Any, settings: Settings, thread_id: str) -> RunSession:
     resumable = _can_continue(service, thread_id)
     more = (" Continue it from its last checkpoint." if resumable
             else " It has no checkpoint to continue from.")
+    age = _seconds_since_saved(settings, thread_id)
+    if resumable and age is not None and age < settings.max_wall_s:
+        more += (f" Its trace was saved {age:.0f} s ago: if it is still running in another "
+                 "process (a CLI run, another app replica), let it finish instead.")
     return RunSession(thread_id, "interrupted", question, events, record=record,
                       resumable=resumable,
                       message="This run was interrupted while it ran (the server stopped); "
                               "the events saved before that are shown." + more)
+
+
+def _seconds_since_saved(settings: Settings, thread_id: str) -> float | None:
+    """Seconds since the run's record was last written (None when unknown)."""
+    import time
+
+    try:
+        return time.time() - (settings.runs_dir / f"{thread_id}.json").stat().st_mtime
+    except OSError:
+        return None
 
 
 def _can_continue(service: Any, thread_id: str) -> bool:
@@ -140,8 +154,10 @@ def _save_cancelled(service: Any, settings: Settings, thread_id: str,
         base = load_run(settings, thread_id)
     except AppError:
         base = RunRecord(id=thread_id, question="")
+    saved = list(base.events)  # a running record already holds the events up to its last step
+    events = saved + [e for e in job.events if e not in saved]
     record = base.model_copy(update={
-        "status": "failed", "events": list(base.events) + list(job.events), "error": reason,
+        "status": "failed", "events": events, "error": reason,
         "wall_s": round(job.seconds, 3)})
     save_run(record, settings)
     mark(settings, thread_id, "cancelled", reason)

@@ -66,6 +66,18 @@ def cited_gold(record, q, store, documents) -> bool:
     return False
 
 
+def _self_check(record) -> float | None:
+    """Share of the answer's claims supported by their citations (the run's verdicts, else
+    the offline rule), or None when this code has no self-check."""
+    try:
+        from core.evaluation.self_check import self_check_share
+    except ImportError:
+        return None
+    if record is None or record.answer is None:
+        return None
+    return self_check_share(record.answer).value
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("folder", type=Path)
@@ -112,9 +124,9 @@ def main(argv: list[str]) -> int:
                 correct.append(ac.value)
             calls += r.cost.llm_calls
             secs.append(r.cost.wall_s)
-            checks = getattr(getattr(record, "answer", None), "checks", None) or []
-            if checks:
-                support.append(sum(c.supported for c in checks) / len(checks))
+            share = _self_check(record)
+            if share is not None:
+                support.append(share)
         n = len(results)
         rows.append((system, n, hits, statistics.mean(correct) if correct else float("nan"),
                      calls / max(n, 1), statistics.mean(secs) if secs else 0.0,

@@ -11,7 +11,6 @@ twice, each time with a new ResearchService (as after a restart), in a fresh dat
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 import tempfile
@@ -52,7 +51,9 @@ class RoleServer(FakeOpenAIServer):
 
     def _answer(self, body: dict) -> dict:
         title = body["response_format"]["json_schema"]["name"]
-        text = json.dumps(body.get("messages", []))
+        text = "\n".join(str(m.get("content") or "") for m in body.get("messages", []))
+        blocks = re.findall(r"<<<EVIDENCE id=(\S+?)(?: meta=.*?)?>>>\n(.*?)\n<<<END EVIDENCE",
+                            text, re.S)
         if title == "PlannerOutput":
             steps = [dict(s, doc_ids=[self.doc_id] if s["tool"] == "filing_search" else [],
                           justification="measure") for s in STEPS[: self.n_steps]]
@@ -60,14 +61,20 @@ class RoleServer(FakeOpenAIServer):
         if title == "RewriteOutput":
             return {"query": "competition risk accelerator AI", "strategy": "hybrid",
                     "justification": "mixed terms"}
+        first = _sentence(blocks[0][1]) if blocks else "nothing found"
         if title == "DistillOutput":
-            ids = re.findall(r"id=([^\s>]+?)>>>", text)
-            return {"context": f"- A fact from the evidence [{ids[0] if ids else 'x'}]",
-                    "finding": "The evidence answers the step.", "coverage": "answered",
-                    "missing": ""}
-        if title == "SynthesisOutput":
-            return {"answer": "The filing names competition as a key risk [1].", "not_found": []}
+            ident = blocks[0][0] if blocks else "x"
+            return {"context": f"- {first} [{ident}]", "finding": first,
+                    "coverage": "answered", "missing": ""}
+        if title == "SynthesisOutput":  # quotes the first numbered evidence, cited [1]
+            return {"answer": f"{first} [1].", "not_found": []}
         return {}
+
+
+def _sentence(text: str) -> str:
+    """The first sentence of ``text`` (at most 30 words), without its final period."""
+    words = re.split(r"(?<=[.!?])\s", " ".join(text.split()))[0].split()[:30]
+    return " ".join(words).rstrip(".")
 
 
 def measure(n_steps: int, cache: bool) -> list[tuple[int, int, float]]:

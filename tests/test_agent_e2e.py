@@ -70,7 +70,10 @@ def test_offline_engine_answers_the_walkthrough_question_on_the_sample(settings,
 @pytest.mark.slow
 def test_offline_engine_with_the_real_embedder(settings, real_embedder):
     record = _offline_walkthrough(settings, real_embedder)
-    assert record.stop_reason.code == "completed"
+    # The connect step's own search may find nothing usable: its juxtaposition no longer
+    # raises its coverage (fault 4), so it is revised and, if still weak, the gap is said.
+    assert record.stop_reason.code == "completed" or (
+        record.stop_reason.code == "max_revisions" and "step 3" in record.stop_reason.message)
 
 
 def _expected_ids(settings, corpus, plan, queries):

@@ -167,13 +167,14 @@ def _two_step_llm(synthesis: bool) -> FakeChatModel:
         llm.enqueue({"query": "revenue grew", "strategy": "keyword", "justification": "j"},
                     {"context": "- Revenue grew 35% [doc1-00003]", "finding": "Grew 35%.",
                      "coverage": "answered", "missing": ""},
-                    {"answer": "Competition [1]; revenue grew 35% [2].", "not_found": []})
+                    {"answer": "Competition [1]; revenue grew 35% [2].", "not_found": []},
+                    {"verdicts": [{"index": 1, "supported": True, "reason": ""}]})
     return llm
 
 
 def test_bound_tokens_ends_with_the_best_answer_so_far(settings):
     full = make_service(settings, llm=_two_step_llm(True)).ask("q")  # measure each call
-    assert full.stop_reason.code == "completed" and full.total_usage.calls == 6
+    assert full.stop_reason.code == "completed" and full.total_usage.calls == 7  # + self-check
     calls = [e.usage.total for e in full.events if e.usage is not None]  # one per LLM call
     first_step = sum(calls[:3])  # planner + step 1's rewriter and distiller
     s = settings.model_copy(update={"max_tokens": first_step - 5})
@@ -237,12 +238,13 @@ def test_llm_run_counts_calls_per_role(settings):
          "finding": "Rival launches yearly.", "coverage": "answered", "missing": ""},
         {"answer": "Acme faces competition [1]. Rival launches yearly [2]. Invented [5].",
          "not_found": []},
+        {"verdicts": [{"index": 1, "supported": True}, {"index": 2, "supported": True}]},
     )
     svc = make_service(settings, llm=llm)
     record = svc.ask(QUESTION)
     assert {r: u.calls for r, u in record.usage.items()} == \
-        {"planner": 1, "rewriter": 2, "distiller": 2, "synthesizer": 1}
-    assert record.total_usage.calls == 6 and record.total_usage.total > 0
+        {"planner": 1, "rewriter": 2, "distiller": 2, "synthesizer": 1, "selfcheck": 1}
+    assert llm.pending == 0 and record.total_usage.calls == 7 and record.total_usage.total > 0
     assert sum(PLANNER_PROMPT.splitlines()[0] in h[0].content for h in llm.history) == 1
     assert record.answer.invalid_markers == ["[5]"] and "[5]" not in record.answer.text
     assert [c.kind for c in record.answer.citations] == ["chunk", "web"]

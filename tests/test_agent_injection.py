@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from core.agent.brief import BANNER
 from core.agent.state import PlanStep
 from core.llm.prompts import EVIDENCE_CLOSE, EVIDENCE_OPEN, SYSTEM_SAFETY
 from core.retrieval.web import WebHit
@@ -66,15 +67,20 @@ def test_llm_prompts_fence_the_attack_and_the_plan_does_not_change(settings):
         {"context": "- HACKED [https://evil.example/rival]", "finding": "HACKED",
          "coverage": "answered", "missing": ""},
         {"answer": "HACKED [1] [9]", "not_found": []},
+        {"answer": "HACKED again [1]", "not_found": []},  # asked again with the reason
     )
     svc = _service(settings, llm)
     thread_id, _, _ = svc.start("q")
     record = svc.resume(thread_id).run()
-    assert llm.pending == 0 and record.total_usage.calls == 6
+    assert llm.pending == 0 and record.total_usage.calls == 7
     assert _executed(record) == [(p.sub_question, p.tool) for p in PLAN]
     assert not [e for e in record.events if e.type == "plan_revised"]
     assert len(svc.deps.web.queries) == 1  # web searched only by the planned web step
-    assert record.answer.invalid_markers == ["[9]"]
+    # an answer that states nothing checkable is asked again once, then replaced by the
+    # extractive brief of the evidence (issue 10, fault 9)
+    assert record.usage["synthesizer"].calls == 2 and record.answer.source == "offline"
+    assert record.answer.text.startswith(BANNER) and record.answer.citations
+    assert "HACKED again" not in record.answer.text
     prompts = [m.content for call in llm.history for m in call]
     systems = [call[0].content for call in llm.history]
     assert all(SYSTEM_SAFETY in s for s in systems)

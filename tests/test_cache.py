@@ -71,6 +71,8 @@ def _script(server, settings, corpus) -> None:
         Behaviour.json({"answer": "Northwind names larger GPU vendors as a key risk [1]. AMD's "
                         "annual Instinct cadence [2] exacerbates that risk [1][2].",
                         "not_found": []}),
+        Behaviour.json({"verdicts": [{"index": 1, "supported": True, "reason": "in [1]"},
+                                     {"index": 2, "supported": True, "reason": "in [1][2]"}]}),
     )
 
 
@@ -86,6 +88,7 @@ def test_a_rerun_costs_no_new_llm_call(openai_server, tmp_path, hash_embedder): 
     first = _service(settings, corpus).ask(WALKTHROUGH)
     sent = len(openai_server.chat_requests)
     assert first.total_usage.calls == sent > 0 and first.total_usage.cache_hits == 0
+    assert first.warnings == []  # every role's call succeeded, so every reply is cached
     # A new service (as after a restart) over the same data folder: all from the cache.
     again = _service(settings, corpus).ask(WALKTHROUGH)
     assert len(openai_server.chat_requests) == sent

@@ -50,6 +50,9 @@ def test_an_interrupted_run_continues_to_an_answer_in_a_new_service(settings, st
     started = [e.step for e in events if e.type == "step_started"]
     assert not decided & set(started) and started
     assert {h.step for h in record.history} >= decided | set(started)
+    # The trace saved before the stop is kept: the decisions made then come first.
+    kept = [e.step for e in record.events if e.type == "policy_decided"]
+    assert set(kept) >= decided | set(started) and record.events.index(events[0]) > 0
     assert run_session.open_run(svc, settings, thread_id).phase == "done"
     with pytest.raises(AppError, match="nothing to continue"):
         svc.continue_run(thread_id)

@@ -105,3 +105,26 @@ def test_errors_are_shown_and_a_malformed_set_is_not_run(app_env, tmp_path):
     ok(at)
     assert "Upload a .jsonl question set" in texts(at)
     assert not any(b.key == RUN for b in at.button)
+
+
+def test_evaluate_page_shows_rule_vs_learned_policy(app_env):
+    at = open_page()
+    page = texts(at)
+    assert "Policy: rule vs learned" in page and "No learned policy yet" in page
+    ok(at.button(key="eval_policy_fit").click().run())
+    assert "the rule stays" in texts(at)  # no stored runs to learn from
+
+    from core.agent import learned_policy as lp
+    from core.agent.policy_data import FEATURES, LABELS
+    from core.config import load_settings
+
+    d = len(FEATURES)
+    lp.save(lp.PolicyModel(weights=[[0.0] * d for _ in LABELS], bias=[0.0] * len(LABELS),
+                           mean=[0.0] * d, std=[1.0] * d, runs=8, examples=30,
+                           rule_accuracy=0.7, learned_accuracy=0.6, held_out=30, better=False,
+                           verdict="the rule stays: learned 0.60 does not beat the rule's 0.70",
+                           fitted_at="2026-01-01T00:00:00+00:00"), load_settings())
+    at = ok(at.run())
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Rule accuracy (held-out)"] == "0.70"
+    assert metrics["Learned accuracy (held-out)"] == "0.60" and metrics["Decides"] == "rule"

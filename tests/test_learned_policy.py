@@ -143,3 +143,21 @@ def test_cli_policy_show_and_fit(settings, monkeypatch, capsys):
     assert "the rule decides" in capsys.readouterr().out
     assert main(["policy", "fit"]) == 1
     assert "the rule stays" in capsys.readouterr().err
+
+
+def test_live_features_equal_the_ones_learned_from_the_record(settings, monkeypatch):
+    _always("CONTINUE", settings)  # consulted at every decision
+    seen = []
+    original = lp.live_features
+
+    def spy(state, s):
+        seen.append(original(state, s))
+        return seen[-1]
+
+    monkeypatch.setattr(lp, "live_features", spy)
+    make_service(settings, retriever=FakeRetriever(empty_sections=("Item 1A. Risk Factors",))
+                 ).ask(QUESTION)
+    record = list_runs(settings)[0]
+    learned = [e.features for e in examples_from_record(record, None, settings.max_revisions)]
+    assert seen and len(learned) == len(seen)
+    assert np.allclose(np.asarray(learned), np.asarray(seen))

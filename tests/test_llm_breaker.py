@@ -129,3 +129,12 @@ def test_guards_are_per_run_and_bounded():
     g.record("server", "y")
     assert not g.is_open  # different classes do not add up
     assert g.announce() is None
+
+
+def test_the_llm_reranker_obeys_the_runs_breaker(tmp_path, store, hash_embedder):
+    with FakeOpenAIServer(default=Behaviour.error(500, "down")) as server:
+        server.enqueue(Behaviour.json(two_step_plan(store)))
+        record, _, _ = run(server, tmp_path, store, hash_embedder, reranker="llm")
+        sent = len(server.chat_requests)
+    assert record.status == "done" and sent <= 4, sent  # the reranker's calls are skipped too
+    assert record.total_usage.skipped >= 3

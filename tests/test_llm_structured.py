@@ -141,7 +141,8 @@ def test_fake_bind_tools_records_tools():
 
 
 def test_backoff_doubles_is_capped_and_honours_retry_after(cfg):
-    from core.llm.structured import MAX_BACKOFF_S, MAX_RETRY_AFTER_S, _backoff
+    from core.llm.request import MAX_BACKOFF_S, MAX_RETRY_AFTER_S
+    from core.llm.request import backoff as _backoff
 
     slow = cfg.model_copy(update={"llm_retry_backoff_s": 1.0})
     assert [_backoff(slow, n, None) for n in (1, 2, 3)] == [1.0, 2.0, 4.0]

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 from core.agent.citations import best_records, number_evidence, renumber, validate_citations
+from core.agent.common import call_usage
 from core.agent.deps import AgentDeps, CorpusInfo, RoleCall, ask_llm
 from core.agent.selfcheck import apply_checks, check_answer, problem
 from core.agent.state import (
@@ -52,15 +53,16 @@ class Final:
 
 
 def _add(usage: dict[str, RoleUsage], role: str, call: RoleCall | None) -> None:
-    if call is None or (call.usage.calls == 0 and call.usage.fallbacks == 0):
-        return
-    usage[role] = usage[role] + call.usage if role in usage else call.usage
+    spent = call_usage(call)  # None when nothing was called, failed or served from the cache
+    if spent is not None:
+        usage[role] = usage[role] + spent if role in usage else spent
 
 
 def _llm_answer(question: str, records: list[StepRecord], numbered: dict[int, Evidence],
                 deps: AgentDeps, out: Final
-                ) -> tuple[str, list[str], list[SentenceCheck]] | None:
-    """The LLM's answer with its checks, re-asked once with the reason; None: use the brief."""
+                ) -> tuple[str, list[str], list[SentenceCheck], list[str]] | None:
+    """The LLM's answer with its checks and the markers it invented, re-asked once with the
+    reason; None: use the brief."""
     messages = synth_messages(question, records, numbered)
     for attempt in (1, 2):
         call = ask_llm(deps, "synthesizer", SynthesisOutput, messages)
@@ -70,14 +72,15 @@ def _llm_answer(question: str, records: list[StepRecord], numbered: dict[int, Ev
             out.warnings.append(call.warning)
         if call.value is None or not call.value.answer.strip():
             return None
-        draft = validate_citations(call.value.answer.strip(), numbered).text
+        validated = validate_citations(call.value.answer.strip(), numbered)
+        draft = validated.text
         checks, check_call = check_answer(draft, numbered, deps, use_llm=True)
         _add(out.usage, "selfcheck", check_call)
         if check_call is not None and check_call.warning:
             out.warnings.append(check_call.warning)
         why = problem(checks)
         if why is None:
-            return draft, list(call.value.not_found), checks
+            return draft, list(call.value.not_found), checks, validated.invalid
         if attempt == 1:
             out.warnings.append(f"synthesis: the LLM answer was rejected ({why}); asked again "
                                 "with the reason")
@@ -116,8 +119,9 @@ def final_answer(question: str, history: list[StepRecord], evidence: dict[str, E
     numbered = number_evidence(records, evidence)
     out = Final(Answer(text=""))
     got = _llm_answer(question, records, numbered, deps, out) if deps.llm is not None else None
+    invented: list[str] = []
     if got is not None:
-        text, not_found, checks = got
+        text, not_found, checks, invented = got
         source = "llm"
         if stop is not None and stop.code != "completed":
             text += f"\n\n{limit_note(stop)}"
@@ -136,7 +140,8 @@ def final_answer(question: str, history: list[StepRecord], evidence: dict[str, E
                             "does not support")
     check, kept = renumber(validate_citations(kept_text, numbered), numbered)
     out.answer = Answer(text=check.text, citations=check.citations,
-                        invalid_markers=first.invalid, not_found=not_found,
+                        invalid_markers=list(dict.fromkeys(invented + first.invalid)),
+                        not_found=not_found,
                         evidence=list(kept.values()), source=source,
                         checks=_renumber_checks(checks, numbered, kept))
     return out

@@ -220,6 +220,22 @@ def context_lines(context: str) -> list[tuple[str, list[str]]]:
     return out
 
 
+def restore_ids(context: str, known: list[str]) -> str:
+    """``context`` with each evidence id as the model saw it in its fence (``fence_id``:
+    shortened, unsafe characters replaced) put back to the real id."""
+    from core.llm.prompts import fence_id
+
+    alias = {fence_id(k): k for k in known if fence_id(k) != k}
+    if not alias:
+        return context
+
+    def sub(m: re.Match) -> str:
+        parts = re.split(r"([,;]\s*)", m.group(1))
+        return "[" + "".join(alias.get(p.strip(), p) for p in parts) + "]"
+
+    return re.sub(r"\[([^\[\]]+)\]", sub, context)
+
+
 def cited_ids(context: str, known: list[str]) -> list[str]:
     """Known evidence ids referenced in ``context``, in order of first mention."""
     out = []
@@ -272,9 +288,10 @@ def distill(step: PlanStep, query: str, hits: list[Hit], ignore: set[str],
     call = ask_llm(deps, "distiller", DistillOutput, distiller_messages(step, query, hits))
     if call.value is not None and call.value.context.strip():
         v = call.value
-        ids = cited_ids(v.context, known)
+        context = restore_ids(v.context, known)
+        ids = cited_ids(context, known)
         if ids or v.coverage == "none":
-            return Distilled(v.context.strip(), ids, v.finding.strip(), v.coverage, v.missing,
+            return Distilled(context.strip(), ids, v.finding.strip(), v.coverage, v.missing,
                              "llm", call)
     if call.value is not None:  # answered, but nothing usable: a fallback all the same
         call = call.fell_back("distiller: the LLM's context cited no evidence id; used the "

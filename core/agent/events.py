@@ -131,6 +131,8 @@ class StepReflected(EventBase):
     finding: str
     coverage: Coverage
     attempt: int = 0
+    quality: dict[str, Any] | None = Field(
+        default=None, description="StepQuality: relevance, coverage, consistency, notes.")
 
 
 class PolicyDecided(EventBase):

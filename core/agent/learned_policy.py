@@ -3,13 +3,18 @@ that predicts CONTINUE / REVISE / FINISH, used only when it beats the rule on he
 
 Model: softmax regression ``p(y | x) = softmax(W · z + b)`` on standardised features ``z``,
 fitted by full-batch gradient descent on the mean cross-entropy plus an L2 penalty
-(``L2`` on W, not b); class weights balance the labels. A few dozen examples and 11 features
+(``L2`` on W, not b); class weights balance the labels. A few dozen examples and 14 features
 need nothing more (numpy only; scikit-learn's LogisticRegression would give the same model at
 the cost of a direct dependency).
 
 Evaluation: grouped k-fold by **run** (``FOLDS``; every decision of a run falls in the same
 fold, so a run is never both trained on and scored), comparing the accuracy of the model and of
-the rule's own decision against the outcome-corrected labels on the held-out folds. The model
+the rule's own decision against the outcome-corrected labels on the held-out folds. With a few
+dozen decisions one split is noisy (on the same 44 decisions, two fold assignments gave 0.64
+and 0.75 against the rule's 0.73), so the split is repeated ``REPEATS`` times with seeded
+shuffles of the runs: the reported learned accuracy is the mean, and the model counts as
+better only when that mean is at least ``MIN_GAIN`` above the rule's and it beats the rule in
+at least ``WIN_SHARE`` of the repeats. The model
 file (``settings.data_dir/policy/learned_policy.json``) records both and ``better``: the model
 is consulted only when ``better`` is true, it had at least ``MIN_RUNS`` runs and
 ``MIN_EXAMPLES`` decisions, and then only to choose between REVISE and moving on. Bounds (wall
@@ -31,6 +36,9 @@ from core.agent.policy_data import FEATURES, LABELS, Example, collect, live_feat
 from core.config import Settings
 
 FOLDS = 5
+REPEATS = 10
+WIN_SHARE = 0.8
+MIN_GAIN = 0.03
 MIN_RUNS = 5
 MIN_EXAMPLES = 20
 L2 = 0.1
@@ -97,10 +105,11 @@ def _arrays(examples: list[Example]) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
-def held_out(examples: list[Example]) -> tuple[float, float, int]:
-    """``(rule accuracy, learned accuracy, n scored)`` over grouped k-fold by run."""
+def held_out(examples: list[Example], seed: int = 0) -> tuple[float, float, int]:
+    """``(rule accuracy, learned accuracy, n scored)`` over one grouped k-fold by run."""
     runs = sorted({e.run_id for e in examples})
-    fold_of = {r: i % FOLDS for i, r in enumerate(runs)}
+    order = np.random.default_rng(seed).permutation(len(runs))
+    fold_of = {runs[j]: i % FOLDS for i, j in enumerate(order)}
     rule_hits = learned_hits = n = 0
     for fold in range(min(FOLDS, len(runs))):
         train_set = [e for e in examples if fold_of[e.run_id] != fold]
@@ -121,15 +130,18 @@ def fit(examples: list[Example]) -> PolicyModel:
     if runs < MIN_RUNS or len(examples) < MIN_EXAMPLES:
         raise ValueError(f"not enough runs to learn from: {runs} run(s), {len(examples)} "
                          f"decision(s) (need {MIN_RUNS} and {MIN_EXAMPLES}); the rule stays")
-    rule_acc, learned_acc, n = held_out(examples)
+    splits = [held_out(examples, seed) for seed in range(REPEATS)]
+    rule_acc, n = splits[0][0], splits[0][2]
+    learned_acc = float(np.mean([s[1] for s in splits]))
+    wins = sum(s[1] > s[0] for s in splits)
     model = train(*_arrays(examples))
     model.runs, model.examples, model.held_out = runs, len(examples), n
     model.rule_accuracy, model.learned_accuracy = round(rule_acc, 4), round(learned_acc, 4)
-    model.better = learned_acc > rule_acc
-    model.verdict = (f"learned policy used: held-out accuracy {learned_acc:.2f} vs rule "
-                     f"{rule_acc:.2f} on {n} decisions" if model.better else
-                     f"the rule stays: learned {learned_acc:.2f} does not beat the rule's "
-                     f"{rule_acc:.2f} on {n} held-out decisions")
+    model.better = wins >= WIN_SHARE * REPEATS and learned_acc - rule_acc >= MIN_GAIN
+    said = (f"held-out accuracy {learned_acc:.2f} (mean of {REPEATS} splits) vs rule "
+            f"{rule_acc:.2f} on {n} decisions; learned ahead in {wins} of {REPEATS} splits")
+    model.verdict = (f"learned policy used: {said}" if model.better
+                     else f"the rule stays: {said}")
     model.fitted_at = datetime.now(UTC).isoformat(timespec="seconds")
     return model
 

@@ -24,12 +24,23 @@ from pydantic import BaseModel, Field
 
 from core.agent.deps import AgentDeps
 from core.agent.planner import FILING_CUES
-from core.agent.state import Decision, PlanStep, ResearchState, StopReason, total_usage
+from core.agent.quality import LOW_RELEVANCE
+from core.agent.state import (
+    Decision,
+    PlanStep,
+    ResearchState,
+    StepQuality,
+    StopReason,
+    total_usage,
+)
 from core.agent.text import content_words
 
 POLICY_NOTE = (
-    "Rule-based over the reflection's coverage (no LLM call): weak -> REVISE while "
-    "max_revisions allows; last step or a bound reached -> FINISH; else CONTINUE."
+    "Rule-based over the reflection's coverage and the step's quality dimensions (no LLM "
+    "call): weak evidence, or evidence not judged answered whose relevance is below "
+    "quality.LOW_RELEVANCE -> REVISE while "
+    "max_revisions allows; sources that disagree are flagged in the reason; last step or a "
+    "bound reached -> FINISH; else CONTINUE."
 )
 
 
@@ -62,8 +73,16 @@ def decide(state: ResearchState, deps: AgentDeps) -> PolicyDecision:
     plan = state["plan"]
     work = state["work"]
     used = len(state.get("revisions", []))
-    weak = work.coverage == "none" or not work.reranked
-    what = "found nothing" if not work.reranked else "found only weak evidence"
+    quality = _quality(state, index)
+    off_topic = bool(work.reranked) and work.coverage != "answered" and \
+        quality is not None and quality.relevance < LOW_RELEVANCE
+    weak = work.coverage == "none" or not work.reranked or off_topic
+    if not work.reranked:
+        what = "found nothing"
+    elif work.coverage == "none" or quality is None:
+        what = "found only weak evidence"
+    else:
+        what = f"kept evidence mostly off the question (relevance {quality.relevance:.2f})"
     bound = bound_reached(state, deps)
     if bound:
         return PolicyDecision(decision="FINISH", reason=bound.message, limit=bound)
@@ -80,6 +99,8 @@ def decide(state: ResearchState, deps: AgentDeps) -> PolicyDecision:
                            f"reached: step {index + 1} is left without usable evidence")
     elif work.coverage == "partial":
         note = f"step {index + 1} answered only partly (kept, flagged). "
+    if quality is not None and quality.consistency is not None and quality.consistency < 1:
+        note += f"sources disagree ({'; '.join(quality.notes[-2:])}; kept, flagged). "
     if index + 1 >= len(plan):
         return PolicyDecision(decision="FINISH", reason=note + "all plan steps are done",
                               limit=limit)
@@ -89,6 +110,13 @@ def decide(state: ResearchState, deps: AgentDeps) -> PolicyDecision:
         return PolicyDecision(decision="FINISH", reason=note + stop.message, limit=stop)
     return PolicyDecision(decision="CONTINUE", limit=limit,
                           reason=note + f"moving on to step {index + 2} of {len(plan)}")
+
+
+def _quality(state: ResearchState, index: int) -> StepQuality | None:
+    """The quality dimensions of the step just reflected (its latest record)."""
+    history = state.get("history") or []
+    last = history[-1] if history else None
+    return last.quality if last is not None and last.step == index else None
 
 
 def revision_for(step: PlanStep, state: ResearchState, deps: AgentDeps

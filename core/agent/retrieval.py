@@ -19,6 +19,7 @@ from core.agent.deps import AgentDeps
 from core.agent.state import Evidence, PlanStep
 from core.agent.text import overlap, terms
 from core.errors import RetrievalError
+from core.llm.breaker import guarding
 from core.retrieval.fusion import rrf
 from core.types import Chunk, DocumentMeta, Hit, RerankerInfo, StageScore
 
@@ -112,7 +113,8 @@ def rerank_hits(query: str, hits: list[Hit], tool: str, deps: AgentDeps
         kept = [h.model_copy(update={"rank": i}) for i, h in enumerate(hits[:top_n], start=1)]
         return kept, None, "no reranker configured: kept the first-stage order"
     try:
-        return reranker.rerank(query, hits, top_n), reranker.info, None
+        with guarding(deps.llm_guard()):  # an LLM reranker obeys the run's breaker/deadline
+            return reranker.rerank(query, hits, top_n), reranker.info, None
     except Exception as exc:  # noqa: BLE001 - a failed rerank keeps first-stage order
         log.warning("rerank failed: %s", exc)
         kept = hits[:top_n]

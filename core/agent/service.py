@@ -161,8 +161,8 @@ class ResearchService:
         snap = self.graph.get_state(self._config(thread_id))
         nxt = ", ".join(sorted(set(snap.next) | {t.name for t in snap.tasks}))
         note = WarningEvent(node="graph", message=(
-            f"Continued from the last checkpoint after an interruption (next: {nxt}); events "
-            "of the interrupted part that were not saved are missing from this trace."))
+            f"Continued from the last checkpoint after an interruption (next: {nxt}); the trace "
+            "is saved after each step, so a step cut short appears again from its start."))
         return RunStream(self._resume(thread_id, None, first=note))
 
     def _resume(self, thread_id: str, graph_input: Any,
@@ -185,6 +185,8 @@ class ResearchService:
         try:
             for event in self._events(graph_input, thread_id):
                 events.append(event)
+                if event.type == "policy_decided":  # progress: a restart keeps the trace
+                    save_run(base.model_copy(update={"events": events}), self.settings)
                 yield event
         except Exception as exc:  # noqa: BLE001 - reported as an event and on the record
             msg = redact(failure_message(exc, self.settings)

@@ -59,6 +59,17 @@ class Evidence(BaseModel):
     score: float = Field(default=0.0, description="Final (reranked) score.")
 
 
+class StepQuality(BaseModel):
+    """Quality dimensions of a step's evidence (offline rules, see ``quality.py``)."""
+
+    relevance: float = Field(description="0..1: how much the kept lines are about the question.")
+    coverage: float = Field(description="0..1: share of the question's terms the lines touch.")
+    consistency: float | None = Field(
+        default=None, description="0..1: same line items agree across sources (None: none to "
+        "compare).")
+    notes: list[str] = Field(default_factory=list, description="Disagreements, low relevance.")
+
+
 class StepRecord(BaseModel):
     """One executed attempt of a plan step, kept in the research history."""
 
@@ -73,6 +84,8 @@ class StepRecord(BaseModel):
     finding: str = Field(default="", description="One-sentence finding (reflection).")
     coverage: Coverage = "none"
     top_score: float = Field(default=0.0, description="Best reranked score of the step.")
+    quality: StepQuality | None = Field(default=None, description="Relevance, coverage, "
+                                        "consistency of the step's evidence.")
 
 
 class Revision(BaseModel):

@@ -33,6 +33,7 @@ from core.agent.events import (
     emit,
 )
 from core.agent.policy import bound_reached
+from core.agent.quality import step_quality
 from core.agent.reflect import offline_finding, offline_link_finding
 from core.agent.retrieval import (
     UNDATED_RETRY,
@@ -156,9 +157,13 @@ def reflect_node(state: ResearchState, deps: AgentDeps) -> dict:
         finding, coverage = linked or (offline_finding(step, work.context, work.coverage),
                                        work.coverage)
         record = record.model_copy(update={"finding": finding, "coverage": coverage})
+    quality = step_quality(step.sub_question, work.context, filter_terms(step, deps),
+                           work.query)
+    record = record.model_copy(update={"quality": quality})
     kept = [h for h in work.reranked if h.chunk.chunk_id in work.evidence_ids]
     emit(StepReflected(node="reflect", step=index, elapsed_ms=clock.ms, finding=record.finding,
-                       coverage=record.coverage, attempt=state.get("attempt", 0)))
+                       coverage=record.coverage, attempt=state.get("attempt", 0),
+                       quality=quality.model_dump()))
     return {"history": [record], "evidence": {h.chunk.chunk_id: hit_to_evidence(h) for h in kept},
             "work": work.model_copy(update={"finding": record.finding,
                                             "coverage": record.coverage})}

@@ -14,14 +14,18 @@ Counting: a transport failure (``server``, ``rate_limit``, ``timeout``, ``connec
 reply that a retry repairs never opens the breaker.
 
 ``GuardBook`` keeps one guard per run (thread id), bounded, so a long-lived service
-never shares a guard between runs.
+never shares a guard between runs. Code that calls the LLM without the agent's
+``ask_llm`` (the LLM reranker) is run inside ``guarding(guard)``; ``call_structured``
+then uses that guard (``active_guard()``) when none is passed.
 """
 
 from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 THRESHOLD = 2
@@ -126,3 +130,21 @@ class GuardBook:
                 self._guards.popitem(last=False)
         self._guards.move_to_end(run_id)
         return guard
+
+
+_ACTIVE: ContextVar[LLMGuard | None] = ContextVar("llm_guard", default=None)
+
+
+@contextmanager
+def guarding(guard: LLMGuard | None) -> Iterator[None]:
+    """Make ``guard`` the one ``call_structured`` uses inside this block (context-local)."""
+    token = _ACTIVE.set(guard)
+    try:
+        yield
+    finally:
+        _ACTIVE.reset(token)
+
+
+def active_guard() -> LLMGuard | None:
+    """The guard set by the innermost ``guarding`` block, if any."""
+    return _ACTIVE.get()

@@ -41,15 +41,14 @@ from pydantic import BaseModel
 
 from core.config import Settings
 from core.errors import LLMOutputError
-from core.llm.breaker import LLMGuard
+from core.llm.breaker import LLMGuard, active_guard
 from core.llm.failures import describe, redact
 from core.llm.repair import RepairError, parse_model
+from core.llm.request import MIN_CALL_S, backoff, bounded, next_method
 from core.llm.usage import Usage
 
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=BaseModel)
-MAX_BACKOFF_S = 8.0
-MAX_RETRY_AFTER_S = 10.0
 
 
 @dataclass
@@ -144,67 +143,6 @@ def _is_json(text: str) -> bool:
         return False
 
 
-def _backoff(settings: Settings, attempt: int, exc: BaseException | None) -> float:
-    delay = min(settings.llm_retry_backoff_s * 2 ** (attempt - 1), MAX_BACKOFF_S)
-    response = getattr(exc, "response", None)
-    retry_after = getattr(response, "headers", {}).get("retry-after") if response else None
-    if retry_after:
-        try:
-            delay = max(delay, min(float(retry_after), MAX_RETRY_AFTER_S))
-        except ValueError:
-            pass
-    return delay
-
-
-def _bounded(llm: Any, settings: Settings, role: str, timeout_s: float) -> Any:
-    """``llm`` with the role's output bound and this request's timeout (ChatOpenAI only).
-
-    ChatOpenAI sends the bound as ``max_completion_tokens``; local servers (a base URL
-    is set) also get ``max_tokens``, which older llama.cpp/Ollama/vLLM builds read.
-    The timeout travels with the request (``timeout`` of the OpenAI SDK call).
-    """
-    fields = getattr(type(llm), "model_fields", {})
-    if "max_tokens" not in fields or "model_kwargs" not in fields:
-        return llm
-    bound = settings.llm_max_tokens_for(role)
-    extra = dict(getattr(llm, "extra_body", None) or {})
-    if settings.llm_base_url:
-        extra["max_tokens"] = bound
-    update: dict[str, Any] = {
-        "max_tokens": bound,
-        "model_kwargs": {**(llm.model_kwargs or {}), "timeout": timeout_s},
-    }
-    if extra and "extra_body" in fields:
-        update["extra_body"] = extra
-    return llm.model_copy(update=update)
-
-
-# On a rejected request, try the next method; on HTTP 5xx only json_schema switches
-# (llama.cpp's server answers an unsupported json_schema with 500).
-NEXT_METHOD = {"json_schema": "json_mode", "json_mode": "prompt", "function_calling": "prompt"}
-MIN_CALL_S = 0.5
-"""A request is not sent with less run time left than this."""
-
-
-_FEATURE_WORDS = ("response_format", "json_object", "json mode", "tool", "function")
-
-
-def _switch(method: str, failure: Any, native: bool) -> str | None:
-    """The method to try after ``failure`` (None: keep this one).
-
-    json_schema switches on any HTTP 400 or 5xx; json_mode and function_calling only on
-    an HTTP 400 that names the feature (so "context length exceeded" is not retried).
-    """
-    if not native or method not in NEXT_METHOD:
-        return None
-    if method == "json_schema" and failure.kind in ("bad_request", "server"):
-        return NEXT_METHOD[method]
-    text = failure.message.split("(try DTR_LLM")[0].lower()
-    if failure.kind == "bad_request" and any(w in text for w in _FEATURE_WORDS):
-        return NEXT_METHOD[method]
-    return None
-
-
 def _retry_prompt(exc: Exception, attempt: int) -> HumanMessage:
     return HumanMessage(content=(
         f"Attempt {attempt}: that reply could not be used. Problem: {exc}. Fix exactly this "
@@ -224,12 +162,13 @@ def call_structured(
     """Ask ``llm`` for a ``schema`` object; repair, retry, and account for usage.
 
     ``messages`` may be langchain messages or ``(role, text)`` tuples. ``guard`` is the
-    run's breaker (``core.llm.breaker``; a fresh one per call when None): no request is
+    run's breaker (``core.llm.breaker``; else the ``guarding`` one, else a fresh one for
+    this call): no request is
     sent while it is open or when the run's deadline has passed. Raises
     ``StructuredCallError`` (an ``LLMOutputError``) whose message names the role and the
     last failure, never the API key.
     """
-    guard = guard or LLMGuard(threshold=settings.llm_breaker_threshold)
+    guard = guard or active_guard() or LLMGuard(threshold=settings.llm_breaker_threshold)
     if guard.is_open:
         guard.skip()
         raise StructuredCallError(f"{role}: LLM not called (the endpoint failed earlier in "
@@ -251,7 +190,7 @@ def call_structured(
                 guard.skip()
             break
         attempt += 1
-        runnable = _runnable(_bounded(llm, settings, role, timeout), schema, method, native)
+        runnable = _runnable(bounded(llm, settings, role, timeout), schema, method, native)
         sent += 1
         try:
             out = runnable.invoke(convo)
@@ -260,7 +199,7 @@ def call_structured(
             failure = describe(exc, settings)
             last, kind = failure.message, failure.kind
             log.warning("%s: attempt %d/%d failed: %s", role, attempt, max_attempts, last)
-            nxt = _switch(method, failure, native)
+            nxt = next_method(method, failure, native)
             if nxt is not None:
                 # Servers without json_schema support reject it (HTTP 400) or fail on it
                 # (llama.cpp: HTTP 500): ask again with the next method, for the whole run.
@@ -276,7 +215,7 @@ def call_structured(
             if not failure.retriable:
                 break
             if attempt < max_attempts:
-                delay = _backoff(settings, attempt, exc)
+                delay = backoff(settings, attempt, exc)
                 left = guard.remaining()
                 time.sleep(delay if left is None else max(0.0, min(delay, left - MIN_CALL_S)))
             continue
