@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import glob
 import os
+import pwd
 import shutil
 import socket
 import subprocess
@@ -41,10 +42,15 @@ class PgServer:
         self.bin = _bin_dir()
         if self.bin is None:
             pytest.skip("PostgreSQL is not installed (scripts/ensure_postgres.sh installs it)")
+        self.as_user = "postgres" if os.geteuid() == 0 else None
+        if self.as_user:
+            try:
+                pwd.getpwnam(self.as_user)
+            except KeyError:
+                pytest.skip("PostgreSQL refuses to run as root and there is no 'postgres' user")
         self.root = Path(tempfile.mkdtemp(prefix="dtr-pg-"))
         self.data = self.root / "data"
         self.port = _free_port()
-        self.as_user = "postgres" if os.geteuid() == 0 else None
         if self.as_user:
             shutil.chown(self.root, self.as_user)
         self._run("initdb", "-D", str(self.data), "-U", "dtr", "--auth=trust", "-E", "UTF8",
