@@ -118,7 +118,8 @@ def all_runs(settings: Settings) -> list[RunRecord]:
 
 def list_runs(settings: Settings, *, status: str | None = None) -> list[RunRecord]:
     """Saved records, newest first (optionally only one status)."""
-    out = [r for r in all_runs(settings) if status is None or r.status == status]
+    out = [r.model_copy() for r in all_runs(settings)  # copies: the parsed ones are cached
+           if status is None or r.status == status]
     return sorted(out, key=lambda r: (r.created, r.id), reverse=True)
 
 
