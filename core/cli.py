@@ -71,14 +71,14 @@ def cmd_set(args, settings: Settings) -> int:
 
 
 def cmd_docs(args, settings: Settings) -> int:
-    from core.storage import storage_for
+    from core.storage import describe, storage_for
 
     if args.set:
         return cmd_set(args, settings)
     store = storage_for(settings).registry()  # listing needs no model
     docs = store.documents()
     if not docs:
-        print(f"The corpus at {settings.data_dir} is empty. "
+        print(f"The corpus ({describe(settings)}) is empty. "
               "Add filings with `python -m core ingest FILE`.")
         return 0
     for d in docs:
