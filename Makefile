@@ -24,6 +24,7 @@ run: setup
 
 test: setup
 	@bash scripts/ensure_chromium.sh
+	@bash scripts/ensure_postgres.sh
 	$(PY) -m ruff check .
 	$(PY) -m pytest
 

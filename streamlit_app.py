@@ -14,6 +14,7 @@ import streamlit as st
 from components import keys, services
 from components.sidebar import ActiveStack, render_sidebar
 from core.errors import AppError
+from core.storage import describe as describe_storage
 
 ROOT = Path(__file__).resolve().parent
 PAGES = ROOT / "pages"
@@ -84,7 +85,7 @@ def _active_stack() -> ActiveStack:
         reranker_kind=info.kind,
         reranker_reason=info.reason,
         web=web_name,
-        data_dir=str(settings.data_dir),
+        data_dir=describe_storage(settings),
         activity=_activity(),
     )
 

@@ -76,6 +76,6 @@ def render_sidebar(stack: ActiveStack) -> None:
                          f"{stack.reranker_reason}")
         words, details = web_words(stack.web)
         st.markdown(f"**Web** · {md_escape(words)}", help=details)
-        st.caption(f"Corpus folder: {stack.data_dir}")
+        st.caption(f"Corpus: {stack.data_dir}")
         for line in stack.activity:
             st.info(md_escape(line))

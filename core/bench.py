@@ -58,7 +58,8 @@ def bench_ingest(args, settings: Settings) -> int:
     tmp = None
     if not args.keep:
         tmp = tempfile.TemporaryDirectory(prefix="bench-ingest-")
-        settings = settings.model_copy(update={"data_dir": Path(tmp.name)})
+        settings = settings.model_copy(  # scratch: never into the team database
+            update={"data_dir": Path(tmp.name), "database_url": None})
     corpus = Corpus(settings, embedder=embedder)
     header = f"{'file':34} {'parse':>6} {'sect':>6} {'chunk':>6} {'embed':>6} {'index':>6} " \
              f"{'total':>6} {'chunks':>6} {'tables':>6} {'dup%':>5}"

@@ -56,11 +56,11 @@ def _set_fields(pairs: list[str]) -> dict[str, str]:
 
 def cmd_set(args, settings: Settings) -> int:
     """``docs --set DOC_ID FIELD=VALUE...``: correct a document's metadata."""
-    from core.store.registry import Registry
+    from core.storage import storage_for
 
     doc_id, pairs = args.set[0], args.set[1:]
     fields = _set_fields(pairs)
-    store = Registry(settings.registry_path)  # no model needed; no keyword index lives here
+    store = storage_for(settings).registry()  # no model needed; no keyword index lives here
     try:
         d = store.update_document(doc_id, **fields)
     finally:
@@ -71,14 +71,14 @@ def cmd_set(args, settings: Settings) -> int:
 
 
 def cmd_docs(args, settings: Settings) -> int:
-    from core.store.registry import Registry
+    from core.storage import describe, storage_for
 
     if args.set:
         return cmd_set(args, settings)
-    store = Registry(settings.registry_path)  # listing needs no model
+    store = storage_for(settings).registry()  # listing needs no model
     docs = store.documents()
     if not docs:
-        print(f"The corpus at {settings.data_dir} is empty. "
+        print(f"The corpus ({describe(settings)}) is empty. "
               "Add filings with `python -m core ingest FILE`.")
         return 0
     for d in docs:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from core.errors import AppError
@@ -35,6 +35,11 @@ class Settings(BaseSettings):
         description="http://host:port of a Chroma server; when unset a local folder is used.",
     )
     collection: str = Field(default="filings", description="Chroma collection name.")
+    database_url: str | None = Field(
+        default=None,
+        description="postgresql://user:password@host:port/db turns on team mode: registry, run "
+        "records and checkpoints in PostgreSQL (vectors on the DTR_CHROMA_URL server).",
+    )
 
     # --- ingestion ---------------------------------------------------------
     chunk_size: int = Field(default=1000, gt=100, description="Characters per chunk.")
@@ -193,6 +198,27 @@ class Settings(BaseSettings):
             return [str(h).strip().lower() for h in value if str(h).strip()]
         return value
 
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.strip():
+            return None
+        if value is not None and not value.startswith(("postgresql://", "postgres://")):
+            raise ValueError("expected a postgresql://user:password@host:port/db URL")
+        return value
+
+    @model_validator(mode="after")
+    def _team_needs_chroma_server(self):
+        if self.database_url and not self.chroma_url:
+            raise ValueError("team mode (DTR_DATABASE_URL) needs the shared Chroma server too: "
+                             "set DTR_CHROMA_URL=http://host:port")
+        return self
+
+    @property
+    def team_mode(self) -> bool:
+        """Registry, runs and checkpoints in PostgreSQL (``database_url`` set)."""
+        return bool(self.database_url)
+
     @field_validator("reranker")
     @classmethod
     def _known_reranker(cls, value: str) -> str:
@@ -256,9 +282,12 @@ _EXPECTED = {
 
 
 def _setting_problem(err: dict) -> str:
+    if not err.get("loc"):  # a rule across settings: its message names them
+        return str(err.get("msg", "invalid settings")).removeprefix("Value error, ")
     field = str(err["loc"][0]) if err.get("loc") else "?"
     value = err.get("input")
-    got = f"={value!r}" if isinstance(value, str | int | float) else ""
+    secret = field == "database_url"  # may carry a password
+    got = f"={value!r}" if isinstance(value, str | int | float) and not secret else ""
     expected = _EXPECTED.get(err.get("type", ""))
     if expected:
         why = f"expected {expected}"

@@ -1,8 +1,8 @@
 """What the Runs page needs beside the run records: notes, drafts, status, search.
 
-A run's *note* (``data_dir/run_notes/<id>.json``) holds what the analyst adds to a
-run: tags, the plan draft being edited at review (so a refresh keeps the edits), and
-the run's end when it did not end by itself (``discarded`` at review, ``cancelled``
+A run's *note* (kept beside the run records by the storage's run store) holds what the
+analyst adds to a run: tags, the plan draft being edited at review (so a refresh keeps the
+edits), and the run's end when it did not end by itself (``discarded`` at review, ``cancelled``
 while running). ``summaries`` reads every record once per change of its file and
 gives the list the Runs page shows, with the status an analyst means (``review``,
 ``running``, ``done``, ``failed``, ``cancelled``, ``discarded``, ``interrupted``);
@@ -12,10 +12,8 @@ gives the list the Runs page shows, with the status an analyst means (``review``
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, date, datetime
-from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -23,7 +21,7 @@ from pydantic import BaseModel, Field
 from core.config import Settings
 from core.errors import AppError
 from core.plan_draft import StepDraft
-from core.runs import RunRecord
+from core.runs import RunRecord, all_runs
 
 _RUN_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _TAG = re.compile(r"[^\w .&/+-]")
@@ -48,33 +46,34 @@ class RunNote(BaseModel):
     draft_saved_at: str = ""
 
 
-def _path(settings: Settings, run_id: str) -> Path:
+def _check(run_id: str) -> str:
     if not _RUN_ID.match(run_id or ""):
         raise AppError(f"Invalid run id {run_id!r}.")
-    return settings.data_dir / "run_notes" / f"{run_id}.json"
+    return run_id
+
+
+def _store(settings: Settings):
+    from core.storage import storage_for
+
+    return storage_for(settings).runs()
 
 
 def load_note(settings: Settings, run_id: str) -> RunNote:
     """The run's note (an empty one when there is none or it cannot be read)."""
-    path = _path(settings, run_id)
+    body = _store(settings).load_note(_check(run_id))
     try:
-        return RunNote.model_validate_json(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return RunNote.model_validate_json(body) if body else RunNote(run_id=run_id)
+    except ValueError:
         return RunNote(run_id=run_id)
 
 
-def save_note(settings: Settings, note: RunNote) -> Path:
-    """Write the note atomically."""
-    path = _path(settings, note.run_id)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f"{path.name}.{threading.get_ident()}.tmp")
-    tmp.write_text(note.model_dump_json(indent=1), encoding="utf-8")
-    tmp.replace(path)
-    return path
+def save_note(settings: Settings, note: RunNote) -> None:
+    """Write the note (atomically)."""
+    _store(settings).save_note(_check(note.run_id), note.model_dump_json(indent=1))
 
 
 def delete_note(settings: Settings, run_id: str) -> None:
-    _path(settings, run_id).unlink(missing_ok=True)
+    _store(settings).delete_note(_check(run_id))
 
 
 def clean_tags(tags: Iterable[str]) -> list[str]:
@@ -146,33 +145,6 @@ class RunSummary(BaseModel):
             return None
 
 
-_cache: dict[Path, tuple[tuple[int, int], RunRecord]] = {}
-_cache_lock = threading.Lock()
-
-
-def _records(settings: Settings) -> list[RunRecord]:
-    folder = settings.runs_dir
-    if not folder.is_dir():
-        return []
-    out = []
-    for path in folder.glob("*.json"):
-        try:
-            st = path.stat()
-            stamp = (st.st_mtime_ns, st.st_size)
-            with _cache_lock:
-                hit = _cache.get(path)
-            if hit is None or hit[0] != stamp:
-                record = RunRecord.model_validate_json(path.read_text(encoding="utf-8"))
-                with _cache_lock:
-                    _cache[path] = (stamp, record)
-            else:
-                record = hit[1]
-        except (OSError, ValueError):
-            continue
-        out.append(record)
-    return out
-
-
 def status_of(record: RunRecord, note: RunNote, running: set[str],
               waiting: set[str] | None = None) -> str:
     """The status an analyst means (see the module docstring)."""
@@ -215,7 +187,7 @@ def summaries(settings: Settings, *, doc_names: Mapping[str, str] | None = None,
     waiting_ids = set(waiting) if waiting is not None else None
     names = dict(doc_names or {})
     rows = []
-    for r in _records(settings):
+    for r in all_runs(settings):
         note = load_note(settings, r.id)
         u = r.total_usage
         rows.append(RunSummary(

@@ -1,4 +1,5 @@
-"""Run records: what a deep or baseline run did, saved as JSON under ``settings.runs_dir``.
+"""Run records: what a deep or baseline run did, saved as JSON in the storage's run store
+(files under ``settings.runs_dir``, or the team database: ``core.storage``).
 
 A record keeps the question, plan, every event (so a UI can replay the run as it
 happened), the numbered evidence, the cited answer, usage, timings and why the
@@ -10,7 +11,6 @@ from __future__ import annotations
 import re
 import uuid
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -28,6 +28,7 @@ from core.agent.state import (
 )
 from core.config import Settings
 from core.errors import AppError
+from core.run_store import RunStore
 
 _RUN_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
@@ -70,10 +71,16 @@ class RunRecord(BaseModel):
         return total_usage(self.usage)
 
 
-def _path(settings: Settings, run_id: str) -> Path:
+def _check(run_id: str) -> str:
     if not _RUN_ID.match(run_id or ""):
         raise AppError(f"Invalid run id {run_id!r}: use the id shown by the run list.")
-    return settings.runs_dir / f"{run_id}.json"
+    return run_id
+
+
+def _store(settings: Settings) -> RunStore:
+    from core.storage import storage_for
+
+    return storage_for(settings).runs()
 
 
 def scrub(text: str, settings: Settings) -> str:
@@ -88,46 +95,37 @@ def export_json(record: RunRecord, settings: Settings) -> str:
     return scrub(record.model_dump_json(indent=2), settings)
 
 
-def save_run(record: RunRecord, settings: Settings) -> Path:
-    """Write the record (atomically) and return its path."""
-    path = _path(settings, record.id)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(export_json(record, settings), encoding="utf-8")
-    tmp.replace(path)
-    return path
+def save_run(record: RunRecord, settings: Settings) -> str:
+    """Save the record (atomically; replaces an earlier save) and return where it went."""
+    store = _store(settings)
+    store.save(_check(record.id), export_json(record, settings))
+    return store.where
 
 
 def load_run(settings: Settings, run_id: str) -> RunRecord:
     """The saved record ``run_id``; raises ``AppError`` when there is none."""
-    path = _path(settings, run_id)
-    if not path.exists():
-        raise AppError(f"No saved run {run_id!r} under {settings.runs_dir}.")
-    return RunRecord.model_validate_json(path.read_text(encoding="utf-8"))
+    store = _store(settings)
+    body = store.load(_check(run_id))
+    if body is None:
+        raise AppError(f"No saved run {run_id!r} in {store.where}.")
+    return RunRecord.model_validate_json(body)
+
+
+def all_runs(settings: Settings) -> list[RunRecord]:
+    """Every saved record that can be read, in no particular order (parsed once per save)."""
+    return _store(settings).records(RunRecord.model_validate_json)
 
 
 def list_runs(settings: Settings, *, status: str | None = None) -> list[RunRecord]:
     """Saved records, newest first (optionally only one status)."""
-    if not settings.runs_dir.is_dir():
-        return []
-    out = []
-    for path in settings.runs_dir.glob("*.json"):
-        try:
-            rec = RunRecord.model_validate_json(path.read_text(encoding="utf-8"))
-        except (ValueError, OSError):
-            continue
-        if status is None or rec.status == status:
-            out.append(rec)
+    out = [r.model_copy() for r in all_runs(settings)  # copies: the parsed ones are cached
+           if status is None or r.status == status]
     return sorted(out, key=lambda r: (r.created, r.id), reverse=True)
 
 
 def delete_run(settings: Settings, run_id: str) -> bool:
     """Delete a saved record; False when it did not exist."""
-    path = _path(settings, run_id)
-    if not path.exists():
-        return False
-    path.unlink()
-    return True
+    return _store(settings).delete(_check(run_id))
 
 
 def export_markdown(record: RunRecord, settings: Settings,

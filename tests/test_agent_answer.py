@@ -78,3 +78,19 @@ def test_two_company_run_quotes_each_company_under_its_own_part(settings):
     cited = {c.evidence_id.split("-")[0] for c in record.answer.citations}
     assert cited == {"acme", "bore"}
     assert "2,184.6" in text and "in millions" in text
+
+
+def test_distiller_keeps_the_best_sentence_of_every_source_before_second_sentences():
+    from core.agent.distill import MAX_SENTENCES, extract
+    from core.types import Chunk, Hit
+
+    strong = " ".join(f"Net sales rose in region {k} on pricing and volumes." for k in range(8))
+    texts = [strong, strong.replace("region", "area"), strong.replace("region", "zone"),
+             "Borealis reported net sales growth in the snacks segment this year.",
+             "Gross margin narrowed as commodity costs rose; net sales grew modestly."]
+    hits = [Hit(chunk=Chunk(chunk_id=f"bore-{k}", doc_id="bore", index=k, text=t,
+                            section="Item 7", start=0, end=len(t))) for k, t in enumerate(texts)]
+    kept, _, _ = extract("net sales growth", hits, set())
+    assert {e.evidence_id for e in kept} == {f"bore-{k}" for k in range(5)}
+    assert len(kept) <= MAX_SENTENCES
+    assert [e.score for e in kept] == sorted((e.score for e in kept), reverse=True)

@@ -128,6 +128,23 @@ def test_llm_distill_merges_reflection_and_fences_evidence(deps):
     assert f"{EVIDENCE_OPEN} id=doc1-00001" in llm.history[0][-1].content
 
 
+def test_llm_distill_maps_a_shortened_url_id_back_to_the_web_result():
+    """A web result's id is its URL; the fence shows the model at most 80 safe characters, so
+    a reply citing exactly what the model saw must still reach the real id."""
+    from core.agent.distill import cited_ids, restore_ids
+    from core.llm.prompts import fence_id
+
+    url = ("https://www.example-news.test/newsroom/press-releases/2024/rival-expands-ai-"
+           "accelerator-roadmap-with-annual-cadence?utm_source=feed&id=42")
+    other = "doc1-00001"
+    seen = fence_id(url)
+    assert seen != url and len(seen) == 80
+    context = f"- Annual launches [{seen}]\n- Competition [{other}; {seen}]"
+    restored = restore_ids(context, [url, other])
+    assert restored == f"- Annual launches [{url}]\n- Competition [{other}; {url}]"
+    assert cited_ids(restored, [url, other]) == [url, other]
+
+
 def test_policy_revises_weak_steps_then_records_the_gap(deps, settings):
     plan = [PlanStep(sub_question="a", section="Item 1A. Risk Factors", doc_ids=["doc1"]),
             PlanStep(sub_question="b")]

@@ -131,3 +131,22 @@ def test_corpus_change_invalidates_retrieval_entries(settings, hash_embedder):
     third = search_filings(step, "competition risks", "hybrid", [], deps)
     assert CACHE_HIT not in third[2]
     assert {h.document.company for h in third[0]} >= {"Acme Widgets"}
+
+
+def test_a_search_is_cached_per_corpus_not_per_generation_number(settings, hash_embedder,
+                                                                 tmp_path):
+    """Two corpora at the same generation number (another data folder, or the same folder
+    later pointed at a team database) never share a cached search."""
+    from core.agent.agent_cache import retrieval_key
+
+    settings = settings.model_copy(update={"cache_enabled": True})
+    other = settings.model_copy(update={"data_dir": tmp_path / "other-corpus"})
+
+    def key(s):
+        deps = AgentDeps(settings=s, retriever=None, corpus=CorpusInfo([]),
+                         cache=open_cache(settings), corpus_generation=lambda: 3)
+        return retrieval_key(deps, "competition risks", "hybrid", None, None)
+
+    assert key(settings) == key(settings)
+    assert key(settings) != key(other)
+    assert key(settings) != key(settings.model_copy(update={"chroma_url": "http://127.0.0.1:9"}))

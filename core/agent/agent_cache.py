@@ -80,7 +80,10 @@ def retrieval_key(deps: AgentDeps, query: str, strategy: str, doc_ids: list[str]
         log.warning("corpus generation unreadable (%s); retrieval not cached", exc)
         return None
     s = deps.settings
-    return cache_key("retrieval", generation, query, strategy, s.top_k, doc_ids, sections,
+    from core.storage import storage_for
+
+    corpus = (storage_for(s).corpus_key(), s.chroma_url)  # which corpus the generation counts
+    return cache_key("retrieval", corpus, generation, query, strategy, s.top_k, doc_ids, sections,
                      {k: getattr(s, k) for k in _RETRIEVAL_SETTINGS})
 
 

@@ -1,4 +1,7 @@
-"""The SQLite checkpointer: paused and finished runs survive a browser refresh or a restart.
+"""The checkpointer: paused and finished runs survive a browser refresh or a restart.
+
+SQLite under the data folder by default; PostgreSQL (``PostgresSaver`` on the team
+database's pool) in team mode. ``core.storage`` picks one.
 
 The connection is opened with ``check_same_thread=False`` (Streamlit reruns and
 the service touch it from several threads; the saver serialises access with
@@ -32,17 +35,53 @@ def _state_types() -> list[tuple[str, str]]:
     return out
 
 
+def _serde() -> JsonPlusSerializer:
+    return JsonPlusSerializer(allowed_msgpack_modules=_state_types())
+
+
 def checkpoint_path(settings: Settings) -> Path:
-    """Where the checkpoints of this data folder live."""
+    """Where the checkpoints of an embedded data folder live."""
     return settings.data_dir / "checkpoints.sqlite"
 
 
-def open_checkpointer(settings: Settings) -> SqliteSaver:
-    """A ``SqliteSaver`` on ``data_dir/checkpoints.sqlite`` (created if missing)."""
-    path = checkpoint_path(settings)
+def open_checkpointer(settings: Settings):
+    """The checkpointer of these settings' storage (SQLite file or team database)."""
+    from core.storage import storage_for
+
+    return storage_for(settings).checkpointer()
+
+
+def sqlite_checkpointer(path: Path) -> SqliteSaver:
+    """A ``SqliteSaver`` on ``path`` (created if missing)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(str(path), check_same_thread=False)
-    serde = JsonPlusSerializer(allowed_msgpack_modules=_state_types())
-    saver = SqliteSaver(conn, serde=serde)
+    saver = SqliteSaver(conn, serde=_serde())
     saver.setup()
     return saver
+
+
+_PG_READY: set[int] = set()
+_SETUP_LOCK = 7_304_114  # PostgreSQL advisory lock id
+
+
+def postgres_checkpointer(pool):
+    """A ``PostgresSaver`` on the team database's pool (tables created once per process)."""
+    from langgraph.checkpoint.postgres import PostgresSaver
+
+    saver = PostgresSaver(pool, serde=_serde())
+    if id(pool) not in _PG_READY:
+        with pool.connection() as conn:  # replicas starting together migrate one at a time
+            conn.execute("SELECT pg_advisory_lock(%s)", (_SETUP_LOCK,))
+            try:
+                saver.setup()
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(%s)", (_SETUP_LOCK,))
+        _PG_READY.add(id(pool))
+    return saver
+
+
+def close_checkpointer(saver) -> None:
+    """Close a SQLite saver's connection; a pool belongs to the process and stays open."""
+    conn = getattr(saver, "conn", None)
+    if isinstance(conn, sqlite3.Connection):
+        conn.close()

@@ -157,20 +157,23 @@ def weak_rows(weight: dict[str, float], pool: list[_Sentence]) -> set[int]:
 
 def _select(pool: list[_Sentence], scores: list[float], q_terms: set[str], hits: list[Hit],
             skip: set[int]) -> list[Extract]:
-    """Best sentences but ``skip``, at most ``PER_HIT`` per hit, near-duplicates dropped."""
+    """Best sentences but ``skip``, near-duplicates dropped: first the best sentence of each
+    hit (so every reranked source that says something asked is kept), then second sentences,
+    at most ``PER_HIT`` per hit and ``MAX_SENTENCES`` in all; returned best first."""
     kept: list[Extract] = []
     per_hit: dict[int, int] = {}
-    for j in sorted(range(len(pool)), key=lambda j: -scores[j]):
-        sent = pool[j]
-        if j in skip or not q_terms & sent.terms or per_hit.get(sent.hit, 0) >= PER_HIT:
-            continue
-        if any(near_duplicate(sent.text, e.sentence) for e in kept):
-            continue
-        per_hit[sent.hit] = per_hit.get(sent.hit, 0) + 1
-        kept.append(Extract(hits[sent.hit].chunk.chunk_id, sent.text, round(scores[j], 4)))
-        if len(kept) >= MAX_SENTENCES:
-            break
-    return kept
+    order = sorted(range(len(pool)), key=lambda j: -scores[j])
+    for round_ in range(1, PER_HIT + 1):
+        for j in order:
+            sent = pool[j]
+            if j in skip or not q_terms & sent.terms or per_hit.get(sent.hit, 0) >= round_:
+                continue
+            if len(kept) >= MAX_SENTENCES or any(near_duplicate(sent.text, e.sentence)
+                                                 for e in kept):
+                continue
+            per_hit[sent.hit] = per_hit.get(sent.hit, 0) + 1
+            kept.append(Extract(hits[sent.hit].chunk.chunk_id, sent.text, round(scores[j], 4)))
+    return sorted(kept, key=lambda e: -e.score)
 
 
 def extract(query: str, hits: list[Hit], ignore: set[str], embedder=None, *,
@@ -218,6 +221,22 @@ def context_lines(context: str) -> list[tuple[str, list[str]]]:
         if text and ids:
             out.append((text, [p.strip() for i in ids for p in i.split(",")]))
     return out
+
+
+def restore_ids(context: str, known: list[str]) -> str:
+    """``context`` with each evidence id as the model saw it in its fence (``fence_id``:
+    shortened, unsafe characters replaced) put back to the real id."""
+    from core.llm.prompts import fence_id
+
+    alias = {fence_id(k): k for k in known if fence_id(k) != k}
+    if not alias:
+        return context
+
+    def sub(m: re.Match) -> str:
+        parts = re.split(r"([,;]\s*)", m.group(1))
+        return "[" + "".join(alias.get(p.strip(), p) for p in parts) + "]"
+
+    return re.sub(r"\[([^\[\]]+)\]", sub, context)
 
 
 def cited_ids(context: str, known: list[str]) -> list[str]:
@@ -272,9 +291,10 @@ def distill(step: PlanStep, query: str, hits: list[Hit], ignore: set[str],
     call = ask_llm(deps, "distiller", DistillOutput, distiller_messages(step, query, hits))
     if call.value is not None and call.value.context.strip():
         v = call.value
-        ids = cited_ids(v.context, known)
+        context = restore_ids(v.context, known)
+        ids = cited_ids(context, known)
         if ids or v.coverage == "none":
-            return Distilled(v.context.strip(), ids, v.finding.strip(), v.coverage, v.missing,
+            return Distilled(context.strip(), ids, v.finding.strip(), v.coverage, v.missing,
                              "llm", call)
     if call.value is not None:  # answered, but nothing usable: a fallback all the same
         call = call.fell_back("distiller: the LLM's context cited no evidence id; used the "

@@ -21,7 +21,7 @@ from typing import Any
 
 from langgraph.types import Command
 
-from core.agent.checkpoint import open_checkpointer
+from core.agent.checkpoint import close_checkpointer, open_checkpointer
 from core.agent.deps import AgentDeps, CorpusInfo
 from core.agent.events import Error, EventBase
 from core.agent.events import Warning as WarningEvent
@@ -30,7 +30,7 @@ from core.agent.plan_edit import check_plan
 from core.agent.state import PlanStep
 from core.cache import open_cache
 from core.config import Settings
-from core.errors import AppError
+from core.errors import AppError, StoreError
 from core.runs import RunRecord, list_runs, load_run, new_run_id, record_from_state, save_run
 
 log = logging.getLogger(__name__)
@@ -180,6 +180,7 @@ class ResearchService:
     def _resume(self, thread_id: str, graph_input: Any,
                 first: EventBase | None = None) -> Iterator[EventBase]:
         from core.llm.failures import redact
+        from core.storage import failure_message
 
         try:
             base = load_run(self.settings, thread_id)
@@ -200,14 +201,18 @@ class ResearchService:
                     save_run(base.model_copy(update={"events": events}), self.settings)
                 yield event
         except Exception as exc:  # noqa: BLE001 - reported as an event and on the record
-            msg = redact(f"The run failed: {type(exc).__name__}: {exc}", self.settings)
+            msg = redact(failure_message(exc, self.settings)
+                         or f"The run failed: {type(exc).__name__}: {exc}", self.settings)
             log.error("run %s: %s", thread_id, msg)  # redacted; no raw traceback with secrets
             err = Error(node="graph", message=msg)
             events.append(err)
             yield err
             record = base.model_copy(update={"status": "failed", "events": events, "error": msg,
                                              "wall_s": round(time.perf_counter() - t0, 3)})
-            save_run(record, self.settings)
+            try:
+                save_run(record, self.settings)
+            except StoreError as save_exc:  # the store itself is gone: the message says so
+                log.warning("run %s not saved: %s", thread_id, save_exc)
             return record
         values = self.graph.get_state(self._config(thread_id)).values
         record = record_from_state(thread_id, values, base.model_copy(
@@ -232,6 +237,4 @@ class ResearchService:
         self.checkpointer.delete_thread(thread_id)
 
     def close(self) -> None:
-        conn = getattr(self.checkpointer, "conn", None)
-        if conn is not None:
-            conn.close()
+        close_checkpointer(self.checkpointer)

@@ -75,8 +75,9 @@ def offline_answer(question: str, records: list[StepRecord], numbered: dict[int,
                    stop: StopReason | None, corpus: CorpusInfo | None = None
                    ) -> tuple[str, list[str]]:
     """The extractive brief: the banner; per step, the best line of each kept source with its
-    [n] marker (each line once); a connect clause ("explain how X bears on Y") juxtaposes the
-    earlier steps' findings; then the gaps."""
+    [n] marker (each line once; a step whose evidence is weak is quoted under "Only weak
+    evidence" and still listed as not found); a connect clause ("explain how X bears on Y")
+    juxtaposes the earlier steps' findings; then the gaps."""
     n_of = {ev.id: n for n, ev in numbered.items()}
     paragraphs: list[str] = []
     not_found: list[str] = []
@@ -86,12 +87,14 @@ def offline_answer(question: str, records: list[StepRecord], numbered: dict[int,
         if link:
             paragraphs.append(link)
             continue
-        lines = part_lines(rec, n_of, used) if rec.coverage != "none" else []
+        lines = part_lines(rec, n_of, used)
         body = "\n".join(f"- {line}" for line in lines)
-        if not body:
+        if rec.coverage == "none" or not body:
             not_found.append(rec.sub_question)
+        if not body:
             continue
-        lead = "Partly answered — " if rec.coverage == "partial" else ""
+        lead = {"partial": "Partly answered — ", "none": "Only weak evidence — "}.get(
+            rec.coverage, "")
         paragraphs.append(f"{lead}{rec.sub_question}\n{body}")
     if not paragraphs:
         paragraphs.append("I could not find evidence in the filings or web sources to answer: "

@@ -71,7 +71,7 @@ def fence_evidence(
                     value = _field(value, "title") or _field(value, "name")
                 if value not in (None, "", [], {}):
                     meta[key] = str(value)
-        ident = _ID_SAFE.sub("_", str(ident or f"E{n}"))[:80]
+        ident = fence_id(ident or f"E{n}")
         header = f"{EVIDENCE_OPEN} id={ident}"
         if meta:
             header += " meta=" + _neutralise(json.dumps(meta, ensure_ascii=False))
@@ -79,6 +79,12 @@ def fence_evidence(
             f"{header}>>>\n{_neutralise(str(text)).strip()}\n{EVIDENCE_CLOSE} id={ident}>>>"
         )
     return "\n\n".join(blocks)
+
+
+def fence_id(ident: object) -> str:
+    """The form of an evidence id inside a fence (safe characters, at most 80): a long URL or
+    one with a query string is shown to the model shortened; map replies back with it."""
+    return _ID_SAFE.sub("_", str(ident))[:80]
 
 
 def with_safety(system_prompt: str) -> str:

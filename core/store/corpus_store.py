@@ -34,11 +34,11 @@ from core.config import Settings
 from core.errors import StoreError
 from core.models import Embedder
 from core.retrieval.context import index_text, tag_statements, vector_text
-from core.store.coherence import Generation, writer_lock
+from core.storage import storage_for
+from core.store.coherence import Generation
 from core.store.doc_vectors import DocVectors
 from core.store.failures import add_failed, delete_failed, first_line
 from core.store.keyword import KeywordIndex, TextOf
-from core.store.registry import Registry
 from core.store.vectors import VectorIndex
 from core.types import Chunk, DocumentMeta
 
@@ -58,7 +58,8 @@ class CorpusStore:
         self.embedder = embedder
         self._lock = threading.RLock()
         settings.data_dir.mkdir(parents=True, exist_ok=True)
-        self.registry = Registry(settings.registry_path)
+        self.storage = storage_for(settings)  # SQLite + file lock, or the team database
+        self.registry = self.storage.registry()
         self.vectors = VectorIndex(settings, embedder.name, embedder.dim)
         self.doc_vectors = DocVectors(self.vectors)
         self.keyword = KeywordIndex(self.registry, text_of=keyword_text or index_text)
@@ -93,7 +94,7 @@ class CorpusStore:
         stage("embed")
         vectors = self._embed([vector_text(c, meta, self.settings.embed_context) for c in chunks])
         stage("index")
-        with self._lock, writer_lock(self.settings.data_dir):
+        with self._lock, self.storage.writer_lock():
             self._sync()
             existing = self.registry.get_document(meta.doc_id)  # added meanwhile elsewhere
             if existing is not None:
@@ -116,7 +117,7 @@ class CorpusStore:
 
     def delete(self, doc_id: str) -> None:
         """Remove a document, its chunks and its vectors (no-op for an unknown id)."""
-        with self._lock, writer_lock(self.settings.data_dir):
+        with self._lock, self.storage.writer_lock():
             if self.registry.status(doc_id) is None:
                 return
             self._sync()
@@ -166,7 +167,7 @@ class CorpusStore:
     def _purge_pending(self) -> None:
         if not self.registry.stale_pending():
             return
-        with self._lock, writer_lock(self.settings.data_dir):
+        with self._lock, self.storage.writer_lock():
             self._sync()
             for doc_id in self.registry.stale_pending():
                 log.warning("purging half-indexed document %s left by an interrupted add", doc_id)

@@ -201,7 +201,8 @@ def build_synthetic(
                              "choose an empty or new folder.")
     folder.mkdir(parents=True, exist_ok=True)
     manifest_path.write_text(json.dumps(spec.manifest(), indent=1))
-    settings = source.settings.model_copy(update={"data_dir": folder, "chroma_url": None})
+    settings = source.settings.model_copy(  # a local scratch corpus, never the team database
+        update={"data_dir": folder, "chroma_url": None, "database_url": None})
     dst = CorpusStore(settings, source.embedder)
     try:
         wanted = {_doc_id(spec, i) for i in range(n_filings)}

@@ -18,7 +18,6 @@ one index for every process and needs none of this.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from urllib.parse import urlparse
 
@@ -105,8 +104,9 @@ def collection_name(settings: Settings) -> str:
     """
     if not settings.chroma_url:
         return settings.collection
-    digest = hashlib.sha1(str(settings.data_dir.resolve()).encode()).hexdigest()[:10]
-    return f"{settings.collection}-{digest}"
+    from core.storage import corpus_digest  # the data folder, or the team database
+
+    return f"{settings.collection}-{corpus_digest(settings)}"
 
 
 def _where(doc_ids: list[str], sections: list[str] | None) -> dict:
