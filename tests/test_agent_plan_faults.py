@@ -179,3 +179,9 @@ def test_a_multi_part_question_takes_the_deep_path_and_says_why(settings):
     route = next(e for e in events if e.type == "route_chosen")
     assert route.path == "deep" and "3 parts" in route.reason and len(plan) == 3
     assert "more than one company" in route.reason
+
+
+def test_a_removed_company_or_year_leaves_no_dangling_preposition(settings):
+    step = PlanStep(sub_question="What was NVIDIA's revenue in fiscal 2023?",
+                    doc_ids=[NVDA.doc_id])
+    assert rewrite(step, [], _deps(settings))[0] == "What was revenue"
