@@ -23,6 +23,7 @@ LIB_JOB = "lib_ingest_job"  # id of the ingest job this session started
 RES_THREAD = "res_thread_id"  # thread id of the run on screen (mirrored in ?thread=)
 RES_QUESTION = "res_question"  # the question box
 RES_SCOPE = "res_scope_docs"
+RES_ALWAYS_REVIEW = "res_always_review"  # review even a fast-path (simple) question's plan
 RES_DRAFT = "res_plan_draft"  # {"thread": id, "steps": [StepDraft]} under edit
 RES_PLAN_VERSION = "res_plan_version"  # bumped to reset the step forms to the draft
 RES_ERROR = "res_error"  # a message shown once above the run

@@ -27,7 +27,8 @@ def plan_frame(plan: Sequence[Any]) -> pd.DataFrame:
     """Read-only table of a plan (PlanStep list)."""
     return pd.DataFrame([
         {"#": i + 1, "sub-question": s.sub_question, "tool": s.tool,
-         "section": s.section or "(any)", "keywords": ", ".join(s.keywords)}
+         "section": s.section or "(any)", "keywords": ", ".join(s.keywords),
+         "uses steps": ", ".join(str(d + 1) for d in getattr(s, "depends_on", []) or [])}
         for i, s in enumerate(plan)
     ])
 
@@ -82,13 +83,19 @@ class RunView:
         if kind in ("plan_proposed", "plan_approved") and self.show_plan:
             self._draw_plan(event)
         elif kind == "step_started":
+            key = f"{self.key}_s{event.step}_a{event.attempt}"
+            if (event.step or 0, event.attempt) in self.cards:  # re-run after a restart
+                key += f"_r{sum(1 for e in self.events if e.type == 'step_started')}"
             with self.steps_area:
-                card = StepCard(event, key=f"{self.key}_s{event.step}_a{event.attempt}")
+                card = StepCard(event, key=key)
             self.cards[(event.step or 0, event.attempt)] = card
         elif kind == "answer_ready":
             self._draw_answer(event)
         elif event.step is not None and self._card(event.step) is not None:
             self._card(event.step).update(event)
+        elif kind == "route_chosen":
+            with self.notes:
+                st.caption(md_escape(f"Router: {event.reason}"))
         elif kind in ("warning", "error"):
             with self.notes:
                 (st.error if kind == "error" else st.warning)(md_escape(event.message))

@@ -61,6 +61,8 @@ def format_event(ev: EventBase) -> str | None:
     """One readable line (or a few) for an event; None for the answer (printed apart)."""
     t = ev.type  # type: ignore[attr-defined]
     d: Any = ev
+    if t == "route_chosen":
+        return f"router: {d.reason}"
     if t == "plan_proposed":
         notes = "".join(f"\n  note: {n}" for n in d.notes)
         return f"plan proposed ({d.source}, {len(d.plan)} steps){_usage(ev)}{notes}"

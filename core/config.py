@@ -166,6 +166,9 @@ class Settings(BaseSettings):
     # --- agent bounds --------------------------------------------------------
     max_steps: int = Field(default=6, gt=0)
     max_revisions: int = Field(default=2, ge=0)
+    parallel_steps: int = Field(
+        default=3, ge=1, description="Independent plan steps researched side by side (1: one "
+        "at a time, in plan order).")
     max_wall_s: float = Field(default=300.0, gt=0)
     max_tokens: int = Field(default=60_000, gt=0)
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from core import jobs
+from core.agent import cancel as cancel_flag
 from core.agent.events import EventBase, PlanProposed
 from core.agent.state import PlanStep
 from core.config import Settings
@@ -133,13 +134,20 @@ def continue_run(service: Any, settings: Settings, thread_id: str) -> jobs.Job:
 
 def _start_job(service: Any, settings: Settings, thread_id: str, stream: Any) -> jobs.Job:
     def work(job: jobs.Job) -> RunRecord | None:
-        events = iter(stream)
-        for event in events:
-            job.events.append(event)
-            if job.cancel_requested:
-                events.close()
+        # Cancel is a flag the graph checks between stages: the stream then ends on its
+        # own. Closing it here instead hangs while a parallel step waits on a slow call.
+        asked = False
+        try:
+            for event in stream:
+                job.events.append(event)
+                if job.cancel_requested and not asked:
+                    cancel_flag.request(thread_id)
+                    asked = True
+            if asked or job.cancel_requested:
                 job.cancelled = True
                 return _save_cancelled(service, settings, thread_id, job)
+        finally:
+            cancel_flag.clear(thread_id)
         return stream.record
 
     return jobs.start(thread_id, "research", work, label=f"research {thread_id}")
@@ -169,8 +177,11 @@ def _save_cancelled(service: Any, settings: Settings, thread_id: str,
 
 
 def cancel(thread_id: str) -> bool:
-    """Ask the run's job to stop at its next event; False when it is not running here."""
-    return jobs.cancel(thread_id)
+    """Ask the run's job to stop at its next stage; False when it is not running here."""
+    running = jobs.cancel(thread_id)
+    if running:
+        cancel_flag.request(thread_id)  # the graph's branches see it between stages
+    return running
 
 
 def discard(service: Any, settings: Settings, thread_id: str) -> None:

@@ -101,12 +101,16 @@ if not thread:
             format_func=lambda i: names.get(i, i),
             help="Empty: the agent picks filings from the companies and years you name.",
         )
+        always = st.checkbox(
+            "Always review the plan (also on the fast path)", key=keys.RES_ALWAYS_REVIEW,
+            help="A simple factual ask takes the fast path: one step, no review.")
         asked = st.form_submit_button("Ask", type="primary")
     if asked:
         t0 = time.perf_counter()
         try:
             with st.spinner("Planning…"):
-                new_thread, _, _ = svc.start(question, scope or None)
+                new_thread, _, _ = svc.start(question, scope or None,
+                                             review="always" if always else "auto")
         except AppError as exc:
             st.error(md_escape(str(exc)))
         else:

@@ -67,7 +67,7 @@ class TwoDocRetriever:
         self.chunks = chunks()
         self.docs = {NVDA.doc_id: NVDA, AMD.doc_id: AMD}
         self.reranker = FakeReranker()
-        self.embedder = None
+        self.embedder = None  # offline sentence scoring falls back to term overlap
         self.calls: list[dict] = []
         self.empty_once = empty_once  # a section that returns nothing the first time
 

@@ -33,7 +33,7 @@ def _steps(record):
 def test_offline_run_pauses_for_review_then_answers_with_citations(settings):
     svc = make_service(settings)
     thread_id, plan, events = svc.start(QUESTION)
-    assert _types(events) == ["plan_proposed"] and len(plan) == 3
+    assert _types(events) == ["route_chosen", "plan_proposed"] and len(plan) == 3
     assert [r.id for r in svc.paused_runs()] == [thread_id]
     stream = svc.resume(thread_id)
     live = list(stream)
@@ -173,6 +173,7 @@ def _two_step_llm(synthesis: bool) -> FakeChatModel:
 
 
 def test_bound_tokens_ends_with_the_best_answer_so_far(settings):
+    settings = settings.model_copy(update={"parallel_steps": 1})  # scripted replies in order
     full = make_service(settings, llm=_two_step_llm(True)).ask("q")  # measure each call
     assert full.stop_reason.code == "completed" and full.total_usage.calls == 7  # + self-check
     calls = [e.usage.total for e in full.events if e.usage is not None]  # one per LLM call
@@ -196,7 +197,7 @@ def test_resume_with_a_new_graph_and_checkpointer(settings):
     assert second.pending_plan(thread_id) == plan
     record = second.resume(thread_id).run()
     assert record.status == "done" and record.question == QUESTION
-    assert _types(record.events)[0] == "plan_proposed"  # events from before the restart kept
+    assert _types(record.events)[:2] == ["route_chosen", "plan_proposed"]  # kept over restart
 
 
 @pytest.mark.slow
@@ -223,6 +224,7 @@ def test_resume_in_a_new_process(settings):
 
 
 def test_llm_run_counts_calls_per_role(settings):
+    settings = settings.model_copy(update={"parallel_steps": 1})  # scripted replies in order
     llm = FakeChatModel()
     llm.enqueue(
         {"steps": [{"sub_question": "Competition risks?", "justification": "j",

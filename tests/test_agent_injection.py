@@ -69,7 +69,8 @@ def test_llm_prompts_fence_the_attack_and_the_plan_does_not_change(settings):
         {"answer": "HACKED [1] [9]", "not_found": []},
         {"answer": "HACKED again [1]", "not_found": []},  # asked again with the reason
     )
-    svc = _service(settings, llm)
+    # one step at a time: the scripted replies come in plan order
+    svc = _service(settings.model_copy(update={"parallel_steps": 1}), llm)
     thread_id, _, _ = svc.start("q")
     record = svc.resume(thread_id).run()
     assert llm.pending == 0 and record.total_usage.calls == 7

@@ -150,3 +150,38 @@ def test_offline_query_is_the_sub_question_minus_what_filters_enforce(settings):
     assert source == "offline" and strategy == "hybrid"
     assert "AMD" not in query and "10-K" not in query
     assert query.startswith("How does") and "describe its own competition risks" in query
+
+
+# --- complexity routing ------------------------------------------------------------------
+
+def test_a_simple_factual_question_takes_the_fast_path_without_review(settings):
+    from core.runs import load_run
+
+    svc = service(settings)
+    thread_id, plan, events = svc.start("What was NVIDIA's FY2023 revenue?", review="auto")
+    route = next(e for e in events if e.type == "route_chosen")
+    assert route.path == "fast" and not route.review and "fast path" in route.reason
+    assert len(plan) == 1 and plan[0].doc_ids == [NVDA.doc_id]
+    assert not any(e.type == "plan_approved" for e in events)  # never paused
+    record = load_run(settings, thread_id)
+    assert record.status == "done" and record.answer and "26.97" in record.answer.text
+
+
+def test_the_fast_path_is_reviewed_when_the_analyst_asks(settings):
+    thread_id, plan, events = service(settings).start("What was NVIDIA's FY2023 revenue?")
+    route = next(e for e in events if e.type == "route_chosen")
+    assert route.path == "fast" and route.review and len(plan) == 1
+    assert service(settings).pending_plan(thread_id)  # paused for review
+
+
+def test_a_multi_part_question_takes_the_deep_path_and_says_why(settings):
+    _, plan, events = service(settings).start(THREE_PART, review="auto")
+    route = next(e for e in events if e.type == "route_chosen")
+    assert route.path == "deep" and "3 parts" in route.reason and len(plan) == 3
+    assert "more than one company" in route.reason
+
+
+def test_a_removed_company_or_year_leaves_no_dangling_preposition(settings):
+    step = PlanStep(sub_question="What was NVIDIA's revenue in fiscal 2023?",
+                    doc_ids=[NVDA.doc_id])
+    assert rewrite(step, [], _deps(settings))[0] == "What was revenue"

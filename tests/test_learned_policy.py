@@ -155,6 +155,7 @@ def test_live_features_equal_the_ones_learned_from_the_record(settings, monkeypa
         return seen[-1]
 
     monkeypatch.setattr(lp, "live_features", spy)
+    settings = settings.model_copy(update={"parallel_steps": 1})  # decisions in plan order
     make_service(settings, retriever=FakeRetriever(empty_sections=("Item 1A. Risk Factors",))
                  ).ask(QUESTION)
     record = list_runs(settings)[0]

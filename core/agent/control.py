@@ -1,8 +1,8 @@
-"""Control nodes: plan, review (interrupt), start of a step, policy and revision.
+"""Control nodes: route, plan, review (interrupt), start of a step and revision.
 
 Each node takes ``(state, deps)``, emits typed events and returns only the state
-keys it changes. Continuing moves ``step_index`` forward; nothing here ever
-re-runs the planner or resets the research history.
+keys it changes. Nothing here ever re-runs the planner or resets the research
+history; ``step_runner`` dispatches the steps and runs each one's stages.
 """
 
 from __future__ import annotations
@@ -16,32 +16,48 @@ from core.agent.events import (
     PlanApproved,
     PlanProposed,
     PlanRevised,
-    PolicyDecided,
+    RouteChosen,
     StepStarted,
     emit,
 )
-from core.agent.learned_policy import consult as consult_learned
 from core.agent.plan_edit import check_plan
 from core.agent.planner import make_plan
-from core.agent.policy import bound_reached, carry_forward, decide, revision_for
-from core.agent.state import ResearchState, Revision, StepWork, StopReason
+from core.agent.policy import bound_reached, carry_forward, revision_for
+from core.agent.router import route_question
+from core.agent.state import ResearchState, Revision, StepWork
+
+
+def route_node(state: ResearchState, deps: AgentDeps) -> dict:
+    """Fast path (one step) for a simple factual question, else the deep plan."""
+    clock = Clock()
+    route = route_question(state["question"], deps, state.get("doc_scope") or [])
+    review = route.path == "deep" or state.get("review", "always") == "always"
+    reason = route.reason + ("" if review else "; no plan review (ask for it to review "
+                                               "every plan)")
+    emit(RouteChosen(node="route", elapsed_ms=clock.ms, path=route.path, reason=reason,
+                     review=review))
+    return {"route": route.path, "route_reason": reason}
 
 
 def plan_node(state: ResearchState, deps: AgentDeps) -> dict:
-    """Propose the plan (LLM or offline rule), within max_steps."""
+    """Propose the plan (LLM or offline rule), within max_steps (one step on the fast path)."""
     clock = Clock()
     scope = state.get("doc_scope") or []
     steps, source, notes, call = make_plan(state["question"], deps, scope)
     warnings = [call.warning] if call.warning else []
-    if len(steps) > deps.settings.max_steps:
-        notes.append(f"plan cut from {len(steps)} to max_steps={deps.settings.max_steps} steps")
-        steps = steps[: deps.settings.max_steps]
+    limit = 1 if state.get("route") == "fast" else deps.settings.max_steps
+    if len(steps) > limit:
+        notes.append(f"plan cut from {len(steps)} to {limit} step(s)"
+                     + (" (fast path)" if limit == 1 else f" (max_steps={limit})"))
+        steps = [s.model_copy(update={"depends_on": [d for d in s.depends_on if d < limit]})
+                 for s in steps[:limit]]
     for w in warnings:
         warn("plan", None, w, "planner")
     emit(PlanProposed(node="plan", elapsed_ms=clock.ms, usage=call_usage(call), plan=steps,
                       source=source, notes=notes))
     return {"plan": steps, "plan_source": source, "step_index": 0, "attempt": 0,
-            "steps_run": 0, "warnings": warnings, **usage_update("planner", call)}
+            "steps_run": 0, "warnings": warnings, "started_at": deps.clock(),
+            **usage_update("planner", call)}
 
 
 def review_node(state: ResearchState, deps: AgentDeps) -> dict:
@@ -59,14 +75,10 @@ def review_node(state: ResearchState, deps: AgentDeps) -> dict:
 
 
 def start_step_node(state: ResearchState, deps: AgentDeps) -> dict:
-    """Check the bounds, then announce the step (a retry after a revision is not a new step)."""
+    """Check the run's bounds, then announce the step (a retry after a revision is the
+    same step; ``max_steps`` is the dispatcher's)."""
     index = state.get("step_index", 0)
-    retry = state.get("attempt", 0) > 0
     bound = bound_reached(state, deps)
-    if bound is None and not retry and state.get("steps_run", 0) >= deps.settings.max_steps:
-        left = len(state["plan"]) - index
-        bound = StopReason(code="max_steps", message=f"max_steps ({deps.settings.max_steps}) "
-                           f"reached: {left} plan step(s) not run")
     if bound is not None:
         warn("start_step", index, f"stopping: {bound.message}")
         return {"limit_hit": bound, "decision": "FINISH", "decision_reason": bound.message,
@@ -76,8 +88,7 @@ def start_step_node(state: ResearchState, deps: AgentDeps) -> dict:
                      tool=step.tool, attempt=state.get("attempt", 0), section=step.section,
                      doc_ids=step.doc_ids, companies=company_names(step.doc_ids, deps),
                      depends_on=step.depends_on))
-    return {"work": StepWork(), "steps_run": state.get("steps_run", 0) + (0 if retry else 1),
-            "decision": "CONTINUE"}
+    return {"work": StepWork(), "decision": "CONTINUE"}
 
 
 def company_names(doc_ids: list[str], deps: AgentDeps) -> list[str]:
@@ -87,21 +98,6 @@ def company_names(doc_ids: list[str], deps: AgentDeps) -> list[str]:
         doc = deps.corpus.doc(doc_id)
         out.append(f"{doc.company} {doc.form_type} {doc.period}".strip() if doc else doc_id)
     return list(dict.fromkeys(out))
-
-
-def policy_node(state: ResearchState, deps: AgentDeps) -> dict:
-    """CONTINUE, REVISE or FINISH with a reason (rule over coverage and bounds)."""
-    clock = Clock()
-    index = state.get("step_index", 0)
-    out = consult_learned(decide(state, deps), state, deps)
-    emit(PolicyDecided(node="policy", step=index, elapsed_ms=clock.ms, decision=out.decision,
-                       reason=out.reason))
-    update: dict = {"decision": out.decision, "decision_reason": out.reason}
-    if out.limit is not None:
-        update["limit_hit"] = out.limit
-    if out.decision == "CONTINUE":
-        update.update(step_index=index + 1, attempt=0)
-    return update
 
 
 def revise_node(state: ResearchState, deps: AgentDeps) -> dict:
@@ -129,13 +125,8 @@ def revise_node(state: ResearchState, deps: AgentDeps) -> dict:
     return {"plan": plan, "revisions": [revision], "attempt": state.get("attempt", 0) + 1}
 
 
-def route_after_start(state: ResearchState) -> str:
-    return "synthesize" if state.get("decision") == "FINISH" else "rewrite"
-
-
-def route_by_tool(state: ResearchState) -> str:
-    return "search_web" if current_step(state).tool == "web_search" else "search_filings"
-
-
-def route_after_policy(state: ResearchState) -> str:
-    return {"CONTINUE": "start_step", "REVISE": "revise"}.get(state.get("decision"), "synthesize")
+def route_after_plan(state: ResearchState) -> str:
+    """Review the plan, unless the fast path was taken and review was not asked for."""
+    if state.get("route") == "fast" and state.get("review", "always") == "auto":
+        return "dispatch"
+    return "review"

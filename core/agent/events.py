@@ -62,6 +62,13 @@ class HitView(BaseModel):
                    page=c.page, text=c.text[:PREVIEW_CHARS])
 
 
+class RouteChosen(EventBase):
+    type: Literal["route_chosen"] = "route_chosen"
+    path: Literal["fast", "deep"] = Field(description="fast: one step; deep: a full plan.")
+    reason: str
+    review: bool = Field(default=True, description="Whether the plan pauses for review.")
+
+
 class PlanProposed(EventBase):
     type: Literal["plan_proposed"] = "plan_proposed"
     plan: list[PlanStep]
@@ -174,8 +181,9 @@ class Error(EventBase):
 
 
 AgentEvent = Annotated[
-    PlanProposed | PlanApproved | StepStarted | QueryRewritten | StrategyChosen | HitsRetrieved
-    | HitsReranked | ContextDistilled | StepReflected | PolicyDecided | PlanRevised | AnswerReady
+    RouteChosen | PlanProposed | PlanApproved | StepStarted | QueryRewritten | StrategyChosen
+    | HitsRetrieved | HitsReranked | ContextDistilled | StepReflected | PolicyDecided | PlanRevised
+    | AnswerReady
     | Warning | Error,
     Field(discriminator="type"),
 ]

@@ -80,14 +80,16 @@ def live_features(state: Any, settings: Settings) -> list[float]:
 def _attempts(record: Any, max_revisions: int) -> list[dict]:
     """Per decision: step, features, rule decision and the evidence ids of that attempt."""
     out: list[dict] = []
-    cur: dict = {}
+    open_: dict[int | None, dict] = {}  # by step: side-by-side steps interleave their events
     used = 0
     plan_len = len(record.plan)
     for ev in record.events:
         t = ev.type
+        cur = open_.get(ev.step)
         if t == "step_started":
-            cur = {"step": ev.step, "attempt": ev.attempt, "web": ev.tool == "web_search",
-                   "scores": [], "coverage": "none", "ids": []}
+            open_[ev.step] = {"step": ev.step, "attempt": ev.attempt,
+                              "web": ev.tool == "web_search", "scores": [],
+                              "coverage": "none", "ids": []}
         elif t == "hits_reranked" and cur:
             cur["scores"] = [h.score for h in ev.hits]
         elif t == "context_distilled" and cur:
@@ -105,7 +107,7 @@ def _attempts(record: Any, max_revisions: int) -> list[dict]:
                                       attempt=cur["attempt"], web=cur["web"],
                                       quality=cur.get("quality"))
             out.append(cur)
-            cur = {}
+            del open_[ev.step]
     return out
 
 

@@ -79,9 +79,16 @@ def _section_words(section: str | None) -> set[str]:
     return {fold_plural(t) for t in tokenize(section) if t.isalpha() and t != "item"}
 
 
+_DANGLING = re.compile(r"(?:\s+\b(?:in|of|for|on|at|by|from|to|and|or|the|a|an|its|their)\b)+"
+                       r"\s*[?.!]?$", re.IGNORECASE)
+
+
 def _tidy(text: str) -> str:
+    """Whitespace and punctuation cleaned; a preposition left dangling at the end by a
+    removed company or year ("What was revenue in") goes too."""
     text = re.sub(r"\s+([,.;:?!])", r"\1", " ".join(text.split()))
-    return re.sub(r"^[\s,.;:'\u2019-]+|[\s,;:'\u2019-]+$", "", text)
+    text = re.sub(r"^[\s,.;:'\u2019-]+|[\s,;:'\u2019-]+$", "", text)
+    return _DANGLING.sub("", text)
 
 
 def scope_query(query: str, step: PlanStep, deps: AgentDeps, scope: list[str] | None = None

@@ -101,9 +101,12 @@ class ResearchService:
             self.deps.corpus = CorpusInfo.from_store(self.store)
 
     # --- public API ---------------------------------------------------------
-    def start(self, question: str, doc_ids: list[str] | None = None
-              ) -> tuple[str, list[PlanStep], list[EventBase]]:
-        """Plan ``question`` and pause for review: ``(thread_id, plan, events so far)``."""
+    def start(self, question: str, doc_ids: list[str] | None = None, *,
+              review: str = "always") -> tuple[str, list[PlanStep], list[EventBase]]:
+        """Plan ``question`` and pause for review: ``(thread_id, plan, events so far)``.
+
+        ``review="auto"``: a simple question the router sends down the fast path is not
+        paused; it runs to its answer here and its record is saved as done."""
         if not question or not question.strip():
             raise AppError("The question is empty: type what you want to find out.")
         self.refresh_corpus()
@@ -113,9 +116,18 @@ class ResearchService:
             raise AppError(f"Unknown document id(s) {', '.join(unknown)}; "
                            "`python -m core docs` lists the ids.")
         thread_id = new_run_id()
-        inputs = {"question": question.strip(), "doc_scope": list(doc_ids or [])}
+        inputs = {"question": question.strip(), "doc_scope": list(doc_ids or []),
+                  "review": review}
+        t0 = time.perf_counter()
         events = list(self._events(inputs, thread_id))
         values = self.graph.get_state(self._config(thread_id)).values
+        if not self._waiting(thread_id):  # the fast path ran without review
+            base = RunRecord(id=thread_id, question=question.strip(), status="done",
+                             backend=self.deps.backend, doc_scope=list(doc_ids or []),
+                             events=events)
+            record = record_from_state(thread_id, values, base, time.perf_counter() - t0)
+            save_run(record, self.settings)
+            return thread_id, list(values.get("plan", [])), events
         plan = list(values.get("plan", []))
         record = RunRecord(id=thread_id, question=question.strip(), status="paused",
                            backend=self.deps.backend, doc_scope=list(doc_ids or []), plan=plan,
@@ -209,10 +221,10 @@ class ResearchService:
         return record
 
     def ask(self, question: str, approve: bool = True, doc_ids: list[str] | None = None,
-            plan: Any = None) -> RunRecord:
+            plan: Any = None, review: str = "always") -> RunRecord:
         """Start and (when ``approve``) resume at once; returns the final or paused record."""
-        thread_id, _, _ = self.start(question, doc_ids)
-        if not approve and plan is None:
+        thread_id, _, _ = self.start(question, doc_ids, review=review)
+        if (not approve and plan is None) or not self._waiting(thread_id):
             return load_run(self.settings, thread_id)
         return self.resume(thread_id, plan).run()
 

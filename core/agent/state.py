@@ -192,6 +192,24 @@ def merge_dict(left: dict, right: dict) -> dict:
     return {**(left or {}), **(right or {})}
 
 
+def patch_plan(left: list[PlanStep], right) -> list[PlanStep]:
+    """Reducer: a list replaces the plan; ``{"patch": [[index, step], ...]}`` changes steps
+    (what a parallel step branch sends after revising its own step or later ones)."""
+    if isinstance(right, dict) and "patch" in right:
+        out = list(left or [])
+        for index, step in right["patch"]:
+            if 0 <= int(index) < len(out):
+                out[int(index)] = step if isinstance(step, PlanStep) \
+                    else PlanStep.model_validate(step)
+        return out
+    return right
+
+
+def first_value(left, right):
+    """Reducer: the first value set is kept (a run's first bound reached)."""
+    return left if left is not None else right
+
+
 def add_usage(left: dict[str, RoleUsage], right: dict[str, RoleUsage]) -> dict[str, RoleUsage]:
     """Reducer: sum usage per role."""
     out = dict(left or {})
@@ -215,12 +233,30 @@ class ResearchState(TypedDict, total=False):
     """The analyst's question, as asked."""
     doc_scope: list[str]
     """Document ids the analyst limited the run to (empty: the whole corpus)."""
-    plan: list[PlanStep]
+    review: Literal["always", "auto"]
+    """Input: "always" pauses every plan for review; "auto" skips review on the fast path."""
+    route: Literal["fast", "deep"]
+    """The router's choice: fast (one step) or deep (a full plan)."""
+    route_reason: str
+    """Why the router chose so."""
+    plan: Annotated[list[PlanStep], patch_plan]
     """The plan: proposed by the planner, possibly edited at review, revised by the policy."""
+    started: Annotated[list[int], operator.add]
+    """Plan steps dispatched so far (bounded by max_steps)."""
+    done: Annotated[list[int], operator.add]
+    """Plan steps whose research is finished (their dependents may start)."""
+    wave: list[int]
+    """The steps the dispatcher sends out next, side by side."""
+    max_revisions: int
+    """The run's revision bound, as the dispatcher read it (to share among a wave)."""
+    revision_allowance: int
+    """In a step branch: revisions this branch may make (its share of what is left)."""
+    revisions_before: int
+    """In a step branch: revisions the run had made when the branch started."""
     plan_source: Literal["llm", "offline"]
     """Who wrote the plan."""
     step_index: int
-    """0-based index of the step being researched; only ever increases."""
+    """0-based index of the step a branch researches (set per ``Send``)."""
     attempt: int
     """Revisions made to the current step so far."""
     steps_run: int
@@ -249,7 +285,7 @@ class ResearchState(TypedDict, total=False):
     """The final cited answer."""
     stop: StopReason
     """Why the run ended."""
-    limit_hit: StopReason
+    limit_hit: Annotated[StopReason | None, first_value]
     """A bound that was reached before the end (kept for the final stop reason)."""
 
 
