@@ -42,7 +42,8 @@ def test_a_deep_run_round_trips_with_typed_events(settings):
     record = make_service(settings).ask(QUESTION)
     loaded = load_run(settings, record.id)
     assert loaded == record
-    assert [type(e).__name__ for e in loaded.events][:2] == ["PlanProposed", "PlanApproved"]
+    assert [type(e).__name__ for e in loaded.events][:3] == \
+        ["RouteChosen", "PlanProposed", "PlanApproved"]
     md = export_markdown(loaded, settings)
     assert md.startswith(f"# {QUESTION}") and "## Sources" in md and "[1]" in md
     assert "## Plan" in md and "Item 1A. Risk Factors" in md

@@ -32,10 +32,12 @@ def tavily_server() -> Iterator[FakeTavilyServer]:
 
 def llm_settings(server: FakeOpenAIServer, tmp_path, **overrides) -> Settings:
     """Settings pointing the real ChatOpenAI at ``server`` with quick retries and timeouts
-    (cache off unless ``cache_enabled=True`` is passed)."""
+    (cache off unless ``cache_enabled=True`` is passed). Plan steps run one at a time
+    (``parallel_steps=1``), since a scripted server answers requests in the order they come;
+    pass ``parallel_steps=N`` to run them side by side."""
     values = dict(data_dir=tmp_path / "store", llm_base_url=server.base_url,
                   llm_model=server.model, llm_api_key="sk-test-SECRET-0123456789",
                   llm_timeout_s=5.0, llm_max_retries=2, llm_retry_backoff_s=0.01,
-                  cache_enabled=False)
+                  cache_enabled=False, parallel_steps=1)
     values.update(overrides)
     return Settings(_env_file=None, **values)
