@@ -181,3 +181,33 @@ def test_fallback_reranks_by_the_rewritten_query_not_the_raw_one(settings, hash_
     assert {h.chunk.chunk_id for h in unranked.hits} == {h.chunk.chunk_id for h in first.hits}
     assert retriever.search(raw, k=3).rerank_query == raw  # defaults to the query itself
     store.close()
+
+
+def test_hybrid_runs_the_keyword_side_beside_the_vector_side(monkeypatch, tmp_path,
+                                                             hash_embedder):
+    """Issue 10: the vector and keyword retrieval of one step run in parallel (a barrier
+    that breaks unless both searches wait at the same time)."""
+    import threading
+
+    from core.config import Settings
+    from core.corpus import Corpus
+
+    settings = Settings(data_dir=tmp_path / "store", _env_file=None)
+    corpus = Corpus(settings, embedder=hash_embedder)
+    text = ("Acme Widgets annual report. Item 1A. Risk Factors. Competition risks: rivals "
+            "with more capital compete on price. ") * 20
+    corpus.ingest_bytes(text.encode(), "acme.txt", company="Acme Widgets", form_type="10-K",
+                        period="FY2024")
+    store = corpus.store
+    together = threading.Barrier(2, timeout=10)
+    for name in ("vector_search", "keyword_search"):
+        real = getattr(store, name)
+
+        def waiting(*args, _real=real, **kwargs):
+            together.wait()  # BrokenBarrierError if the other side does not come meanwhile
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(store, name, waiting)
+    result = corpus.retriever.search("competition risks", strategy="hybrid", k=3)
+    assert result.hits and {"vector", "keyword"} <= set(result.timings_ms)
+    assert result.hits[0].document.company == "Acme Widgets"

@@ -23,6 +23,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
     from core.retrieval.rerank import Reranker
 
 SCOPES = ("auto", "all")
+_SIDES = ThreadPoolExecutor(max_workers=4, thread_name_prefix="keyword-side")
 
 
 class FilingRetriever(Protocol):
@@ -115,20 +117,32 @@ class Retriever:
 
         rankings: dict[str, list[tuple[str, float]]] = {}
         spec = STRATEGIES[strategy]
+
+        def keyword_side() -> tuple[dict[str, list[tuple[str, float]]], dict[str, float]]:
+            found, ms = {}, {}
+            t0 = time.perf_counter()
+            found["keyword"] = self.store.keyword_search(keyword_query, n_cand, docs, secs)
+            ms["keyword"] = (time.perf_counter() - t0) * 1000
+            if wanted:
+                t0 = time.perf_counter()
+                found["statement"] = self.store.statement_search(
+                    keyword_query, wanted, n_cand, docs, secs)
+                ms["statement"] = (time.perf_counter() - t0) * 1000
+            return found, ms
+
+        both = "vector" in spec.retrievers and "keyword" in spec.retrievers
+        # Hybrid: the keyword side runs beside the query's embedding and vector search
+        # (the encoder releases the GIL), so a step waits for the slower side only.
+        pending = _SIDES.submit(keyword_side) if both else None
         if "vector" in spec.retrievers:
             t0 = time.perf_counter()
             qvec = self.encode_query(query)
             rankings["vector"] = self.store.vector_search(qvec, n_cand, docs, secs)
             timings["vector"] = (time.perf_counter() - t0) * 1000
         if "keyword" in spec.retrievers:
-            t0 = time.perf_counter()
-            rankings["keyword"] = self.store.keyword_search(keyword_query, n_cand, docs, secs)
-            timings["keyword"] = (time.perf_counter() - t0) * 1000
-            if wanted:
-                t0 = time.perf_counter()
-                rankings["statement"] = self.store.statement_search(
-                    keyword_query, wanted, n_cand, docs, secs)
-                timings["statement"] = (time.perf_counter() - t0) * 1000
+            found, ms = pending.result() if pending is not None else keyword_side()
+            rankings.update(found)
+            timings.update(ms)
 
         hits = self._candidates(rankings, documents)
         rq = (rerank_query or "").strip() or query
