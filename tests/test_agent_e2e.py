@@ -88,15 +88,12 @@ def _expected_ids(settings, corpus, plan, queries):
     return [h.chunk.chunk_id for h in first], [h.chunk.chunk_id for h in second]
 
 
-@pytest.mark.slow
-def test_full_run_with_real_chatopenai_and_json_schema(openai_server, tmp_path,  # noqa: F811
-                                                       hash_embedder):
+def script_walkthrough(server, settings, corpus, doc_id: str) -> tuple[list[str], list[str]]:
+    """Queue a two-step walk-through's LLM replies (plan, rewrite and distil per step, answer,
+    self-check) on the fake server, in plan order; returns the filing and web evidence ids
+    the distiller replies cite."""
     from core.agent.state import PlanStep
 
-    settings = llm_settings(openai_server, tmp_path).model_copy(
-        update={"parallel_steps": 1})  # the server's scripted replies come in plan order
-    corpus = _corpus(settings, hash_embedder)
-    doc_id = corpus.documents()[0].doc_id
     plan = [PlanStep(sub_question="What competition risks does Northwind state?",
                      tool="filing_search", keywords=["competition"],
                      section="Item 1A. Risk Factors", doc_ids=[doc_id]),
@@ -104,7 +101,7 @@ def test_full_run_with_real_chatopenai_and_json_schema(openai_server, tmp_path, 
                      keywords=["AMD", "AI"])]
     queries = ["competition larger GPU accelerator vendors", "AMD Instinct AI accelerator 2024"]
     filing_ids, web_ids = _expected_ids(settings, corpus, plan, queries)
-    openai_server.enqueue(
+    server.enqueue(
         Behaviour.json({"steps": [p.model_dump() for p in plan]}),
         Behaviour.json({"query": queries[0], "strategy": "hybrid", "justification": "mixed"}),
         Behaviour.json({"context": f"- Intense competition from NVIDIA and AMD [{filing_ids[0]}]",
@@ -120,6 +117,16 @@ def test_full_run_with_real_chatopenai_and_json_schema(openai_server, tmp_path, 
         Behaviour.json({"verdicts": [{"index": 1, "supported": True, "reason": "in [1]"},
                                      {"index": 2, "supported": True, "reason": "in [1][2]"}]}),
     )
+    return filing_ids, web_ids
+
+
+@pytest.mark.slow
+def test_full_run_with_real_chatopenai_and_json_schema(openai_server, tmp_path,  # noqa: F811
+                                                       hash_embedder):
+    settings = llm_settings(openai_server, tmp_path)  # steps in plan order, as scripted
+    corpus = _corpus(settings, hash_embedder)
+    doc_id = corpus.documents()[0].doc_id
+    filing_ids, web_ids = script_walkthrough(openai_server, settings, corpus, doc_id)
     svc = ResearchService.from_corpus(settings, corpus, llm=make_chat_model(settings),
                                       web=SnapshotWebSearch(SNAPSHOT))
     record = svc.ask(WALKTHROUGH)

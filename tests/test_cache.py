@@ -14,8 +14,7 @@ from core.cache import DiskCache, cache_key, open_cache
 from core.llm.factory import make_chat_model
 from core.retrieval.web import SnapshotWebSearch
 from tests.fakes.fixtures import llm_settings, openai_server  # noqa: F401 (fixture)
-from tests.fakes.openai_server import Behaviour
-from tests.test_agent_e2e import SNAPSHOT, WALKTHROUGH, _corpus, _expected_ids
+from tests.test_agent_e2e import SNAPSHOT, WALKTHROUGH, _corpus, script_walkthrough
 
 
 def test_entry_bound_evicts_least_recently_used(tmp_path):
@@ -46,34 +45,8 @@ def test_cache_persists_across_instances_and_keys_are_stable(tmp_path):
         DiskCache(tmp_path / "d.sqlite", max_entries=0)
 
 
-def _plan(doc_id: str) -> list[PlanStep]:
-    return [PlanStep(sub_question="What competition risks does Northwind state?",
-                     tool="filing_search", keywords=["competition"],
-                     section="Item 1A. Risk Factors", doc_ids=[doc_id]),
-            PlanStep(sub_question="What is AMD's 2024 AI chip strategy?", tool="web_search",
-                     keywords=["AMD", "AI"])]
-
-
 def _script(server, settings, corpus) -> None:
-    plan = _plan(corpus.documents()[0].doc_id)
-    queries = ["competition larger GPU accelerator vendors", "AMD Instinct AI accelerator 2024"]
-    filing_ids, web_ids = _expected_ids(settings, corpus, plan, queries)
-    server.enqueue(
-        Behaviour.json({"steps": [p.model_dump() for p in plan]}),
-        Behaviour.json({"query": queries[0], "strategy": "hybrid", "justification": "mixed"}),
-        Behaviour.json({"context": f"- Intense competition from NVIDIA and AMD [{filing_ids[0]}]",
-                        "finding": "Northwind faces larger rivals.", "coverage": "answered",
-                        "missing": ""}),
-        Behaviour.json({"query": queries[1], "strategy": "hybrid", "justification": "web"}),
-        Behaviour.json({"context": f"- AMD ships Instinct accelerators yearly [{web_ids[0]}]",
-                        "finding": "AMD accelerates its AI roadmap.", "coverage": "answered",
-                        "missing": ""}),
-        Behaviour.json({"answer": "Northwind names larger GPU vendors as a key risk [1]. AMD's "
-                        "annual Instinct cadence [2] exacerbates that risk [1][2].",
-                        "not_found": []}),
-        Behaviour.json({"verdicts": [{"index": 1, "supported": True, "reason": "in [1]"},
-                                     {"index": 2, "supported": True, "reason": "in [1][2]"}]}),
-    )
+    script_walkthrough(server, settings, corpus, corpus.documents()[0].doc_id)
 
 
 def _service(settings, corpus) -> ResearchService:

@@ -1,4 +1,4 @@
-"""Offline juxtaposition for "explain how X addresses or exacerbates Y" clauses.
+"""Offline juxtaposition for clauses asking how one thing bears on another ("how does X affect Y").
 
 No sentence of a filing or a news article says how a later development bears on a
 risk the filing states; an LLM can reason that out, the offline engine cannot. So
@@ -9,7 +9,7 @@ the filing statement (the earlier filing steps' sentence that best matches the
 development, their leading finding preferred) and ``link_text`` sets them side by
 side with both citations, claiming no relation, e.g.
 
-    AMD's 2024 moves — “<finding>” [3]. Beside it, NVIDIA's filing states: “<statement>” [1].
+    Rival's 2024 moves — “<finding>” [3]. Beside it, Acme's filing states: “<statement>” [1].
 
 followed by ``LINK_NOTE``, which marks it as the offline engine's juxtaposition,
 not an analysis. Sentences of the clause's own step that name the actor are added.
@@ -33,13 +33,14 @@ from core.agent.state import Evidence, StepRecord
 from core.agent.text import content_words, near_duplicate, terms
 
 _ASK = r"(?:explain|describe|assess|analy[sz]e|discuss|show|evaluate|illustrate|examine)"
-_RELATE = (r"(?:address|exacerbat|affect|impact|relat|mitigat|worsen|counter|threaten|influenc|"
-           r"intensif|weaken|strengthen|respond|bear|alleviat|aggravat|reduc|increas)")
+# Stems of English verbs of influence (how one thing acts on another), any question's wording.
+_RELATE = (r"(?:affect|impact|influenc|bear|relat|respond|counter|threaten|mitigat|alleviat|"
+           r"reduc|weaken|worsen|aggravat|exacerbat|intensif|strengthen|increas|address)")
 _CONNECT = re.compile(rf"\b{_ASK}\b[^.?]*\b(?:how|whether|why|the ways?)\b[^.?]*\b{_RELATE}|"
                       rf"^\W*how\s+(?:does|do|did|might|could|would|will|may)\b[^.?]*\b{_RELATE}",
                       re.IGNORECASE)
-LINK_NOTE = ("(Offline engine: this juxtaposes the cited statements; whether the development "
-             "addresses or exacerbates the risk is not analysed here, configure an LLM for that.)")
+LINK_NOTE = ("(Offline engine: this juxtaposes the cited statements; how the one bears on the "
+             "other is not analysed here, configure an LLM for that.)")
 MAX_MENTIONS = 2
 
 
