@@ -47,7 +47,8 @@ def test_offline_engine_keeps_the_plan_and_tools(settings):
     svc = _service(settings)
     thread_id, _, _ = svc.start("q")
     record = svc.resume(thread_id, PLAN).run()
-    assert _executed(record) == [(p.sub_question, p.tool) for p in PLAN]
+    # independent steps run side by side: which one starts first is not fixed
+    assert sorted(_executed(record)) == sorted((p.sub_question, p.tool) for p in PLAN)
     assert not [e for e in record.events if e.type == "plan_revised"]
     assert record.plan == [p.model_copy(update={"section": "Item 1A. Risk Factors"})
                            if p.section else p for p in PLAN]
