@@ -45,7 +45,7 @@ def test_offline_run_pauses_for_review_then_answers_with_citations(settings):
         <= set(_types(live))
     # continuing never re-runs the planner nor resets progress
     assert _types(record.events).count("plan_proposed") == 1
-    assert [s for s, _ in _steps(record)] == [0, 1, 2]
+    assert sorted(s for s, _ in _steps(record)) == [0, 1, 2]  # independent steps: any order
     assert [h.step for h in record.history] == [0, 1, 2]
     # every [n] maps to evidence of the run; the filing and the web both cited
     kinds = {c.kind for c in record.answer.citations}
@@ -80,8 +80,8 @@ def test_review_with_an_edited_plan(settings):
     record = svc.resume(thread_id, edited).run()
     approved = next(e for e in record.events if e.type == "plan_approved")
     assert approved.edited and [s.tool for s in approved.plan] == ["web_search", "filing_search"]
-    assert [e.sub_question for e in record.events if e.type == "step_started"] == \
-        ["What did Rival announce?", plan[0].sub_question]
+    assert sorted(e.sub_question for e in record.events if e.type == "step_started") == \
+        sorted(["What did Rival announce?", plan[0].sub_question])  # side by side: any order
     assert web.queries and svc.deps.retriever.calls[-1]["sections"] == \
         ["Item 7. Management's Discussion and Analysis"]
     assert len(record.history) == 2
