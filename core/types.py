@@ -178,3 +178,57 @@ class SearchResult(BaseModel):
     expansions: list[str] = Field(
         default_factory=list, description="Line items added to the keyword query."
     )
+
+
+FactSource = Literal["xbrl", "table"]
+
+
+class Fact(BaseModel):
+    """One reported figure of a filing: a statement line's value for one period.
+
+    Read at ingest from the iXBRL tags (``source="xbrl"``: exact concept, context period,
+    unit, scale and sign) or from a statement table (``source="table"``: line item as
+    printed, column heading resolved to a period, the caption's scale applied, parentheses
+    negative). ``value`` is in base units (dollars, shares), scale and sign applied:
+    "$(1,577)" in a table "(in millions)" is ``-1_577_000_000.0``.
+    """
+
+    fact_id: str = Field(description="Stable id: '{doc_id}-f{n:05d}' in extraction order.")
+    doc_id: str
+    source: FactSource
+    label: str = Field(description="Line item as printed ('Purchases of property, plant and "
+                       "equipment (PP&E)'); for an unlinked XBRL fact, the concept's words.")
+    metric: str | None = Field(default=None, description="Catalogue key ('capex', 'revenue') "
+                               "when the metric catalogue knows the concept or line item.")
+    concept: str | None = Field(default=None, description="XBRL concept with its prefix "
+                                "('us-gaap:Revenues'); for a table fact, the concept of the "
+                                "XBRL fact it was matched to, if any.")
+    statement: str | None = Field(default=None, description="'income', 'balance', "
+                                  "'cash_flow', 'equity', 'comprehensive_income' or None "
+                                  "(a note or MD&A table).")
+    period_type: Literal["duration", "instant"] = "duration"
+    fiscal_year: int | None = Field(default=None, description="Fiscal year the period "
+                                    "belongs to, as the filer names it (FY2023 -> 2023).")
+    fiscal_period: str = Field(default="FY", description="'FY' (a full year), 'Q1'..'Q4' (a "
+                               "quarter), 'H1', '9M' (year to date), or '' for an instant.")
+    months: int | None = Field(default=None, description="Length of a duration in months "
+                               "(3, 6, 9, 12); None for an instant or when unknown.")
+    start: str | None = Field(default=None, description="Period start, ISO (durations).")
+    end: str | None = Field(default=None, description="Period end (or instant), ISO.")
+    value: float = Field(description="In base units, scale and sign applied.")
+    unit: str = Field(default="USD", description="'USD' (or another ISO currency), 'shares', "
+                      "'USD/share', 'percent' (value 12.5 means 12.5%), 'pure'.")
+    scale: int = Field(default=0, description="Power of ten the printed figure was scaled by "
+                       "(6: 'in millions').")
+    decimals: int | None = Field(default=None, description="XBRL decimals (-6: to the "
+                                 "million); for a table fact, -scale.")
+    dims: str = Field(default="", description="'' for an entity total; otherwise the "
+                      "dimensions, 'axis=member; ...' (a segment, a product line).")
+    chunk_id: str | None = Field(default=None, description="The chunk the figure is printed "
+                                 "in (None: not printed, e.g. hidden XBRL).")
+    page: int | None = Field(default=None, description="Physical page (1-based) it is on.")
+    row: str = Field(default="", description="The row as printed ('Revenue | $26,974 | "
+                     "$26,914 | $16,675').")
+    column: str = Field(default="", description="The column heading as printed "
+                        "('January 29, 2023', '2018').")
+    printed: str = Field(default="", description="The cell as printed ('$(1,577)').")
