@@ -91,8 +91,8 @@ def prepare(
     names and the period's end date are read the same way. Raises IngestError with an
     actionable message.
     ``on_stage`` is called with "parse", "sections", "chunk" and "facts" as each stage
-    starts. A failure to extract facts never fails the ingest: the facts stay empty and a
-    warning says why (``Prepared.warnings``).
+    starts. A failure to extract facts never fails the ingest: ``Prepared.facts`` is None
+    (not extracted) and a warning says why (``Prepared.warnings``).
     """
     stage = on_stage or (lambda _name: None)
     name = safe_file_name(file_name)
@@ -144,15 +144,15 @@ def prepare(
     )
     stage("facts")
     t0 = time.perf_counter()
-    facts, warnings = facts_of(meta, doc, chunks, data)
+    figures, warnings = facts_of(meta, doc, chunks, data)
     timings["facts"] = time.perf_counter() - t0
-    return Prepared(meta=meta, chunks=chunks, timings=timings, parsed=doc, facts=facts,
+    return Prepared(meta=meta, chunks=chunks, timings=timings, parsed=doc, facts=figures,
                     warnings=warnings)
 
 
 def facts_of(meta: DocumentMeta, doc: ParsedDocument, chunks: list[Chunk],
-             data: bytes | None) -> tuple[list[Fact], list[str]]:
-    """``extract_facts`` that never raises: on failure, no facts and a warning."""
+             data: bytes | None) -> tuple[list[Fact] | None, list[str]]:
+    """``extract_facts`` that never raises: on failure, None (not extracted) and a warning."""
     from core.ingest.facts import extract_facts
 
     try:
@@ -160,7 +160,7 @@ def facts_of(meta: DocumentMeta, doc: ParsedDocument, chunks: list[Chunk],
     except Exception as exc:  # noqa: BLE001 - a bad table must not cost the filing
         log.warning("facts of %s could not be extracted: %s", meta.file_name, exc,
                     exc_info=True)
-        return [], [f"Financial facts could not be extracted from {meta.file_name} "
+        return None, [f"Financial facts could not be extracted from {meta.file_name} "
                     f"({type(exc).__name__}: {exc}); the filing is searchable, but figures "
                     "will not be looked up in it. `python -m core facts --rebuild "
                     f"{meta.doc_id}` retries."]

@@ -39,6 +39,11 @@ class Figure:
     percent: bool
     printed: str
 
+    def scaled(self, power: int) -> float:
+        """The figure times ten to ``power``, without binary noise (531.7e6, not
+        531700000.00000006)."""
+        return float(f"{self.number!r}e{power}") if power else self.number
+
 
 def read_figure(cell: str) -> Figure | None:
     """The figure a cell prints, or None (empty, words, a footnote mark)."""

@@ -23,12 +23,14 @@ from core.types import Fact, ParsedDocument
 
 CAPTION_BACK = 600  # characters above a span searched for its caption lines
 CAPTION_LINES = 6
+CAPTION_CHARS = 160  # longer caption lines are prose: they say no period, unit or percent
 CONTINUES_CHARS = 6000
 _SPLIT = re.compile(r"\s*\|\s*")
 _BARE_YEAR = re.compile(r"^(?:fiscal\s*)?(?:19|20)\d\d$", re.I)
 _FOOTNOTE = re.compile(r"(?:\s*\((?:\d{1,2}|[a-z])\))+\s*$")
 _LEADERS = re.compile(r"\s*(?:\.{3,}|…+)[.\s…$]*$")
-_GENERIC = re.compile(r"^(?:basic|diluted|total|net|other|other,?\s*[-—–]?\s*net)\b", re.I)
+_GENERIC = re.compile(r"^(?:(?:basic|diluted|total|net|other|other,?\s*[-—–]?\s*net)\b|"
+                      r"%|percent|as\s+a\s+(?:%|percent))", re.I)
 _STATEMENTS = (  # squashed lower-case caption line -> statement (order matters)
     ("cash_flow", re.compile(r"statements?ofcashflows?|cashflowsstatements?")),
     ("balance", re.compile(r"balancesheets?|statements?offinancial(?:position|condition)")),
@@ -167,9 +169,11 @@ def _read_table(ctx: _Context, a: int, b: int, floor: int, prev: _Table | None,
     statement = statement_of(captions)
     if statement is None and statement_at is not None:
         statement = statement_at(a)
-    shared_caption = " ".join(captions)
-    table_scale = scale_of(shared_caption + " " + " ".join(c[0] for _, c, k in rows
-                                                           if k == "head"))
+    shared_caption = " ".join(line for line in captions if len(line) <= CAPTION_CHARS)
+    heads_text = " ".join(c[0] for _, c, k in rows if k == "head")
+    table_scale = scale_of(f"{shared_caption} {heads_text}")
+    if table_scale is None:
+        table_scale = scale_of(" ".join(captions))
     last = prev
     for heads, body in _blocks(rows):
         widths = [len(c) - 1 for _, c, k in body if k == "data"]
@@ -253,6 +257,6 @@ def _fact(ctx: _Context, label: str, row: str, cell: str, figure: Figure, col: C
         fact_id="", doc_id=ctx.doc_id, source="table", label=label, statement=statement,
         period_type="instant" if instant else "duration", fiscal_year=fiscal_year,
         fiscal_period=fiscal_period, months=months, end=iso(end),
-        value=figure.number * 10**power, unit=unit, scale=power, decimals=-power,
+        value=figure.scaled(power), unit=unit, scale=power, decimals=-power,
         row=row, column=col.heading, printed=cell.strip(),
     )

@@ -18,6 +18,7 @@ import warnings
 from dataclasses import dataclass
 
 from core.ingest.facts.calendar import FiscalCalendar, months_between
+from core.ingest.text import declared_charset, decode_bytes
 from core.types import Fact
 
 _CASE = ("nonFraction", "nonNumeric", "contextRef", "unitRef", "startDate", "endDate",
@@ -41,17 +42,6 @@ class TaggedFact:
 
 def is_inline_xbrl(data: bytes | None) -> bool:
     return bool(data) and re.search(rb"<ix:nonfraction\b", data[:20_000_000], re.I) is not None
-
-
-def decode(data: bytes) -> str:
-    head = data[:4000].lower()
-    for enc in ("utf-8", "windows-1252", "iso-8859-1"):
-        if enc.encode() in head or (enc == "windows-1252" and b"1252" in head):
-            return data.decode(enc, errors="replace")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("windows-1252", errors="replace")
 
 
 def slice_ixbrl(text: str) -> str:
@@ -118,7 +108,7 @@ def read_xbrl(data: bytes, doc_id: str, calendar: FiscalCalendar | None) -> list
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        doc = IXBRL(io.StringIO(slice_ixbrl(decode(data))), raise_on_error=False)
+        doc = IXBRL(io.StringIO(slice_ixbrl(decode_bytes(data, declared_charset(data)))), raise_on_error=False)
     units = _unit_names(doc.soup)
     out: list[TaggedFact] = []
     seen: set[tuple] = set()
