@@ -28,7 +28,8 @@ _SCALES = (
 )
 _PER_SHARE = re.compile(r"\bper\s+(?:common\s+|ordinary\s+|diluted\s+|basic\s+|average\s+)*"
                         r"(?:share|unit)\b|\bearnings\s+per\b|\beps\b", re.I)
-_SHARES = re.compile(r"\bshares\b|\bnumber\s+of\s+(?:common\s+)?shares\b", re.I)
+_SHARES = re.compile(r"^(?:weighted[-\s]average|average|number\s+of|(?:common\s+)?shares)\b.*"
+                     r"\bshares?\b|\bshares\s+(?:used|outstanding|issued)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -79,15 +80,13 @@ def scale_of(text: str) -> int | None:
 
 
 def unit_of(label: str, group: str) -> str:
-    """'USD/share', 'shares' or 'USD' for a row: read from its label, else its group
-    heading ("Net income per share:" above "Basic")."""
-    for text in (label, group):
-        if not text:
-            continue
-        if _PER_SHARE.search(text) and not re.search(r"\bshares\b", text, re.I):
-            return "USD/share"
-        if _SHARES.search(text) and not _PER_SHARE.search(label):
+    """'shares', 'USD/share' or 'USD' for a row, read from its label, else from its group
+    heading ("Net income per share:" above "Basic"). A count of shares is named as one
+    ("Weighted average shares used in per share computation", "Shares outstanding");
+    "Proceeds from issuance of shares" is an amount."""
+    for text in (label, group if len(label.split()) <= 3 else ""):
+        if text and _SHARES.search(text):
             return "shares"
-        if text is label and len(label.split()) > 2:
-            return "USD"
+        if text and _PER_SHARE.search(text):
+            return "USD/share"
     return "USD"

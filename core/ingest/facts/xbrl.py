@@ -108,7 +108,8 @@ def read_xbrl(data: bytes, doc_id: str, calendar: FiscalCalendar | None) -> list
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        doc = IXBRL(io.StringIO(slice_ixbrl(decode_bytes(data, declared_charset(data)))), raise_on_error=False)
+        text = slice_ixbrl(decode_bytes(data, declared_charset(data)))
+        doc = IXBRL(io.StringIO(text), raise_on_error=False)
     units = _unit_names(doc.soup)
     out: list[TaggedFact] = []
     seen: set[tuple] = set()
