@@ -178,3 +178,28 @@ def test_chunks_and_pages_of_rows(settings):
     for f in facts:
         chunk = chunks[f.chunk_id]
         assert f.row in prepared.parsed.text[chunk.start:chunk.end]
+
+
+SEGMENTS_HTML = """<html><body>
+<p>NOTES TO THE CONSOLIDATED FINANCIAL STATEMENTS</p>
+<table>
+<tr><td></td><td>Compute &amp; Networking</td><td>Graphics</td><td>All Other</td>
+<td>Consolidated</td></tr>
+<tr><td></td><td colspan="4">(In millions)</td></tr>
+<tr><td>Year Ended January 29, 2023:</td></tr>
+<tr><td>Revenue</td><td>$15,068</td><td>$11,906</td><td>$—</td><td>$26,974</td></tr>
+<tr><td>Operating income (loss)</td><td>$5,083</td><td>$4,552</td><td>$(5,411)</td>
+<td>$4,224</td></tr>
+<tr><td>Year Ended January 30, 2022:</td></tr>
+<tr><td>Revenue</td><td>$11,046</td><td>$15,868</td><td>$—</td><td>$26,914</td></tr>
+</table></body></html>"""
+
+
+def test_segment_table_with_periods_heading_row_groups():
+    facts = extract_facts(_meta("FY2023", "2023-01-29"), load_html(SEGMENTS_HTML.encode()), [])
+    got = {(f.label, f.fiscal_year, f.dims): f.value for f in facts}
+    assert got[("Revenue", 2023, "column=Graphics")] == 11_906_000_000.0
+    assert got[("Revenue", 2022, "column=Compute & Networking")] == 11_046_000_000.0
+    assert got[("Revenue", 2022, "")] == 26_914_000_000.0  # the consolidated column
+    assert got[("Operating income (loss)", 2023, "column=All Other")] == -5_411_000_000.0
+    assert {f.column for f in facts if f.dims == ""} == {"Consolidated"}

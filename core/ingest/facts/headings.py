@@ -35,6 +35,13 @@ _INSTANT = re.compile(r"\bas\s+of\b|^\s*at\b|\bat\s+(?:" + _MONTH + r"|year[-\s]
                       re.I)
 _ENDED = re.compile(r"\bend(?:ed|ing)\b|\bmonths\b|\bweeks\b|\byears?\b|\bquarter\b", re.I)
 _PERCENT = re.compile(r"percent|%", re.I)
+_SCALE_NOTE = re.compile(r"\(?\s*(?:\$|dollars|amounts)?\s*in\s+(?:millions|thousands|billions)"
+                         r"(?:,?\s*except[^)]*)?\s*\)?", re.I)
+
+
+def clean_heading(text: str) -> str:
+    """A column heading without the scale note spread over it ("(In millions)")."""
+    return " ".join(_SCALE_NOTE.sub(" ", text).split())
 
 
 @dataclass
@@ -100,7 +107,7 @@ def _months(own: str, shared: str) -> int | None:
 
 def read_column(own: str, shared: str) -> Column:
     """A column's period from its heading ``own`` and the table's shared caption text."""
-    col = Column(heading=own, percent=bool(_PERCENT.search(own)))
+    col = Column(heading=clean_heading(own), percent=bool(_PERCENT.search(own)))
     dates = {d for d in (_to_date(*m.groups()) for m in _DATE.finditer(own)) if d}
     if len(dates) > 1:
         return col  # two periods in one heading: a "change" column or a merged heading

@@ -13,12 +13,18 @@ maturities, commitments) are not facts of any period and are skipped.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 
 from core.ingest.facts.calendar import FiscalCalendar, iso
 from core.ingest.facts.cells import Figure, read_figure, scale_of, unit_of
-from core.ingest.facts.headings import Column, has_period_words, read_column, spread
+from core.ingest.facts.headings import (
+    Column,
+    clean_heading,
+    has_period_words,
+    read_column,
+    spread,
+)
 from core.types import Fact, ParsedDocument
 
 CAPTION_BACK = 600  # characters above a span searched for its caption lines
@@ -40,6 +46,7 @@ _STATEMENTS = (  # squashed lower-case caption line -> statement (order matters)
                                         r"comprehensive(?:income|loss|earnings)")),
     ("income", re.compile(r"statements?of(?:consolidated)?(?:operations|income|earnings)")),
 )
+_TOTAL = re.compile(r"^(?:total|consolidated)\b", re.I)
 _PERCENT_TABLE = re.compile(r"percent(?:age)?\s+of|%\s+of\s+(?:total\s+)?(?:net\s+)?"
                             r"(?:revenue|sales)|as\s+a\s+%", re.I)
 
@@ -162,7 +169,7 @@ def _read_table(ctx: _Context, a: int, b: int, floor: int, prev: _Table | None,
     for offset, line in _lines(text, a, b):
         cells = _SPLIT.split(line.strip())
         kind = _kind(cells)
-        if kind == "text" and not any(k == "data" for _, _, k in rows):
+        if kind == "text" and not any(k in ("data", "head") for _, _, k in rows):
             captions.append(line.strip())
             continue
         rows.append((offset, cells, kind))
@@ -182,7 +189,12 @@ def _read_table(ctx: _Context, a: int, b: int, floor: int, prev: _Table | None,
         n = max(widths)
         shared = " ".join([shared_caption, *(h[0] for h in heads)])
         columns = [read_column(t, shared) for t in spread(heads, n)] if heads else []
+        by_rows = None
         if not any(c.has_period for c in columns):
+            by_rows = _row_periods(body, n, shared)
+        if by_rows is not None:
+            columns = by_rows
+        elif not any(c.has_period for c in columns):
             if last is None or len(last.columns) != n or a - last.end > CONTINUES_CHARS:
                 continue
             columns = last.columns
@@ -192,18 +204,52 @@ def _read_table(ctx: _Context, a: int, b: int, floor: int, prev: _Table | None,
         if scale is None:
             scale = ctx.default_scale if "$" in text[a:b] else 0
         percent_table = bool(_PERCENT_TABLE.search(shared))
-        _emit(ctx, body, columns, scale, statement, percent_table)
+        _emit(ctx, body, columns, scale, statement, percent_table,
+              shared if by_rows is not None else None)
         last = _Table(columns, scale, statement, b)
     return last
 
 
+def _row_periods(body, n: int, shared: str) -> list[Column] | None:
+    """Columns of a table whose periods head groups of rows ("Year Ended January 29,
+    2023:" above the rows of that year) and whose columns are members (segments): the
+    columns' headings, or None when the rows name no period."""
+    heads = []
+    for _, cells, kind in body:
+        if kind == "data":
+            break
+        if len(cells) > 1:
+            heads.append(cells)
+    if not any(kind != "data" and has_period_words(cells[0]) and
+               read_column(cells[0], shared).has_period for _, cells, kind in body):
+        return None
+    return [Column(heading=clean_heading(t)) for t in spread(heads, n)]
+
+
+def _member(heading: str) -> str:
+    """dims of a member column: '' for the entity total ("Consolidated", "Total")."""
+    if not heading or _TOTAL.match(heading):
+        return ""
+    return f"column={heading}"
+
 def _emit(ctx: _Context, body, columns: list[Column], scale: int, statement: str | None,
-          percent_table: bool) -> None:
+          percent_table: bool, row_shared: str | None = None) -> None:
+    """Facts of a block's data rows. ``row_shared`` is set when periods head groups of
+    rows (``_row_periods``): each row group's period then applies to every member column."""
     group = ""
+    period: Column | None = None
+    members = columns
     for offset, cells, kind in body:
         if kind != "data":
             if kind in ("group", "text", "head"):
                 group = _label(cells) if len(cells[0]) <= 120 else group
+            if row_shared is not None and has_period_words(cells[0]):
+                found = read_column(cells[0], row_shared)
+                if found.has_period:
+                    period = found
+                    columns = [replace(found, heading=c.heading) for c in members]
+            continue
+        if row_shared is not None and period is None:
             continue
         label = _label(cells)
         if not label:
@@ -220,6 +266,8 @@ def _emit(ctx: _Context, body, columns: list[Column], scale: int, statement: str
             fact = _fact(ctx, label, row, cell, figure, columns[k], scale, statement,
                          percent_table or columns[k].percent, group)
             if fact is not None:
+                if row_shared is not None:
+                    fact.dims = _member(columns[k].heading)
                 ctx.out.append(TableFact(offset, fact))
 
 
