@@ -34,6 +34,10 @@ CONTINUES_CHARS = 6000
 _SPLIT = re.compile(r"\s*\|\s*")
 _BARE_YEAR = re.compile(r"^(?:fiscal\s*)?(?:19|20)\d\d$", re.I)
 _FOOTNOTE = re.compile(r"(?:\s*\((?:\d{1,2}|[a-z])\))+\s*$")
+_HEADING_CELL = re.compile(
+    r"^(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*\d{1,2},?"
+    r"(?:\s*(?:19|20)\d\d)?|(?:fiscal\s*)?(?:19|20)\d\d)$", re.I)
+_LEADER_CELL = re.compile(r"^\s*[.…·]{3,}[.…·\s]*$")  # dot leaders in a cell of their own
 _LEADERS = re.compile(r"\s*(?:\.{3,}|…+)[.\s…$]*$")
 _GENERIC = re.compile(r"^(?:(?:basic|diluted|total|net|other|other,?\s*[-—–]?\s*net)\b|"
                       r"%|percent|as\s+a\s+(?:%|percent))", re.I)
@@ -167,8 +171,10 @@ def _read_table(ctx: _Context, a: int, b: int, floor: int, prev: _Table | None,
     captions = _captions(text, a, floor)
     rows = []
     for offset, line in _lines(text, a, b):
-        cells = _SPLIT.split(line.strip())
+        cells = [c for c in _SPLIT.split(line.strip()) if not _LEADER_CELL.match(c)] or [""]
         kind = _kind(cells)
+        if kind == "head" and _HEADING_CELL.match(cells[0].strip()):
+            cells = ["", *cells]  # "December 1, | December 2,": headings with no label cell
         if kind == "text" and not any(k in ("data", "head") for _, _, k in rows):
             captions.append(line.strip())
             continue
@@ -182,6 +188,12 @@ def _read_table(ctx: _Context, a: int, b: int, floor: int, prev: _Table | None,
     if table_scale is None:
         table_scale = scale_of(" ".join(captions))
     last = prev
+    if rows and all(k == "head" for _, _, k in rows):  # headings printed apart from rows
+        heads = [c for _, c, _ in rows]
+        n = max(len(c) - 1 for c in heads)
+        columns = [read_column(t, shared_caption) for t in spread(heads, n)]
+        if n and any(c.has_period for c in columns):
+            return _Table(columns, table_scale, statement, b)
     for heads, body in _blocks(rows):
         widths = [len(c) - 1 for _, c, k in body if k == "data"]
         if not widths:
