@@ -43,9 +43,12 @@ def test_ingest_stores_facts_read_back_with_filters(corpus):
     balance = store.facts(statement="balance", fiscal_years=[2023])
     assert balance and all(f.period_type == "instant" for f in balance)
     assert store.facts(["0000000000000000"]) == [] and store.facts([]) == []
-    tagged = [f.model_copy(update={"metric": "revenue"}) if f.concept == "us-gaap:Revenues"
-              else f for f in facts]
-    store.write_facts(doc_id, tagged)
+    assert {f.metric for f in revenue} == {"revenue"}  # tagged by the metric catalogue
+    net = store.facts(metric="net_income", fiscal_years=[2024], statement="income")
+    assert {f.value for f in net} == {457_300_000.0}
+    retagged = [f.model_copy(update={"metric": "revenue" if f.concept == "us-gaap:Revenues"
+                                     else None}) for f in facts]
+    store.write_facts(doc_id, retagged)  # replaces
     assert len(store.facts(metric="revenue")) == 4  # 2 years x (xbrl + table)
     assert store.facts_status() == {doc_id: len(facts)}
 

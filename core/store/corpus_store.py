@@ -49,10 +49,18 @@ _OPEN_MAX = 1000  # largest over-fetch of an unfiltered query standing in for a 
 
 
 def with_statements(facts: list[Fact], chunks: list[Chunk]) -> list[Fact]:
-    """``facts`` with the statement tag of their chunk where their own table named none."""
+    """``facts`` with the statement tag of their chunk where their own table named none
+    (their metric read again: the statement may decide it)."""
+    from core.ingest.facts.metric import metric_of
+
     tags = {c.chunk_id: c.statement for c in chunks if c.statement}
-    return [f.model_copy(update={"statement": tags[f.chunk_id]})
-            if f.statement is None and f.chunk_id in tags else f for f in facts]
+    out = []
+    for f in facts:
+        if f.statement is None and f.chunk_id in tags:
+            f = f.model_copy(update={"statement": tags[f.chunk_id]})
+            f.metric = metric_of(f)
+        out.append(f)
+    return out
 
 
 class CorpusStore:
