@@ -35,6 +35,8 @@ _INSTANT = re.compile(r"\bas\s+of\b|^\s*at\b|\bat\s+(?:" + _MONTH + r"|year[-\s]
                       re.I)
 _ENDED = re.compile(r"\bend(?:ed|ing)\b|\bmonths\b|\bweeks\b|\byears?\b|\bquarter\b", re.I)
 _PERCENT = re.compile(r"percent|%", re.I)
+_CHANGE = re.compile(r"\bvs\.?(?!\w)|\bversus\b|\bchange\b|\bvariance\b|\bincrease\b|"
+                     r"\bdecrease\b|\bgrowth\b", re.I)
 _SCALE_NOTE = re.compile(r"\(?\s*(?:\$|dollars|amounts)?\s*in\s+(?:millions|thousands|billions)"
                          r"(?:,?\s*except[^)]*)?\s*\)?", re.I)
 
@@ -108,6 +110,8 @@ def _months(own: str, shared: str) -> int | None:
 def read_column(own: str, shared: str) -> Column:
     """A column's period from its heading ``own`` and the table's shared caption text."""
     col = Column(heading=clean_heading(own), percent=bool(_PERCENT.search(own)))
+    if _CHANGE.search(own):
+        return col  # "Fiscal 2019 vs. Fiscal 2018", "% Change": a comparison, no period
     dates = {d for d in (_to_date(*m.groups()) for m in _DATE.finditer(own)) if d}
     if len(dates) > 1:
         return col  # two periods in one heading: a "change" column or a merged heading
@@ -117,9 +121,9 @@ def read_column(own: str, shared: str) -> Column:
     elif len(years) == 1:
         year = years.pop()
         day = _MONTH_DAY.search(own) or _single_month_day(shared)
-        listed = [d for d in (_to_date(*m.groups()) for m in _DATE.finditer(shared))
-                  if d and d.year == year]
-        if len(listed) == 1:
+        in_shared = [d for d in (_to_date(*m.groups()) for m in _DATE.finditer(shared)) if d]
+        listed = [d for d in in_shared if d.year == year]
+        if len(listed) == 1 and len(in_shared) >= 2:  # "years ended Dec 25, 2021, Dec 26, ..."
             col.end = listed[0]
         elif day is not None:
             col.end = _to_date(day.group(1), day.group(2), str(year))

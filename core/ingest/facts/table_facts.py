@@ -39,7 +39,7 @@ _HEADING_CELL = re.compile(
     r"(?:\s*(?:19|20)\d\d)?|(?:fiscal\s*)?(?:19|20)\d\d)$", re.I)
 _LEADER_CELL = re.compile(r"^\s*[.…·]{3,}[.…·\s]*$")  # dot leaders in a cell of their own
 _LEADERS = re.compile(r"\s*(?:\.{3,}|…+)[.\s…$]*$")
-_GENERIC = re.compile(r"^(?:(?:basic|diluted|total|net|other|other,?\s*[-—–]?\s*net)\b|"
+_GENERIC = re.compile(r"^(?:(?:basic|diluted|total|net|other|other,?\s*[-—–]?\s*net)$|"
                       r"%|percent|as\s+a\s+(?:%|percent))", re.I)
 _STATEMENTS = (  # squashed lower-case caption line -> statement (order matters)
     ("cash_flow", re.compile(r"statements?ofcashflows?|cashflowsstatements?")),
@@ -114,6 +114,34 @@ def _is_figure_cell(cell: str) -> bool:
     return bool(cell) and not _BARE_YEAR.match(cell) and read_figure(cell) is not None
 
 
+def _caption_headings(captions: list[str], rows: list) -> list:
+    """Column headings printed above the table as lines of their own (a one-row "table"
+    of PDF text: "May 31, 2020 | May 26, 2019") head it, when its rows start without any."""
+    first = next((k for k, (_, _, kind) in enumerate(rows) if kind == "data"), len(rows))
+    if any(kind == "head" and has_period_words(" ".join(c[1:])) for _, c, kind in rows[:first]):
+        return rows
+    found = []
+    for line in captions:
+        cells = _SPLIT.split(line.strip())
+        if len(cells) > 1 and _kind(cells) == "head":
+            if _HEADING_CELL.match(cells[0].strip()):
+                cells = ["", *cells]
+            if has_period_words(" ".join(cells[1:])):
+                found.append((-1, cells, "head"))
+    return found + rows
+
+
+def _whole_label(cells: list[str]) -> list[str]:
+    """A data row whose label PDF spacing split over cells ("Total | current assets | 5,121.3",
+    "Cash | and | cash | equivalents | $1,980") with its label whole again."""
+    k = 1
+    while k < len(cells) and cells[k].strip() and not _is_figure_cell(cells[k]):
+        k += 1
+    if k == 1 or k == len(cells):
+        return cells
+    return [" ".join(c.strip() for c in cells[:k]), *cells[k:]]
+
+
 def _label(cells: list[str]) -> str:
     label = _LEADERS.sub("", cells[0]) if cells else ""
     return _FOOTNOTE.sub("", label).strip().rstrip(":").strip()
@@ -173,12 +201,15 @@ def _read_table(ctx: _Context, a: int, b: int, floor: int, prev: _Table | None,
     for offset, line in _lines(text, a, b):
         cells = [c for c in _SPLIT.split(line.strip()) if not _LEADER_CELL.match(c)] or [""]
         kind = _kind(cells)
+        if kind == "data":
+            cells = _whole_label(cells)
         if kind == "head" and _HEADING_CELL.match(cells[0].strip()):
             cells = ["", *cells]  # "December 1, | December 2,": headings with no label cell
         if kind == "text" and not any(k in ("data", "head") for _, _, k in rows):
             captions.append(line.strip())
             continue
         rows.append((offset, cells, kind))
+    rows = _caption_headings(captions, rows)
     statement = statement_of(captions)
     if statement is None and statement_at is not None:
         statement = statement_at(a)
@@ -266,7 +297,7 @@ def _emit(ctx: _Context, body, columns: list[Column], scale: int, statement: str
         label = _label(cells)
         if not label:
             continue
-        if _GENERIC.match(label) and len(label.split()) <= 3 and group:
+        if _GENERIC.match(label) and len(label.split()) <= 4 and group:
             label = f"{group}: {label}"
         row = " | ".join(cells)
         for k, cell in enumerate(cells[1:]):
