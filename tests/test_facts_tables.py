@@ -203,3 +203,31 @@ def test_segment_table_with_periods_heading_row_groups():
     assert got[("Revenue", 2022, "")] == 26_914_000_000.0  # the consolidated column
     assert got[("Operating income (loss)", 2023, "column=All Other")] == -5_411_000_000.0
     assert {f.column for f in facts if f.dims == ""} == {"Consolidated"}
+
+
+BALANCE_PAGE = """\
+                          Consolidated Balance Sheets
+                     GENERAL MILLS, INC. AND SUBSIDIARIES
+                        (In Millions, Except Par Value)
+
+                                                          May 31, 2020      May 26, 2019
+
+ASSETS
+
+Current assets:
+
+Cash and cash equivalents ......................         $     1,677.8     $       450.0
+Receivables ....................................               1,615.1           1,679.7
+Total             current assets                               5,121.3           4,186.5
+Total assets                                             $    30,806.7     $    30,111.2
+"""
+
+
+def test_pdf_balance_sheet_with_headings_above_and_a_split_label():
+    parsed = _pdf(BALANCE_PAGE)
+    facts = extract_facts(_meta("FY2020", "2020-05-31"), parsed, [])
+    current = _find(facts, "Total current assets", 2020)
+    assert (current.value, current.period_type, current.statement, current.end) == \
+        (5_121_300_000.0, "instant", "balance", "2020-05-31")
+    assert _find(facts, "Receivables", 2019).value == 1_679_700_000.0
+    assert _find(facts, "Cash and cash equivalents", 2020).value == 1_677_800_000.0
