@@ -102,8 +102,9 @@ def _dims(segments) -> str:
 
 
 def read_xbrl(data: bytes, doc_id: str, calendar: FiscalCalendar | None) -> list[TaggedFact]:
-    """Numeric facts of an iXBRL filing, one per concept, period, dimensions and unit (the
-    first occurrence; repeats print the same figure), in document order."""
+    """Numeric facts of an iXBRL filing, one per concept, period, dimensions and unit, in
+    document order. A fact printed more than once (a table's "4,372" and the text's "$4.37
+    billion") keeps its most precise occurrence (largest ``decimals``; the first of equals)."""
     from ixbrlparse import IXBRL
 
     with warnings.catch_warnings():
@@ -111,18 +112,22 @@ def read_xbrl(data: bytes, doc_id: str, calendar: FiscalCalendar | None) -> list
         text = slice_ixbrl(decode_bytes(data, declared_charset(data)))
         doc = IXBRL(io.StringIO(text), raise_on_error=False)
     units = _unit_names(doc.soup)
-    out: list[TaggedFact] = []
-    seen: set[tuple] = set()
+    best: dict[tuple, TaggedFact] = {}
     for order, num in enumerate(doc.numeric):
         fact = _fact(num, units, doc_id, calendar)
         if fact is None:
             continue
         key = (fact.concept, fact.start, fact.end, fact.dims, fact.unit)
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append(TaggedFact(fact, order))
-    return out
+        held = best.get(key)
+        if held is None:
+            best[key] = TaggedFact(fact, order)
+        elif _precision(fact) > _precision(held.fact):
+            best[key] = TaggedFact(fact, held.order)
+    return sorted(best.values(), key=lambda t: t.order)
+
+
+def _precision(fact: Fact) -> float:
+    return float("inf") if fact.decimals is None else fact.decimals
 
 
 def _fact(num, units: dict[str, str], doc_id: str, calendar: FiscalCalendar | None):
