@@ -231,3 +231,50 @@ def test_pdf_balance_sheet_with_headings_above_and_a_split_label():
         (5_121_300_000.0, "instant", "balance", "2020-05-31")
     assert _find(facts, "Receivables", 2019).value == 1_679_700_000.0
     assert _find(facts, "Cash and cash equivalents", 2020).value == 1_677_800_000.0
+
+
+BROKEN_BALANCE_PAGE = """\
+MGM
+RESORTS
+INTERNATIONAL
+
+CONSOLIDATED
+BALANCE
+SHEETS
+
+(In thousands, except share data)
+
+December
+31,
+
+2018
+
+2017
+
+ASSETS
+Accounts receivable, net                         657,206         542,273
+Total current assets                           2,526,778       2,376,355
+"""
+OPERATIONS_PAGE = """\
+                 CONSOLIDATED STATEMENTS OF OPERATIONS
+                   (In thousands, except per share data)
+                         Year Ended December 31,
+                                        2020            2019           2018
+Revenues
+Casino                           $ 2,871,720     $ 6,517,759    $ 5,753,150
+Rooms                                830,382       2,322,579      2,212,573
+                                   5,162,082      12,899,672     11,763,096
+Expenses
+Casino                             1,701,783       3,623,899      3,199,775
+"""
+
+
+def test_pdf_headings_one_word_a_line_and_an_unnamed_total():
+    facts = extract_facts(_meta("FY2018", "2018-12-31"), _pdf(BROKEN_BALANCE_PAGE), [])
+    current = _find(facts, "Total current assets", 2017)
+    assert (current.value, current.statement, current.period_type) == \
+        (2_376_355_000.0, "balance", "instant")
+    facts = extract_facts(_meta("FY2020", "2020-12-31"), _pdf(OPERATIONS_PAGE), [])
+    total = _find(facts, "Total revenues", 2019)
+    assert (total.value, total.statement) == (12_899_672_000.0, "income")
+    assert "5,162,082" in total.row  # the row as printed, with no label

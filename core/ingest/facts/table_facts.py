@@ -28,7 +28,7 @@ from core.ingest.facts.headings import (
 from core.types import Fact, ParsedDocument
 
 CAPTION_BACK = 600  # characters above a span searched for its caption lines
-CAPTION_LINES = 6
+CAPTION_LINES = 10
 CAPTION_CHARS = 160  # longer caption lines are prose: they say no period, unit or percent
 CONTINUES_CHARS = 6000
 _SPLIT = re.compile(r"\s*\|\s*")
@@ -82,14 +82,15 @@ class _Context:
 
 def statement_of(lines: list[str]) -> str | None:
     """The statement a caption line names ("CONSOLIDATED STATEMENTS OF INCOME"; PDF text
-    squeezed or split, "Consolidated Statement of Cash Flow s", counts)."""
-    for line in reversed(lines):
-        if len(line) > 140 or line.rstrip().endswith((".", ";")):
-            continue
-        squashed = re.sub(r"[^a-z']", "", line.lower())
-        for kind, rx in _STATEMENTS:
-            if rx.search(squashed):
-                return kind
+    squeezed, split or broken over lines, "Consolidated Statement of Cash Flow s", counts)."""
+    short = [line for line in lines if len(line) <= 140 and not line.rstrip().endswith(
+        (".", ";"))]
+    for k in range(len(short) - 1, -1, -1):
+        for width in (1, 2, 3):  # a title broken over lines: "CONSOLIDATED" / "BALANCE" / ...
+            squashed = re.sub(r"[^a-z']", "", " ".join(short[k:k + width]).lower())
+            for kind, rx in _STATEMENTS:
+                if rx.search(squashed):
+                    return kind
     return None
 
 
@@ -128,6 +129,9 @@ def _caption_headings(captions: list[str], rows: list) -> list:
                 cells = ["", *cells]
             if has_period_words(" ".join(cells[1:])):
                 found.append((-1, cells, "head"))
+    years = [line.strip() for line in captions if _BARE_YEAR.match(line.strip())]
+    if not found and len(years) >= 2:  # one year a line: headings broken up by PDF layout
+        found.append((-1, ["", *years], "head"))
     return found + rows
 
 
@@ -148,12 +152,15 @@ def _label(cells: list[str]) -> str:
 
 
 def _kind(cells: list[str]) -> str:
-    """'data' (a label and figures), 'head' (no figure) or 'text' (one cell)."""
+    """'data' (a label and figures), 'blank' (figures, no label), 'head' (no figure) or
+    'text' (one cell)."""
     if len(cells) == 1:
         return "text"
     if any(_is_figure_cell(c) for c in cells[1:]):
         label = cells[0].strip()
-        return "data" if label and not _BARE_YEAR.match(label) else "skip"
+        if not label:
+            return "blank"  # figures under no label: a group's total, printed unnamed
+        return "skip" if _BARE_YEAR.match(label) else "data"
     return "head"
 
 
@@ -279,13 +286,15 @@ def _emit(ctx: _Context, body, columns: list[Column], scale: int, statement: str
           percent_table: bool, row_shared: str | None = None) -> None:
     """Facts of a block's data rows. ``row_shared`` is set when periods head groups of
     rows (``_row_periods``): each row group's period then applies to every member column."""
-    group = ""
+    group, totalled = "", False
     period: Column | None = None
     members = columns
     for offset, cells, kind in body:
+        if kind == "blank" and group and not totalled:
+            cells, kind = [f"Total {group[:1].lower()}{group[1:]}", *cells[1:]], "data"
         if kind != "data":
-            if kind in ("group", "text", "head"):
-                group = _label(cells) if len(cells[0]) <= 120 else group
+            if kind in ("group", "text", "head") and len(cells[0]) <= 120:
+                group, totalled = _label(cells), False
             if row_shared is not None and has_period_words(cells[0]):
                 found = read_column(cells[0], row_shared)
                 if found.has_period:
@@ -297,6 +306,7 @@ def _emit(ctx: _Context, body, columns: list[Column], scale: int, statement: str
         label = _label(cells)
         if not label:
             continue
+        totalled = totalled or label.lower().startswith("total")
         if _GENERIC.match(label) and len(label.split()) <= 4 and group:
             label = f"{group}: {label}"
         row = " | ".join(cells)
