@@ -220,7 +220,8 @@ def _read_table(ctx: _Context, a: int, b: int, floor: int, prev: _Table | None,
     statement = statement_of(captions)
     if statement is None and statement_at is not None:
         statement = statement_at(a)
-    shared_caption = " ".join(line for line in captions if len(line) <= CAPTION_CHARS)
+    shared_caption = " ".join(line for line in captions if len(line) <= CAPTION_CHARS
+                              and not line.endswith((".", ";")))  # no sentence of prose
     heads_text = " ".join(c[0] for _, c, k in rows if k == "head")
     table_scale = scale_of(f"{shared_caption} {heads_text}")
     if table_scale is None:
