@@ -126,7 +126,7 @@ def rebuild(args, settings: Settings) -> int:
     from core.files import original_path
     from core.ingest.facts import extract_facts
     from core.ingest.pipeline import parse
-    from core.store.corpus_store import with_statements
+    from core.store.facts_table import with_statements
 
     registry = _registry(settings)
     try:

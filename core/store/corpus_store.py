@@ -37,6 +37,7 @@ from core.retrieval.context import index_text, tag_statements, vector_text
 from core.storage import storage_for
 from core.store.coherence import Generation
 from core.store.doc_vectors import DocVectors
+from core.store.facts_table import with_statements
 from core.store.failures import add_failed, delete_failed, first_line
 from core.store.keyword import KeywordIndex, TextOf
 from core.store.vectors import VectorIndex
@@ -46,21 +47,6 @@ log = logging.getLogger(__name__)
 
 _MEMORY_DOCS = 4  # a filtered vector search over at most this many filings runs in memory
 _OPEN_MAX = 1000  # largest over-fetch of an unfiltered query standing in for a filtered one
-
-
-def with_statements(facts: list[Fact], chunks: list[Chunk]) -> list[Fact]:
-    """``facts`` with the statement tag of their chunk where their own table named none
-    (their metric read again: the statement may decide it)."""
-    from core.ingest.facts.metric import metric_of
-
-    tags = {c.chunk_id: c.statement for c in chunks if c.statement}
-    out = []
-    for f in facts:
-        if f.statement is None and f.chunk_id in tags:
-            f = f.model_copy(update={"statement": tags[f.chunk_id]})
-            f.metric = metric_of(f)
-        out.append(f)
-    return out
 
 
 class CorpusStore:

@@ -9,7 +9,7 @@ with ``ON DELETE CASCADE``: a document's facts go with it.
 
 from __future__ import annotations
 
-from core.types import Fact
+from core.types import Chunk, Fact
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS facts (
@@ -84,3 +84,18 @@ STATUS_SQL = ("SELECT c.doc_id, c.n FROM fact_docs c JOIN documents d ON d.doc_i
 
 def to_facts(rows: list[tuple]) -> list[Fact]:
     return [Fact.model_validate_json(r[0]) for r in rows]
+
+
+def with_statements(facts: list[Fact], chunks: list[Chunk]) -> list[Fact]:
+    """``facts`` with the statement tag of their chunk where their own table named none
+    (their metric read again: the statement may decide it)."""
+    from core.ingest.facts.metric import metric_of
+
+    tags = {c.chunk_id: c.statement for c in chunks if c.statement}
+    out = []
+    for f in facts:
+        if f.statement is None and f.chunk_id in tags:
+            f = f.model_copy(update={"statement": tags[f.chunk_id]})
+            f.metric = metric_of(f)
+        out.append(f)
+    return out
