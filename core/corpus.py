@@ -151,8 +151,12 @@ class Corpus:
 
         keep_original(self.settings, prepared.meta.doc_id, data)  # citations show it as filed
         existing = self.store.get_document(prepared.meta.doc_id)
-        if existing is not None:
-            return IngestReport(existing, False, dict(prepared.timings),
+        if existing is not None:  # unchanged; one ingested before facts existed gets them
+            n_facts = self.store.facts_status().get(existing.doc_id)
+            if n_facts is None and prepared.facts is not None:
+                self.store.write_facts(existing.doc_id, prepared.facts)
+                n_facts = len(prepared.facts)
+            return IngestReport(existing, False, dict(prepared.timings), n_facts=n_facts,
                                 warnings=prepared.warnings)
         clock.n_chunks = len(prepared.chunks)
         facts = prepared.facts

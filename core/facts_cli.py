@@ -56,7 +56,7 @@ def fact_line(f) -> str:
     shown = f.printed or "-"
     return (f"{f.label[:60]:60}  {f.metric or '-':14} {period:11} {shown:>14} = "
             f"{_amount(f.value, f.unit):>24}  {f.source:5} {where:6} {f.chunk_id or '-'}  "
-            f"({when}; {f.concept or '-'}){dims}")
+            f"({when}; {f.statement or 'no statement'}; {f.concept or '-'}){dims}")
 
 
 def cmd_facts(args, settings: Settings) -> int:
@@ -100,6 +100,10 @@ def _list(registry, args) -> int:
         print(f"✗ No document {args.doc_id}; `python -m core docs` lists the ids.",
               file=sys.stderr)
         return 1
+    if args.doc_id not in registry.facts_status():
+        print("No facts extracted for this document yet: `python -m core facts --rebuild "
+              f"{args.doc_id}`.")
+        return 0
     year, part = _period(args.period)
     facts = registry.facts([args.doc_id], metric=args.metric,
                            fiscal_years=[year] if year is not None else None,
@@ -110,10 +114,6 @@ def _list(registry, args) -> int:
         facts = [f for f in facts if f.fiscal_period in ("FY", "")]
     if args.source:
         facts = [f for f in facts if f.source == args.source]
-    if args.doc_id not in registry.facts_status():
-        print("No facts extracted for this document yet: `python -m core facts --rebuild "
-              f"{args.doc_id}`.")
-        return 0
     for f in facts[: args.limit] if args.limit else facts:
         print(fact_line(f))
     shown = min(len(facts), args.limit) if args.limit else len(facts)

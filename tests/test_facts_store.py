@@ -86,6 +86,11 @@ def test_an_extraction_failure_keeps_the_filing_and_rebuild_recovers(
     assert corpus.store.facts_status() == {}
 
     monkeypatch.setattr(facts_module, "extract_facts", real)
+    again = corpus.ingest_path(SAMPLE)  # unchanged, but now given its facts
+    assert not again.added and again.n_facts and again.n_facts > 50
+    corpus.store.registry.write_facts(report.meta.doc_id, [])
+    with sqlite3.connect(settings.registry_path) as conn:
+        conn.execute("DELETE FROM fact_docs")  # as if ingested before facts existed
     monkeypatch.setenv("DTR_DATA_DIR", str(settings.data_dir))
     assert main(["facts"]) == 0
     assert "not extracted" in capsys.readouterr().out
