@@ -11,7 +11,11 @@ from core.types import Fact
 
 
 def metric_of(fact: Fact) -> str | None:
-    """Catalogue key for a fact, or None when the catalogue does not know it."""
+    """Catalogue key for a fact, or None when the catalogue does not know it. A member of
+    a dimension (a segment's column, an XBRL axis member) is printed under the member's
+    name, not the line item's: it is known by its concept only."""
+    if fact.dims:
+        return metric_for_concept(fact.concept) if fact.concept else None
     return _metric(fact.concept, fact.label, fact.statement, fact.unit)
 
 
