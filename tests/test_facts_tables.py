@@ -278,3 +278,21 @@ def test_pdf_headings_one_word_a_line_and_an_unnamed_total():
     total = _find(facts, "Total revenues", 2019)
     assert (total.value, total.statement) == (12_899_672_000.0, "income")
     assert "5,162,082" in total.row  # the row as printed, with no label
+
+
+def test_only_the_filers_own_statements_keep_their_tag():
+    from core.ingest.facts import primary_statements
+    from core.types import Chunk, Fact
+
+    def chunk(i: int, section: str) -> Chunk:
+        return Chunk(chunk_id=f"c-{i}", doc_id="d", index=i, text="t", section=section,
+                     start=i, end=i + 1)
+
+    chunks = [chunk(0, "Item 7. Management's Discussion"), chunk(1, "Item 8. Financial"),
+              chunk(2, "Item 16. Form 10-K Summary")]
+    facts = [Fact(fact_id=f"d-f{i:05d}", doc_id="d", source="table", label="Accounts payable",
+                  statement="balance", value=1.0, chunk_id=f"c-{i}") for i in range(3)]
+    kept = primary_statements(facts, chunks)
+    assert [f.statement for f in kept] == [None, "balance", None]
+    alone = [f.model_copy(update={"statement": "balance"}) for f in facts[::2]]
+    assert [f.statement for f in primary_statements(alone, chunks)] == ["balance", "balance"]

@@ -88,7 +88,9 @@ def to_facts(rows: list[tuple]) -> list[Fact]:
 
 def with_statements(facts: list[Fact], chunks: list[Chunk]) -> list[Fact]:
     """``facts`` with the statement tag of their chunk where their own table named none
-    (their metric read again: the statement may decide it)."""
+    (their metric read again: the statement may decide it), the filer's own statements
+    only (``core.ingest.facts.primary_statements``)."""
+    from core.ingest.facts import primary_statements
     from core.ingest.facts.metric import metric_of
 
     tags = {c.chunk_id: c.statement for c in chunks if c.statement}
@@ -98,4 +100,4 @@ def with_statements(facts: list[Fact], chunks: list[Chunk]) -> list[Fact]:
             f = f.model_copy(update={"statement": tags[f.chunk_id]})
             f.metric = metric_of(f)
         out.append(f)
-    return out
+    return primary_statements(out, chunks)

@@ -21,7 +21,7 @@ from core.ingest.facts.table_facts import read_tables
 from core.ingest.facts.xbrl import is_inline_xbrl, read_xbrl
 from core.types import Chunk, DocumentMeta, Fact, ParsedDocument
 
-__all__ = ["extract_facts", "fiscal_calendar"]
+__all__ = ["extract_facts", "fiscal_calendar", "primary_statements"]
 
 _YTD = ((3, re.compile(r"\bnine\s+months\s+ended\b|\bthirty[-\s]nine\s+weeks\b", re.I)),
         (2, re.compile(r"\bsix\s+months\s+ended\b|\btwenty[-\s]six\s+weeks\b", re.I)))
@@ -34,6 +34,24 @@ def fiscal_calendar(meta: DocumentMeta, text: str = "") -> FiscalCalendar | None
     if (meta.form_type or "").upper().startswith("10-Q"):
         hint = next((q for q, rx in _YTD if rx.search(text[:400_000])), 1)
     return FiscalCalendar.for_filing(meta.period, meta.period_end, meta.form_type, hint)
+
+
+def primary_statements(facts: list[Fact], chunks: list[Chunk]) -> list[Fact]:
+    """``facts`` with statement tags kept for the filer's own statements only: when Item 8
+    holds statements, a statement-shaped table elsewhere (a summary in MD&A, a schedule in
+    Item 15, an investee's statements filed as an exhibit) is no statement of the filing."""
+    sections = {c.chunk_id: c.section for c in chunks}
+
+    def in_item8(fact: Fact) -> bool:
+        return sections.get(fact.chunk_id or "", "").startswith("Item 8")
+
+    if not any(f.statement and in_item8(f) for f in facts):
+        return facts
+    for fact in facts:
+        if fact.statement and fact.chunk_id in sections and not in_item8(fact):
+            fact.statement = None
+            fact.metric = metric_of(fact)
+    return facts
 
 
 def extract_facts(meta: DocumentMeta, parsed: ParsedDocument, chunks: list[Chunk],
@@ -57,7 +75,7 @@ def extract_facts(meta: DocumentMeta, parsed: ParsedDocument, chunks: list[Chunk
     tagged = [t.fact for t in read_xbrl(data, meta.doc_id, calendar)] \
         if is_inline_xbrl(data) else []
     link_xbrl(tagged, table)
-    facts = table + tagged
+    facts = primary_statements(table + tagged, chunks)
     for n, fact in enumerate(facts):
         fact.fact_id = f"{meta.doc_id}-f{n:05d}"
         fact.metric = metric_of(fact)

@@ -38,14 +38,16 @@ _STATEMENTS = (  # squashed lower-case caption line -> statement (order matters)
     ("income", re.compile(r"statements?of(?:consolidated)?(?:operations|income|earnings)")),
 )
 
+_PROSE = re.compile(r"\b(?:our|we|see|are|is|was|were|in\s+the|included|refer|follows)\b",
+                    re.I)  # a sentence naming a statement is no title
 Row = tuple[int, list[str], str]  # (offset of the line in the text, cells, kind)
 
 
 def statement_of(lines: list[str]) -> str | None:
     """The statement a caption line names ("CONSOLIDATED STATEMENTS OF INCOME"; PDF text
     squeezed, split or broken over lines, "Consolidated Statement of Cash Flow s", counts)."""
-    short = [line for line in lines if len(line) <= 140 and not line.rstrip().endswith(
-        (".", ";"))]
+    short = [line for line in lines if len(line) <= 140 and len(line.split()) <= 12
+             and not line.rstrip().endswith((".", ";", ":")) and not _PROSE.search(line)]
     for k in range(len(short) - 1, -1, -1):
         for width in (1, 2, 3):  # a title broken over lines: "CONSOLIDATED" / "BALANCE" / ...
             squashed = re.sub(r"[^a-z']", "", " ".join(short[k:k + width]).lower())
