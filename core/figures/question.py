@@ -1,0 +1,260 @@
+"""Reading a figure question into a ``FigureRequest``.
+
+1. Definitions the question gives ("X is defined as: ...", "Define X as ...", "X here is
+   defined as ...", "X = ...") are read into formulas (``core.figures.phrases``); a defined
+   name the catalogue knows ("DPO", "working capital ratio") takes the question's formula
+   in place of the catalogue's, at every level ("CCC is defined as DIO + DSO - DPO. DIO is
+   defined as ...").
+2. The asked sentence (the one with the question) without its company names, periods and
+   parenthetical asides gives the metric: catalogue names and defined names, longest first;
+   metrics joined by operator words ("EBITDA less capex", "COGS as a % of revenue") make a
+   formula; otherwise the first metric named is the one asked.
+3. Aggregate, periods, unit and rounding come from ``core.figures.asked``; the formula is
+   bound to absolute periods and expanded down to looked-up metrics.
+
+A question asking for no figure ("What drove the margin change?", no metric named) gives
+None.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.figures.asked import (
+    aggregate_asked,
+    decimals_asked,
+    expand_range,
+    periods_asked,
+    unit_asked,
+    years_span,
+)
+from core.figures.formula import (
+    BinOp,
+    Call,
+    FormulaError,
+    Node,
+    Num,
+    Ref,
+    bind,
+    parse,
+    render,
+    substitute,
+)
+from core.figures.model import FigureRequest
+from core.figures.phrases import Names, percent_of, read_expression
+from core.figures.units import default_decimals, natural_unit
+from core.metrics import catalog
+from core.retrieval.scope import match_companies, resolve_scope
+from core.types import DocumentMeta
+
+_SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z(\[])|(?<=\?)\s*")
+_DEFINED = re.compile(r"^(?:where\s+|and\s+)?(?P<name>[A-Za-z(][^:=]{0,80}?)\s+(?:is|are)\s+"
+                      r"(?:here\s+|being\s+)?(?:defined|calculated|computed|measured)\s+"
+                      r"(?:here\s+)?as\s*:?\s*(?P<expr>.+)$", re.I | re.S)
+_DEFINE = re.compile(r"^(?:please\s+)?define\s+(?P<name>.+?)\s+as\s*:?\s*(?P<expr>.+)$",
+                     re.I | re.S)
+_EQUALS = re.compile(r"^(?P<name>[A-Za-z][\w &'/%-]{0,40}?)\s*=\s*(?P<expr>.+)$", re.S)
+_CUE = re.compile(r"\b(?:what|how\s+much|how\s+many|calculate|compute|determine|find|give|"
+                  r"state|report|how\s+(?:did|has|have|does|do)\b.*\b(?:change|trend|"
+                  r"evolve|fluctuate|grow|compare))", re.I)
+_NOT_FIGURE = re.compile(r"\b(?:why|drove|drive[sn]?|driver|drivers|reasons?|explain|"
+                         r"describe|caused?|factors?|strateg\w*|risks?|discuss\w*)\b", re.I)
+_NAME_NOISE = re.compile(r"\b(?:here|the|a|an|its|their|company's|of\s+the\s+company)\b",
+                         re.I)
+_PERIOD_WORDS = re.compile(
+    r"\b(?:year[\s-]+end(?:ed|ing)?|at\s+the\s+end\s+of|end\s+of|as\s+of|for|in|during|of)?"
+    r"\s*(?:(?:Q[1-4]\s*(?:of\s+)?)?(?:FY\s*['\u2019]?|fiscal\s+(?:year\s+)?)\d{2,4}"
+    r"(?:\s*-?\s*Q[1-4])?|(?<![\d$.,])(?:19|20)\d\d(?![\d,]))", re.I)
+_PAREN = re.compile(r"\([^()]*\)|\[[^\]]*\]")
+_GAP_OK = re.compile(r"^\s*(?:[-+*/]|as\s+an?\s+(?:%|percent(?:age)?)\s+of|divided\s+by|"
+                     r"less|minus|plus|times|over|to)\s*(?:the\s+)?$", re.I)
+
+
+def _sentences(question: str) -> list[str]:
+    text = " ".join(question.replace("\u2019", "'").split())
+    return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
+
+
+def _definition(sentence: str) -> tuple[str, str] | None:
+    for rx in (_DEFINED, _DEFINE, _EQUALS):
+        m = rx.match(sentence)
+        if m:
+            name = _PAREN.sub(" ", m.group("name"))
+            name = " ".join(_NAME_NOISE.sub(" ", name).split()).strip(" ,:")
+            return (name, m.group("expr").strip()) if name else None
+    return None
+
+
+def _read_definitions(sentences: list[str]) -> tuple[dict[str, Node], Names, list[str]]:
+    """``(key -> formula node, names incl. the defined ones, definition sentences)``."""
+    names = Names()
+    raw: list[tuple[str, str, str]] = []
+    texts: list[str] = []
+    for s in sentences:
+        found = _definition(s)
+        if not found:
+            continue
+        name, expr = found
+        hits = names.find(name)
+        key = hits[0][0] if len(hits) == 1 and hits[0][2] - hits[0][1] >= len(name) - 2 \
+            else re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+        names.local[name.lower().replace("-", " ")] = key
+        raw.append((key, expr, s))
+    defs: dict[str, Node] = {}
+    for key, expr, sentence in raw:
+        try:
+            defs[key] = read_expression(expr, names)
+        except FormulaError:
+            continue
+        texts.append(sentence)
+    return defs, names, texts
+
+
+def expand(node: Node, defs: dict[str, Node], used: set[str] | None = None,
+           depth: int = 0) -> Node:
+    """``node`` with defined and derived metrics replaced by their formulas, bound to each
+    reference's period, down to looked-up metrics (``used`` collects what was expanded)."""
+    cat = catalog()
+    used = used if used is not None else set()
+
+    def one(ref: Ref) -> Node:
+        if depth > 8:
+            raise FormulaError(f"{ref.metric} is defined in terms of itself.")
+        if ref.metric in defs:
+            used.add(f"question:{ref.metric}")
+            inner = {k: v for k, v in defs.items() if k != ref.metric}
+            return expand(bind(defs[ref.metric], ref.period), inner, used, depth + 1)
+        metric = cat.get(ref.metric)
+        if metric is not None and metric.derived:
+            used.add(f"catalogue:{ref.metric}")
+            return expand(bind(parse(metric.formula), ref.period), defs, used, depth + 1)
+        if metric is None:
+            raise FormulaError(f"Unknown metric {ref.metric!r}: not in the catalogue and "
+                               "not defined by the question.")
+        return ref
+
+    return substitute(node, one)
+
+
+def _asked_sentence(sentences: list[str]) -> str | None:
+    plain = [s for s in sentences if not _definition(s)] or sentences
+    for test in (lambda s: s.endswith("?") and _CUE.search(s), lambda s: s.endswith("?"),
+                 lambda s: _CUE.search(s)):
+        found = [s for s in plain if test(s)]
+        if found:
+            return found[0]
+    return None
+
+
+def _strip_for_metric(sentence: str, companies: list[str]) -> str:
+    """The asked sentence without company names, periods and asides, same length (blanks)
+    so offsets hold."""
+    out = sentence
+    for raw in sorted(companies, key=len, reverse=True):
+        out = re.sub(rf"{re.escape(raw)}(?:'s|'|s')?", lambda m: " " * len(m.group(0)), out)
+    out = _PAREN.sub(lambda m: " " * len(m.group(0)), out)
+    return _PERIOD_WORDS.sub(lambda m: " " * len(m.group(0)), out)
+
+
+def _asked_metric(text: str, names: Names) -> tuple[Node, str, int, int] | None:
+    """``(node with period t, words used, start, end)`` for the metric(s) asked."""
+    found = names.find(text)
+    if not found:
+        return None
+    group = [found[0]]
+    for hit in found[1:]:
+        if _GAP_OK.match(text[group[-1][2]:hit[1]]):
+            group.append(hit)
+        else:
+            break
+    start, end = group[0][1], group[-1][2]
+    words = " ".join(text[start:end].split())
+    if len(group) == 1:
+        return Ref(group[0][0], "t"), words, start, end
+    try:
+        return read_expression(text[start:end], names), words, start, end
+    except FormulaError:
+        return Ref(group[0][0], "t"), " ".join(text[group[0][1]:group[0][2]].split()), \
+            start, group[0][2]
+
+
+def _assemble(node: Node, aggregate: str, periods: list[str]) -> Node:
+    """The asked formula over the periods: one value, an average, a change, a CAGR."""
+    if aggregate == "average" and len(periods) >= 2:
+        return Call("avg", tuple(bind(node, p) for p in periods))
+    if aggregate in {"change", "pct_change", "cagr"} and len(periods) >= 2:
+        a, b = bind(node, periods[0]), bind(node, periods[-1])
+        if aggregate == "change":
+            return BinOp("-", b, a)
+        if aggregate == "pct_change":
+            return BinOp("/", BinOp("-", b, a), a)
+        years = int(periods[-1][2:6]) - int(periods[0][2:6])
+        return BinOp("-", BinOp("^", BinOp("/", b, a), BinOp("/", Num(1), Num(years))),
+                     Num(1))
+    return bind(node, periods[-1])
+
+
+def _latest_period(doc_ids: list[str], documents: list[DocumentMeta]) -> str | None:
+    docs = [d for d in documents if not doc_ids or d.doc_id in doc_ids]
+    best: tuple[str, str] | None = None
+    for d in docs:
+        m = re.fullmatch(r"(?:FY)?(\d{4})(?:-?(Q[1-4]))?", d.period or "")
+        if m:
+            label = f"FY{m.group(1)}" + (f"-{m.group(2)}" if m.group(2) else "")
+            key = (d.period_end or m.group(1), label)
+            best = max(best, key) if best else key
+    return best[1] if best else None
+
+
+def parse_figure_question(question: str, documents: list[DocumentMeta]
+                          ) -> FigureRequest | None:
+    """The figure ``question`` asks for, or None when it asks for none (module docstring)."""
+    sentences = _sentences(question)
+    asked = _asked_sentence(sentences)
+    if asked is None or _NOT_FIGURE.search(asked):
+        return None
+    defs, names, definitions = _read_definitions(sentences)
+    companies = list(match_companies(question, documents)) if documents else []
+    stripped = _strip_for_metric(asked, companies)
+    found = _asked_metric(stripped, names)
+    if found is None:
+        return None
+    node, words, start, end = found
+    percent = unit_asked(question) == "percent" or percent_of(stripped[start:end])
+    aggregate = aggregate_asked(stripped, start, end, percent)
+    periods = periods_asked(asked) or periods_asked(
+        " ".join(s for s in sentences if s not in definitions))
+    scope = resolve_scope(question, documents) if documents else None
+    doc_ids = list(scope.doc_ids or []) if scope else []
+    if not periods:
+        latest = _latest_period(doc_ids, documents)
+        periods = [latest] if latest else ["t"]
+    periods = expand_range(asked, periods, aggregate, years_span(asked))
+    if aggregate == "compare":
+        aggregate = "value"
+    used: set[str] = set()
+    try:
+        formula = expand(_assemble(node, aggregate, periods), defs, used)
+    except FormulaError:
+        return None
+    metric = node.metric if isinstance(node, Ref) else None
+    unit = unit_asked(question)
+    natural = natural_unit(node, aggregate, percent, defs)
+    if unit is None or (unit.startswith("USD") and not natural.startswith("USD")):
+        unit = natural
+    decimals = decimals_asked(question)
+    if decimals is None:
+        decimals = default_decimals(metric, unit)
+    if any(u.startswith("question:") for u in used) or not isinstance(node, Ref):
+        source = "question"
+    elif used:
+        source = "catalogue"
+    else:
+        source = "lookup"
+    return FigureRequest(
+        name=words, metric=metric, formula=render(formula), formula_source=source,
+        periods=[p for p in periods if p != "t"],
+        aggregate="formula" if aggregate == "value" and not isinstance(formula, Ref) else
+        aggregate,
+        unit=unit, decimals=decimals, companies=list(scope.companies) if scope else [],
+        doc_ids=doc_ids, definition=" ".join(definitions))
