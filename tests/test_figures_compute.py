@@ -247,3 +247,24 @@ def test_compute_without_store():
     found = lookup(STORE, "capex", "FY2017", [MMM])
     result = compute(req("capex[FY2017]", unit="USD billions", decimals=1), [found])
     assert result.value == 1.4 and result.display == "$1.4 billion"
+
+
+def test_a_10q_cash_flow_is_read_year_to_date():
+    doc = "q3"
+    store = FactStore([
+        fact(doc, "Net cash provided by operating activities", 7700, 2022, "cash_flow",
+             months=9, fiscal_period="9M"),
+        fact(doc, "Net revenue", 15338, 2022, "income", months=3, fiscal_period="Q3"),
+    ])
+    found = lookup(store, "operating_cash_flow", "FY2022-Q3", [doc])
+    assert found.value == 7700 * M and "year to date (9 months)" in found.note
+
+
+def test_a_quarter_asked_of_one_10q_is_its_own_fiscal_quarter():
+    doc = "nvq1"
+    store = FactStore([fact(doc, "Revenue", 7192, 2024, "income", months=3,
+                            fiscal_period="Q1", end="2023-04-30")])
+    result = answer_figure(req("revenue[FY2023-Q1]", metric="revenue", doc_ids=[doc],
+                               unit="USD millions", decimals=0), store)
+    assert result.value == 7192
+    assert "FY2023-Q1 read as the filing's own fiscal quarter, FY2024-Q1." in result.notes

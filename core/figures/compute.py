@@ -13,6 +13,8 @@ concept=None, statement=None) -> list[Fact]`` (the corpus store; a fake in tests
 
 from __future__ import annotations
 
+import re
+
 from core.figures.formula import FormulaError, Node, Ref, bind, evaluate, inputs, parse, render
 from core.figures.formula import substitute as substitute_refs
 from core.figures.lookup import (
@@ -68,6 +70,30 @@ def _one_filing(refs: list[Ref], found: dict[Ref, list], years: dict[str, int]) 
     return min(docs, key=lambda d: _doc_rank(d, last, [], years))
 
 
+def _own_quarter(request: FigureRequest, store, node: Node, extra: list[Ref],
+                 notes: list[str]) -> tuple[Node, list[Ref]]:
+    """A quarter asked of ONE 10-Q is that filing's own quarter: "Q1 2023" in a filing
+    whose fiscal quarter is Q1 FY2024 (file names and questions often use the calendar
+    year) is read as FY2024-Q1."""
+    refs = inputs(node) + extra
+    asked = {r.period for r in refs}
+    if len(request.doc_ids) != 1 or len(asked) != 1 or "-Q" not in next(iter(asked)):
+        return node, extra
+    period = next(iter(asked))
+    year, quarter = split_period(period)
+    facts = list(store.facts(request.doc_ids))
+    quarters = {(f.fiscal_year, int(f.fiscal_period[1])) for f in facts
+                if f.fiscal_year is not None and f.period_type == "duration"
+                and re.fullmatch(r"Q[1-4]", f.fiscal_period or "")}
+    if not quarters or (year, quarter) in quarters:
+        return node, extra
+    own_year, own_q = max(quarters)
+    own = f"FY{own_year}-Q{own_q}"
+    notes.append(f"{period} read as the filing's own fiscal quarter, {own}.")
+    move = lambda r: Ref(r.metric, own) if r.period == period else r  # noqa: E731
+    return substitute_refs(node, move), [move(r) for r in extra]
+
+
 def gather(request: FigureRequest, store) -> tuple[Node, list[FigureInput], list[str]]:
     """``(formula with fallbacks applied, inputs, notes)`` for ``request``."""
     cat = catalog()
@@ -79,6 +105,7 @@ def gather(request: FigureRequest, store) -> tuple[Node, list[FigureInput], list
     if request.aggregate == "value" and isinstance(node, Ref) and len(request.periods) > 1:
         # "What was X in 2023 and how did it change from 2022?": the earlier values beside.
         extra = [Ref(node.metric, p) for p in request.periods if p != node.period]
+    node, extra = _own_quarter(request, store, node, extra, notes)
     for _ in range(4):
         refs = inputs(node) + [r for r in extra if r not in inputs(node)]
         if not refs:

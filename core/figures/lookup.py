@@ -72,9 +72,21 @@ def doc_years(facts: Iterable[Fact]) -> dict[str, int]:
     return out
 
 
+_YTD = {2: "H1", 3: "9M"}
+
+
+def year_to_date(fact: Fact, year: int, quarter: int) -> bool:
+    """A year-to-date duration ending with ``quarter`` (10-Q cash flows: six or nine
+    months, not the quarter alone)."""
+    return (fact.fiscal_year == year and fact.period_type == "duration" and quarter > 1
+            and (fact.fiscal_period == _YTD.get(quarter) or fact.months == 3 * quarter))
+
+
 def candidates(metric: Metric, period: str, facts: Iterable[Fact]) -> list[tuple[int, Fact]]:
-    """``[(match rank, fact)]`` reporting ``metric`` for ``period``."""
+    """``[(match rank, fact)]`` reporting ``metric`` for ``period``. A flow with no figure
+    for the quarter alone falls back to the year to date (said in the input's note)."""
     year, quarter = split_period(period)
+    facts = list(facts)
     out = []
     for f in facts:
         if not period_matches(metric, f, year, quarter):
@@ -82,6 +94,9 @@ def candidates(metric: Metric, period: str, facts: Iterable[Fact]) -> list[tuple
         rank = match_rank(metric, f)
         if rank is not None:
             out.append((rank, f))
+    if not out and quarter and metric.kind == "flow":
+        out = [(r, f) for f in facts if year_to_date(f, year, quarter)
+               and (r := match_rank(metric, f)) is not None]
     if metric.kind == "instant" and quarter is None and out:
         # The fiscal year-end balance: the latest date of the year in each filing.
         last: dict[str, str] = {}
@@ -168,6 +183,10 @@ def to_input(metric: Metric, period: str, fact: Fact | None, alternatives: list[
         if own and own > split_period(period)[0] else "the filing"
     source = f"XBRL {fact.concept}" if fact.source == "xbrl" else "table row"
     note = f"{source} from {name} ({whose})"
+    quarter = split_period(period)[1]
+    if quarter and fact.months and fact.months > 3:
+        note += (f"; year to date ({fact.months} months), as the filing's cash-flow "
+                 "statement reports it, not the quarter alone")
     if alternatives:
         others = "; ".join(f"{a.value:,.0f} in {(names or {}).get(a.doc_id, a.doc_id)}"
                            f" ({a.label})" for a in alternatives)

@@ -66,6 +66,21 @@ _PERIOD_WORDS = re.compile(
     r"\s*(?:(?:Q[1-4]\s*(?:of\s+)?)?(?:FY\s*['\u2019]?|fiscal\s+(?:year\s+)?)\d{2,4}"
     r"(?:\s*-?\s*Q[1-4])?|(?<![\d$.,])(?:19|20)\d\d(?![\d,]))", re.I)
 _PAREN = re.compile(r"\([^()]*\)|\[[^\]]*\]")
+_SEGMENT_WORDS = (r"(?:segments?|business(?:es)?|divisions?|products?|services|offerings?|"
+                  r"devices?|regions?|launch(?:es)?|lines?|brands?|sales|group|units?)")
+_QUALIFIED_AFTER = re.compile(rf"\s*(?:generated\s+|earned\s+|derived\s+|contributed\s+)?"
+                              rf"(?:from|of|by|in|for)\s+(?:its\s+|the\s+|their\s+)?"
+                              rf"(?:[\w&-]+\s+){{0,4}}?{_SEGMENT_WORDS}\b", re.I)
+_PARTS = re.compile(r"\b(?:segments?|divisions?|product\s+(?:lines?|categor(?:y|ies)))\b",
+                    re.I)
+_PLAIN_WORDS = frozenset("""what how which did does do has have is was were in for from by the
+    total net our its their please calculate compute determine find according based and of
+    a an to at as on with""".split())
+_SERIES = re.compile(r"\b(?:over\s+time|over\s+(?:the\s+|these\s+)?(?:reported\s+|past\s+|"
+                     r"last\s+)?(?:quarters|periods|years)|across\s+(?:the\s+|these\s+)?"
+                     r"(?:reported\s+)?(?:quarters|periods|years)|these\s+quarters|quarter\s+"
+                     r"to\s+quarter|each\s+(?:reported\s+)?(?:period|quarter)|trend(?:s|ed)?|"
+                     r"historical\s+periods|reported\s+(?:quarters|periods))\b", re.I)
 _GAP_OK = re.compile(r"^\s*(?:[-+*/]|as\s+an?\s+(?:%|percent(?:age)?)\s+of|divided\s+by|"
                      r"less|minus|plus|times|over|to)\s*(?:the\s+)?$", re.I)
 
@@ -156,6 +171,20 @@ def _strip_for_metric(sentence: str, companies: list[str]) -> str:
     return _PERIOD_WORDS.sub(lambda m: " " * len(m.group(0)), out)
 
 
+def _qualified(text: str, start: int, end: int) -> bool:
+    """Whether the metric named at ``text[start:end]`` is a part's ("Data Center segment
+    revenue", "revenue from iPhone sales"), not the entity's."""
+    if _QUALIFIED_AFTER.match(text[end:]) or _PARTS.search(text):
+        return True
+    words = text[:start].split()
+    if len(words) < 2:
+        return False
+    last = words[-1].strip(",;:")
+    if re.fullmatch(_SEGMENT_WORDS, last, re.I):
+        return True
+    return any(ch.isupper() for ch in last) and last.lower() not in _PLAIN_WORDS
+
+
 def _asked_metric(text: str, names: Names) -> tuple[Node, str, int, int] | None:
     """``(node with period t, words used, start, end)`` for the metric(s) asked."""
     found = names.find(text)
@@ -194,16 +223,30 @@ def _assemble(node: Node, aggregate: str, periods: list[str]) -> Node:
     return bind(node, periods[-1])
 
 
-def _latest_period(doc_ids: list[str], documents: list[DocumentMeta]) -> str | None:
+def doc_period(doc: DocumentMeta) -> str | None:
+    """A filing's period as a formula period: 'FY2023', 'FY2024-Q1'; a 10-Q known only by
+    its end date gets the calendar quarter of it (the look-up reads the filing's own
+    fiscal quarter from its facts)."""
+    m = re.fullmatch(r"(?:FY)?(\d{4})(?:-?(Q[1-4]))?", doc.period or "")
+    if m:
+        return f"FY{m.group(1)}" + (f"-{m.group(2)}" if m.group(2) else "")
+    m = re.fullmatch(r"(\d{4})-(\d{2})-\d{2}", doc.period or "")
+    if m:
+        return f"FY{m.group(1)}-Q{(int(m.group(2)) - 1) // 3 + 1}"
+    return None
+
+
+def _scope_periods(doc_ids: list[str], documents: list[DocumentMeta]) -> list[str]:
+    """The periods of the filings in scope, oldest first."""
     docs = [d for d in documents if not doc_ids or d.doc_id in doc_ids]
-    best: tuple[str, str] | None = None
-    for d in docs:
-        m = re.fullmatch(r"(?:FY)?(\d{4})(?:-?(Q[1-4]))?", d.period or "")
-        if m:
-            label = f"FY{m.group(1)}" + (f"-{m.group(2)}" if m.group(2) else "")
-            key = (d.period_end or m.group(1), label)
-            best = max(best, key) if best else key
-    return best[1] if best else None
+    dated = sorted(((d.period_end or d.period or "", p) for d in docs
+                    if (p := doc_period(d))), key=lambda x: x[0])
+    return list(dict.fromkeys(p for _, p in dated))
+
+
+def _latest_period(doc_ids: list[str], documents: list[DocumentMeta]) -> str | None:
+    periods = _scope_periods(doc_ids, documents)
+    return periods[-1] if periods else None
 
 
 def parse_figure_question(question: str, documents: list[DocumentMeta]
@@ -220,12 +263,16 @@ def parse_figure_question(question: str, documents: list[DocumentMeta]
     if found is None:
         return None
     node, words, start, end = found
+    if _qualified(stripped, start, end):
+        return None  # a segment's or a product's figure, not the entity total
     percent = unit_asked(question) == "percent" or percent_of(stripped[start:end])
     aggregate = aggregate_asked(stripped, start, end, percent)
     periods = periods_asked(asked) or periods_asked(
         " ".join(s for s in sentences if s not in definitions))
     scope = resolve_scope(question, documents) if documents else None
     doc_ids = list(scope.doc_ids or []) if scope else []
+    if _SERIES.search(asked) and len(_scope_periods(doc_ids, documents)) > 1:
+        periods = _scope_periods(doc_ids, documents)
     if not periods:
         latest = _latest_period(doc_ids, documents)
         periods = [latest] if latest else ["t"]
