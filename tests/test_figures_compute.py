@@ -268,3 +268,9 @@ def test_a_quarter_asked_of_one_10q_is_its_own_fiscal_quarter():
                                unit="USD millions", decimals=0), store)
     assert result.value == 7192
     assert "FY2023-Q1 read as the filing's own fiscal quarter, FY2024-Q1." in result.notes
+
+
+def test_no_company_in_scope_among_several_is_not_guessed():
+    result = answer_figure(req("revenue[FY2017]", metric="revenue", unit="USD millions"),
+                           STORE)
+    assert result.value is None and "names no company" in result.missing[0]

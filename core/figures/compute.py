@@ -232,8 +232,24 @@ def _no_statements(request: FigureRequest, store) -> list[str]:
     return empty
 
 
+def _companies(store) -> list[str]:
+    try:
+        return sorted({d.company for d in store.documents()})
+    except (AttributeError, TypeError):
+        return []
+
+
 def answer_figure(request: FigureRequest, store) -> FigureResult:
-    """Look up every input of ``request`` in ``store``'s facts and compute it."""
+    """Look up every input of ``request`` in ``store``'s facts and compute it.
+
+    With no filing in scope and filings of several companies loaded, nothing is looked
+    up: one company's figures must not stand in for another's."""
+    companies = _companies(store)
+    if not request.doc_ids and len(companies) > 1:
+        shown = ", ".join(companies[:4]) + (", ..." if len(companies) > 4 else "")
+        return FigureResult(request=request, unit=request.unit or "", missing=[
+            f"the question names no company whose filings are loaded ({len(companies)} "
+            f"companies: {shown}); name the company"])
     node, ins, notes = gather(request, store)
     result = compute(request, ins, node=node, notes=notes)
     if not result.ok:
