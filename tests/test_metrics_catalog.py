@@ -98,6 +98,9 @@ def test_concepts(concept, metric):
     ("Total 3M Company shareholders\u2019 equity", "balance", "total_equity"),
     ("Long-term debt, less current portion", "balance", "long_term_debt"),
     ("Cash and cash equivalents", "balance", "cash"),
+    ("Balance sheet: Total current assets", "balance", "current_assets"),
+    ("Operating expenses: Cost of sales", "income", "cogs"),
+    ("Cost of sales: Products", "income", None),
 ])
 def test_printed_line_items(label, statement, metric):
     assert metric_for_label(label, statement) == metric
