@@ -86,9 +86,12 @@ def years_span(question: str) -> int | None:
     return int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
 
 
-def aggregate_asked(asked: str, first: int, last: int, percent: bool) -> str:
+def aggregate_asked(asked: str, first: int, last: int, percent: bool,
+                    amount: bool = True) -> str:
     """'value', 'average', 'change', 'pct_change', 'cagr' or 'compare' for the asked
-    sentence, the metric named at ``asked[first:last]``."""
+    sentence, the metric named at ``asked[first:last]``. A change asked in percent is
+    relative for an amount (revenue) and a difference for a ratio or a margin (its change
+    in percentage points) unless the words say growth or a percent change."""
     if _CAGR.search(asked):
         return "cagr"
     before, after = asked[:first], asked[last:]
@@ -100,9 +103,8 @@ def aggregate_asked(asked: str, first: int, last: int, percent: bool) -> str:
     change_after = re.match(r"\s*(?:\w+\s+)?(?:growth|change|increase|decrease)\b", after,
                             re.I)
     if change_before or change_after:
-        relative = percent or _RELATIVE_CHANGE.search(
-            (change_before.group(0) if change_before else "") + " " +
-            (change_after.group(0) if change_after else "")) is not None
+        words = before[-40:] + " " + (change_after.group(0) if change_after else "")
+        relative = _RELATIVE_CHANGE.search(words) is not None or (percent and amount)
         return "pct_change" if relative else "change"
     if _CHANGE.search(after) or re.search(r"\b(?:compared?|versus|vs\.?)\b", after, re.I):
         return "compare"

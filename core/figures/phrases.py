@@ -31,7 +31,7 @@ from core.metrics import find_metrics
 _OPERATOR_WORDS = [
     (r"as\s+an?\s+(?:%|percent(?:age)?)\s+of", "/"), (r"as\s+(?:%|percent(?:age)?)\s+of", "/"),
     (r"divided\s+by", "/"), (r"multiplied\s+by", "*"), (r"over", "/"), (r"times", "*"),
-    (r"plus", "+"), (r"minus", "-"), (r"less", "-"),
+    (r"plus", "+"), (r"minus", "-"), (r"less", "-"), (r"%\s+of", "/"),
 ]
 _OP_RX = re.compile(
     r"(?P<sym>[+*/()])|(?P<minus>(?<![A-Za-z0-9])-(?=\s|\(|$)|(?<=\s)-(?=\S)|(?<=\))-)"

@@ -81,7 +81,7 @@ _SERIES = re.compile(r"\b(?:over\s+time|over\s+(?:the\s+|these\s+)?(?:reported\s
                      r"(?:reported\s+)?(?:quarters|periods|years)|these\s+quarters|quarter\s+"
                      r"to\s+quarter|each\s+(?:reported\s+)?(?:period|quarter)|trend(?:s|ed)?|"
                      r"historical\s+periods|reported\s+(?:quarters|periods))\b", re.I)
-_GAP_OK = re.compile(r"^\s*(?:[-+*/]|as\s+an?\s+(?:%|percent(?:age)?)\s+of|divided\s+by|"
+_GAP_OK = re.compile(r"^\s*(?:[-+*/]|(?:as\s+an?\s+)?(?:%|percent(?:age)?)\s+of|divided\s+by|"
                      r"less|minus|plus|times|over|to)\s*(?:the\s+)?$", re.I)
 
 
@@ -265,8 +265,17 @@ def parse_figure_question(question: str, documents: list[DocumentMeta]
     node, words, start, end = found
     if _qualified(stripped, start, end):
         return None  # a segment's or a product's figure, not the entity total
-    percent = unit_asked(question) == "percent" or percent_of(stripped[start:end])
-    aggregate = aggregate_asked(stripped, start, end, percent)
+    margin = re.match(r"\s*%?\s*margin\b", stripped[end:], re.I)
+    if margin and isinstance(node, Ref) and natural_unit(node, "value", False) == \
+            "USD millions":
+        # "COGS % margin", "SG&A margin": the line as a share of revenue.
+        node = BinOp("/", node, Ref("revenue", "t"))
+        words = f"{words} % margin"
+        end += margin.end()
+    percent = unit_asked(question) == "percent" or percent_of(stripped[start:end]) or \
+        bool(margin)
+    amount = natural_unit(node, "value", False, defs).startswith("USD")
+    aggregate = aggregate_asked(stripped, start, end, percent, amount)
     periods = periods_asked(asked) or periods_asked(
         " ".join(s for s in sentences if s not in definitions))
     scope = resolve_scope(question, documents) if documents else None

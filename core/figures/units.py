@@ -51,8 +51,9 @@ def natural_unit(node: Node, aggregate: str, percent: bool,
         return "percent"
     if isinstance(node, Ref):
         metric = catalog().get(node.metric)
-        if metric is not None:
+        if metric is not None and not (metric.unit == "percent" and node.metric in defs):
             return _CATALOGUE_UNIT.get(metric.unit, "ratio")
+    # A question's own definition as a plain division is a ratio unless it asks a percent.
     return "USD millions" if _money(node, defs) >= 1 else "ratio"
 
 
