@@ -149,3 +149,30 @@ def test_expression_errors():
         read_expression("total cash dividends paid and net income")
     assert render(read_expression("prior year inventory")) == "inventory[t-1]"
     assert render(read_expression("times interest earned")) == "interest_coverage[t]"
+
+
+def test_margins_and_shares_of_revenue():
+    r = ask("What is the FY2020 COGS % margin for Acme?")
+    assert r.formula == "cogs[FY2020] / revenue[FY2020]" and r.unit == "percent"
+    r = ask("What is Acme's FY2020 SG&A % of revenue?")
+    assert r.formula == "sga[FY2020] / revenue[FY2020]" and r.unit == "percent"
+
+
+def test_change_of_a_margin_is_in_points_of_an_amount_relative():
+    r = ask("What is the FY2019 - FY2020 change in operating margin for Acme? Answer in "
+            "units of percents.")
+    assert r.aggregate == "change"
+    assert r.formula == ("operating_income[FY2020] / revenue[FY2020] - operating_income"
+                         "[FY2019] / revenue[FY2019]")
+    r = ask("What is the FY2019 - FY2020 change in revenue for Acme? Answer in units of "
+            "percents.")
+    assert r.aggregate == "pct_change"
+
+
+def test_a_defined_plain_division_is_a_ratio():
+    r = ask("What is the FY2020 return on assets (ROA) for Acme? ROA is defined as: FY2020 "
+            "net income / (average total assets between FY2019 and FY2020). Round your "
+            "answer to two decimal places.")
+    assert r.formula == "net_income[FY2020] / avg(total_assets[FY2019], total_assets[FY2020])"
+    assert (r.unit, r.decimals) == ("ratio", 2)
+    assert ask("What was Acme's return on assets in FY2020?").unit == "percent"
