@@ -224,5 +224,5 @@ def read_expression(text: str, names: Names | None = None) -> Node:
 
 
 def percent_of(text: str) -> bool:
-    """True when ``text`` says "X as a % of Y" (the result is a percentage)."""
-    return re.search(r"as\s+an?\s+(?:%|percent(?:age)?)\s+of", text, re.I) is not None
+    """True when ``text`` says "X as a % of Y" / "X % of Y" (the result is a percentage)."""
+    return re.search(r"(?:%|\bpercent(?:age)?)\s+of\b", text, re.I) is not None
