@@ -17,7 +17,7 @@ from core.figures.formula import (
     parse,
     render,
 )
-from core.figures.question import expand
+from core.figures.definitions import expand
 from core.metrics import catalog
 
 

@@ -28,6 +28,7 @@ from core.figures.asked import (
     unit_asked,
     years_span,
 )
+from core.figures.definitions import definition, expand, read_definitions
 from core.figures.formula import (
     BinOp,
     Call,
@@ -36,31 +37,20 @@ from core.figures.formula import (
     Num,
     Ref,
     bind,
-    parse,
     render,
-    substitute,
 )
 from core.figures.model import FigureRequest
 from core.figures.phrases import Names, percent_of, read_expression
 from core.figures.units import default_decimals, natural_unit
-from core.metrics import catalog
 from core.retrieval.scope import match_companies, resolve_scope
 from core.types import DocumentMeta
 
 _SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z(\[])|(?<=\?)\s*")
-_DEFINED = re.compile(r"^(?:where\s+|and\s+)?(?P<name>[A-Za-z(][^:=]{0,80}?)\s+(?:is|are)\s+"
-                      r"(?:here\s+|being\s+)?(?:defined|calculated|computed|measured)\s+"
-                      r"(?:here\s+)?as\s*:?\s*(?P<expr>.+)$", re.I | re.S)
-_DEFINE = re.compile(r"^(?:please\s+)?define\s+(?P<name>.+?)\s+as\s*:?\s*(?P<expr>.+)$",
-                     re.I | re.S)
-_EQUALS = re.compile(r"^(?P<name>[A-Za-z][\w &'/%-]{0,40}?)\s*=\s*(?P<expr>.+)$", re.S)
 _CUE = re.compile(r"\b(?:what|how\s+much|how\s+many|calculate|compute|determine|find|give|"
                   r"state|report|how\s+(?:did|has|have|does|do)\b.*\b(?:change|trend|"
                   r"evolve|fluctuate|grow|compare))", re.I)
 _NOT_FIGURE = re.compile(r"\b(?:why|drove|drive[sn]?|driver|drivers|reasons?|explain|"
                          r"describe|caused?|factors?|strateg\w*|risks?|discuss\w*)\b", re.I)
-_NAME_NOISE = re.compile(r"\b(?:here|the|a|an|its|their|company's|of\s+the\s+company)\b",
-                         re.I)
 _PERIOD_WORDS = re.compile(
     r"\b(?:year[\s-]+end(?:ed|ing)?|at\s+the\s+end\s+of|end\s+of|as\s+of|for|in|during|of)?"
     r"\s*(?:(?:Q[1-4]\s*(?:of\s+)?)?(?:FY\s*['\u2019]?|fiscal\s+(?:year\s+)?)\d{2,4}"
@@ -90,69 +80,8 @@ def _sentences(question: str) -> list[str]:
     return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
 
 
-def _definition(sentence: str) -> tuple[str, str] | None:
-    for rx in (_DEFINED, _DEFINE, _EQUALS):
-        m = rx.match(sentence)
-        if m:
-            name = _PAREN.sub(" ", m.group("name"))
-            name = " ".join(_NAME_NOISE.sub(" ", name).split()).strip(" ,:")
-            return (name, m.group("expr").strip()) if name else None
-    return None
-
-
-def _read_definitions(sentences: list[str]) -> tuple[dict[str, Node], Names, list[str]]:
-    """``(key -> formula node, names incl. the defined ones, definition sentences)``."""
-    names = Names()
-    raw: list[tuple[str, str, str]] = []
-    texts: list[str] = []
-    for s in sentences:
-        found = _definition(s)
-        if not found:
-            continue
-        name, expr = found
-        hits = names.find(name)
-        key = hits[0][0] if len(hits) == 1 and hits[0][2] - hits[0][1] >= len(name) - 2 \
-            else re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
-        names.local[name.lower().replace("-", " ")] = key
-        raw.append((key, expr, s))
-    defs: dict[str, Node] = {}
-    for key, expr, sentence in raw:
-        try:
-            defs[key] = read_expression(expr, names)
-        except FormulaError:
-            continue
-        texts.append(sentence)
-    return defs, names, texts
-
-
-def expand(node: Node, defs: dict[str, Node], used: set[str] | None = None,
-           depth: int = 0) -> Node:
-    """``node`` with defined and derived metrics replaced by their formulas, bound to each
-    reference's period, down to looked-up metrics (``used`` collects what was expanded)."""
-    cat = catalog()
-    used = used if used is not None else set()
-
-    def one(ref: Ref) -> Node:
-        if depth > 8:
-            raise FormulaError(f"{ref.metric} is defined in terms of itself.")
-        if ref.metric in defs:
-            used.add(f"question:{ref.metric}")
-            inner = {k: v for k, v in defs.items() if k != ref.metric}
-            return expand(bind(defs[ref.metric], ref.period), inner, used, depth + 1)
-        metric = cat.get(ref.metric)
-        if metric is not None and metric.derived:
-            used.add(f"catalogue:{ref.metric}")
-            return expand(bind(parse(metric.formula), ref.period), defs, used, depth + 1)
-        if metric is None:
-            raise FormulaError(f"Unknown metric {ref.metric!r}: not in the catalogue and "
-                               "not defined by the question.")
-        return ref
-
-    return substitute(node, one)
-
-
 def _asked_sentence(sentences: list[str]) -> str | None:
-    plain = [s for s in sentences if not _definition(s)] or sentences
+    plain = [s for s in sentences if not definition(s)] or sentences
     for test in (lambda s: s.endswith("?") and _CUE.search(s), lambda s: s.endswith("?"),
                  lambda s: _CUE.search(s)):
         found = [s for s in plain if test(s)]
@@ -256,7 +185,7 @@ def parse_figure_question(question: str, documents: list[DocumentMeta]
     asked = _asked_sentence(sentences)
     if asked is None or _NOT_FIGURE.search(asked):
         return None
-    defs, names, definitions = _read_definitions(sentences)
+    defs, names, definitions = read_definitions(sentences)
     companies = list(match_companies(question, documents)) if documents else []
     stripped = _strip_for_metric(asked, companies)
     found = _asked_metric(stripped, names)
