@@ -4,6 +4,7 @@ import random
 
 import pytest
 
+from core.figures.definitions import expand
 from core.figures.formula import (
     BinOp,
     Call,
@@ -17,7 +18,6 @@ from core.figures.formula import (
     parse,
     render,
 )
-from core.figures.definitions import expand
 from core.metrics import catalog
 
 
