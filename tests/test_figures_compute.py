@@ -274,3 +274,19 @@ def test_no_company_in_scope_among_several_is_not_guessed():
     result = answer_figure(req("revenue[FY2017]", metric="revenue", unit="USD millions"),
                            STORE)
     assert result.value is None and "names no company" in result.missing[0]
+
+
+def test_a_quarter_end_balance_is_that_quarters():
+    doc = "q2"
+    store = FactStore([
+        fact(doc, "Total current assets", 900, 2024, "balance", instant=True,
+             end="2023-07-30"),
+        fact(doc, "Total current assets", 800, 2024, "balance", instant=True,
+             end="2023-04-30"),
+        fact(doc, "Revenue", 7192, 2024, "income", months=3, fiscal_period="Q1",
+             end="2023-04-30"),
+        fact(doc, "Revenue", 13507, 2024, "income", months=3, fiscal_period="Q2",
+             end="2023-07-30"),
+    ])
+    assert lookup(store, "current_assets", "FY2024-Q1", [doc]).value == 800 * M
+    assert lookup(store, "current_assets", "FY2024-Q2", [doc]).value == 900 * M

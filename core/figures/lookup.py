@@ -97,13 +97,24 @@ def candidates(metric: Metric, period: str, facts: Iterable[Fact]) -> list[tuple
     if not out and quarter and metric.kind == "flow":
         out = [(r, f) for f in facts if year_to_date(f, year, quarter)
                and (r := match_rank(metric, f)) is not None]
-    if metric.kind == "instant" and quarter is None and out:
-        # The fiscal year-end balance: the latest date of the year in each filing.
-        last: dict[str, str] = {}
-        for _, f in out:
-            last[f.doc_id] = max(last.get(f.doc_id, ""), f.end or "")
-        out = [(r, f) for r, f in out if (f.end or "") == last[f.doc_id]]
+    if metric.kind == "instant" and out:
+        out = _balance_date(out, facts, year, quarter)
     return out
+
+
+def _balance_date(out: list[tuple[int, Fact]], facts: list[Fact], year: int,
+                  quarter: int | None) -> list[tuple[int, Fact]]:
+    """Balances at the period's end: a fiscal year's last date in each filing; for a
+    quarter, the end date of that quarter's own figures (when the filing prints any)."""
+    if quarter is not None:
+        ends = {f.end for f in facts if f.fiscal_year == year and f.months == 3
+                and f.fiscal_period == f"Q{quarter}" and f.end}
+        if ends:
+            return [(r, f) for r, f in out if f.end in ends]
+    last: dict[str, str] = {}
+    for _, f in out:
+        last[f.doc_id] = max(last.get(f.doc_id, ""), f.end or "")
+    return [(r, f) for r, f in out if (f.end or "") == last[f.doc_id]]
 
 
 def _doc_rank(doc_id: str, year: int, prefer: list[str], years: dict[str, int]) -> tuple:
