@@ -290,3 +290,17 @@ def test_a_quarter_end_balance_is_that_quarters():
     ])
     assert lookup(store, "current_assets", "FY2024-Q1", [doc]).value == 800 * M
     assert lookup(store, "current_assets", "FY2024-Q2", [doc]).value == 900 * M
+
+
+def test_untagged_statements_the_recurring_total_beats_segment_totals():
+    doc = "nke18"
+    store = FactStore([
+        *(fact(doc, "TOTAL REVENUES", v, 2018, None, page=p)
+          for v, p in ((14855, 29), (9242, 30), (5134, 31), (5166, 32))),
+        fact(doc, "Revenues", 36397, 2018, None, page=20),
+        fact(doc, "Revenues", 36397, 2018, None, page=23),
+        fact(doc, "TOTAL NIKE, INC. REVENUES", 36397, 2018, None, page=73),
+    ])
+    found = lookup(store, "revenue", "FY2018", [doc])
+    assert found.value == 36397 * M
+    assert sorted(a.value / M for a in found.alternatives)[-1] == 14855

@@ -149,6 +149,20 @@ def choose(metric: Metric, period: str, found: list[tuple[int, Fact]], prefer: l
     tier = [f for r, f in keyed if _key(metric, r, f, year, prefer, years) == best_key]
     votes = Counter(round(f.value, 0) for f in tier)
     value = max(votes, key=lambda v: (votes[v], abs(v)))
+    if best_key[1] != 0:
+        # Not on its own statement anywhere (statements untagged): the figure the filing
+        # prints most often (the consolidated total recurs; a segment's "Total revenues"
+        # does not), whatever the line's wording; then the best wording.
+        same_doc = [(r, f) for r, f in keyed if not f.dims and f.doc_id == keyed[0][1].doc_id
+                    and _key(metric, r, f, year, prefer, years)[1] == best_key[1]]
+        pages: dict[float, set] = {}
+        best_rank: dict[float, int] = {}
+        for r, f in same_doc:
+            v = round(f.value, 0)
+            pages.setdefault(v, set()).add(f.page)
+            best_rank[v] = min(best_rank.get(v, r), r)
+        value = max(pages, key=lambda v: (len(pages[v]), -best_rank[v], abs(v)))
+        tier = [f for _, f in same_doc]
     pick = next(f for f in tier if round(f.value, 0) == value)
     # The same figure as tagged in XBRL (exact) wins over the table row, wherever ranked.
     same = [f for _, f in found if not f.dims and f.doc_id == pick.doc_id
