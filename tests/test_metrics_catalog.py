@@ -57,6 +57,8 @@ def test_concepts(concept, metric):
     ("Capital expenditures, net of construction payable", "cash_flow", "capex"),
     ("Purchases of property and equipment, including internal-use software and website "
      "development", "cash_flow", "capex"),
+    ("Purchases related to property and equipment and intangible assets", "cash_flow",
+     "capex"),
     ("Proceeds from sale of PP&E and other assets", "cash_flow", None),
     ("Purchase of property, plant, and equipment accrued, but not paid", None, None),
     ("Net cash provided by (used in) operating activities", "cash_flow", "operating_cash_flow"),
