@@ -304,3 +304,10 @@ def test_untagged_statements_the_recurring_total_beats_segment_totals():
     found = lookup(store, "revenue", "FY2018", [doc])
     assert found.value == 36397 * M
     assert sorted(a.value / M for a in found.alternatives)[-1] == 14855
+
+
+def test_an_edited_formula_may_name_derived_metrics():
+    result = answer_figure(req("dpo[FY2017]", name="DPO", unit="days", decimals=1,
+                               doc_ids=[AMZN]), STORE)
+    assert result.value == round(365 * (25309 + 34616) / 2 / 111934, 1)
+    assert len(result.inputs) == 3

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from core.figures.definitions import expand
 from core.figures.formula import FormulaError, Node, Ref, bind, evaluate, inputs, parse, render
 from core.figures.formula import substitute as substitute_refs
 from core.figures.lookup import (
@@ -97,7 +98,9 @@ def _own_quarter(request: FigureRequest, store, node: Node, extra: list[Ref],
 def gather(request: FigureRequest, store) -> tuple[Node, list[FigureInput], list[str]]:
     """``(formula with fallbacks applied, inputs, notes)`` for ``request``."""
     cat = catalog()
-    node = parse(request.formula, known=cat.metrics)
+    # A formula written with derived metrics ("fixed_asset_turnover[FY2019]", as an analyst
+    # may edit it) is computed from the metrics they are made of.
+    node = expand(parse(request.formula, known=cat.metrics), {})
     doc_ids = request.doc_ids or None
     notes: list[str] = []
     cache: dict[frozenset, list[Fact]] = {}
