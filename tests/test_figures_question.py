@@ -176,3 +176,9 @@ def test_a_defined_plain_division_is_a_ratio():
     assert r.formula == "net_income[FY2020] / avg(total_assets[FY2019], total_assets[FY2020])"
     assert (r.unit, r.decimals) == ("ratio", 2)
     assert ask("What was Acme's return on assets in FY2020?").unit == "percent"
+
+
+def test_ratio_of_one_metric_to_another():
+    r = ask("What is the FY2020 ratio of total liabilities to total assets for Acme?")
+    assert r.formula == "total_liabilities[FY2020] / total_assets[FY2020]"
+    assert r.unit == "ratio" and r.decimals == 2

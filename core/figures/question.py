@@ -129,8 +129,12 @@ def _asked_metric(text: str, names: Names) -> tuple[Node, str, int, int] | None:
     words = " ".join(text[start:end].split())
     if len(group) == 1:
         return Ref(group[0][0], "t"), words, start, end
+    # "the ratio of net income to revenue": "to" between two metrics divides.
+    span = "".join(text[a:b] if i == 0 else
+                   re.sub(r"^\s*to\s*$", " / ", text[group[i - 1][2]:a]) + text[a:b]
+                   for i, (_, a, b) in enumerate(group))
     try:
-        return read_expression(text[start:end], names), words, start, end
+        return read_expression(span, names), words, start, end
     except FormulaError:
         return Ref(group[0][0], "t"), " ".join(text[group[0][1]:group[0][2]].split()), \
             start, group[0][2]
