@@ -105,9 +105,10 @@ def amount(value: float, unit: str = "USD") -> str:
             f"{value:,.0f} shares"
     if unit in {"percent", "pure"}:
         return f"{value:,.2f}%" if unit == "percent" else f"{value:,.4g}"
-    scale = "USD billions" if abs(value) >= 1e11 else "USD millions" if abs(value) >= 1e5 \
-        else "USD"
-    decimals = 0 if scale != "USD billions" else 2
+    # Amounts in millions, as statements print them, whatever their size (one scale down
+    # a computation table).
+    scale = "USD millions" if abs(value) >= 1e5 else "USD"
+    decimals = 0
     if scale == "USD millions" and abs(value) < 1e7 and value != round(value, -6):
         decimals = 1
     return display(in_unit(value, scale), scale, decimals)
