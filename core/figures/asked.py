@@ -95,8 +95,6 @@ def aggregate_asked(asked: str, first: int, last: int, percent: bool,
     if _CAGR.search(asked):
         return "cagr"
     before, after = asked[:first], asked[last:]
-    if _AVERAGE.search(before) and not re.search(r"\bbetween\b", asked[last:last + 40], re.I):
-        return "average"
     if _AVERAGE.search(before):
         return "average"
     change_before = _CHANGE.search(before[-40:]) if before else None
