@@ -311,3 +311,19 @@ def test_an_edited_formula_may_name_derived_metrics():
                                doc_ids=[AMZN]), STORE)
     assert result.value == round(365 * (25309 + 34616) / 2 / 111934, 1)
     assert len(result.inputs) == 3
+
+
+def test_a_quarter_named_by_the_calendar_is_the_filings_own():
+    doc = "nv24q1"
+    facts = [fact(doc, "Revenue", 7192, 2024, "income", months=3, fiscal_period="Q1",
+                  end="2023-04-30"),
+             fact(doc, "Revenue", 8288, 2023, "income", months=3, fiscal_period="Q1",
+                  end="2022-05-01")]
+    named = FactStore(facts, [DocumentMeta(doc_id=doc, file_name="2023 Q1 NVDA.pdf",
+                                           period="2023-04-30", period_end="2023-04-30")])
+    asked = req("revenue[FY2023-Q1]", metric="revenue", doc_ids=[doc], unit="USD millions",
+                decimals=0)
+    assert answer_figure(asked, named).value == 7192       # the file's own quarter
+    fiscal = FactStore(facts, [DocumentMeta(doc_id=doc, file_name="nvda-10q-2024q1.htm",
+                                            period="2024-Q1", period_end="2023-04-30")])
+    assert answer_figure(asked, fiscal).value == 8288      # the comparative it prints

@@ -78,7 +78,7 @@ _YTD = {2: "H1", 3: "9M"}
 def year_to_date(fact: Fact, year: int, quarter: int) -> bool:
     """A year-to-date duration ending with ``quarter`` (10-Q cash flows: six or nine
     months, not the quarter alone)."""
-    return (fact.fiscal_year == year and fact.period_type == "duration" and quarter > 1
+    return (fact.fiscal_year == year and fact.period_type == "duration" and quarter in _YTD
             and (fact.fiscal_period == _YTD.get(quarter) or fact.months == 3 * quarter))
 
 

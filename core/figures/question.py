@@ -19,6 +19,7 @@ None.
 from __future__ import annotations
 
 import re
+from datetime import date, timedelta
 
 from core.figures.asked import (
     aggregate_asked,
@@ -163,9 +164,10 @@ def doc_period(doc: DocumentMeta) -> str | None:
     m = re.fullmatch(r"(?:FY)?(\d{4})(?:-?(Q[1-4]))?", doc.period or "")
     if m:
         return f"FY{m.group(1)}" + (f"-{m.group(2)}" if m.group(2) else "")
-    m = re.fullmatch(r"(\d{4})-(\d{2})-\d{2}", doc.period or "")
+    m = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", doc.period or "")
     if m:
-        return f"FY{m.group(1)}-Q{(int(m.group(2)) - 1) // 3 + 1}"
+        mid = date(*map(int, m.groups())) - timedelta(days=45)
+        return f"FY{mid.year}-Q{(mid.month - 1) // 3 + 1}"
     return None
 
 
