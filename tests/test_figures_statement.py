@@ -87,3 +87,21 @@ def test_a_filing_without_statements_is_said():
                                         "revenue in the filings loaded (AMAZON_8K.pdf holds "
                                         "no financial statements).")
 
+
+
+def test_a_series_is_stated_in_the_quarters_read():
+    docs = [DocumentMeta(doc_id=d, file_name=f"{name} NVDA.pdf", company="NVIDIA",
+                         period=end, period_end=end)
+            for d, name, end in (("q3a", "2022 Q3", "2022-10-30"), ("q3b", "2023 Q3",
+                                                                    "2023-10-29"))]
+    store = FactStore([
+        fact("q3a", "Revenue", 5931, 2023, "income", months=3, fiscal_period="Q3",
+             end="2022-10-30", page=3),
+        fact("q3b", "Revenue", 18120, 2024, "income", months=3, fiscal_period="Q3",
+             end="2023-10-29", page=3),
+        fact("q3b", "Revenue", 5931, 2023, "income", months=3, fiscal_period="Q3",
+             end="2022-10-30", page=3)], docs)
+    result = answer("How has NVIDIA's total revenue trended over time?", store, docs)
+    assert figure_sentence(result, "NVIDIA", cite) == (
+        "NVIDIA's revenue was $18,120 million in FY2024-Q3, up from $5,931 million in "
+        "FY2023-Q3 (+205.5%) [1].")

@@ -61,6 +61,10 @@ def figure_sentence(result: FigureResult, company: str,
     label = _label(result)
     cites = _end(_cites(result.inputs, cite))
     periods = req.periods or [i.period for i in result.inputs[:1]]
+    if len(result.inputs) == len(periods) and len({i.metric for i in result.inputs}) == 1:
+        # One metric over the periods asked: say the periods read (a quarter named by the
+        # calendar is read as the filing's own fiscal quarter).
+        periods = sorted((i.period for i in result.inputs), key=_period_key)
     first, last = (periods[0], periods[-1]) if periods else ("", "")
     if req.aggregate in {"pct_change", "change", "cagr"} and len(result.inputs) >= 1:
         what = {"pct_change": "year-over-year change in", "change": "change in",
@@ -83,6 +87,10 @@ def figure_sentence(result: FigureResult, company: str,
     if entry is not None and entry.kind == "instant" and req.formula_source == "lookup":
         return f"{who} {label} at the end of {last} was {result.display}{cites}".strip()
     return f"{who} {last} {label} was {result.display}{cites}".strip()
+
+
+def _period_key(period: str) -> tuple:
+    return (period[2:6], period[6:])
 
 
 def _ends(result: FigureResult, first: str, last: str) -> str:
