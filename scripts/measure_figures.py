@@ -2,6 +2,7 @@
 
     PYTHONPATH=. .venv/bin/python scripts/measure_figures.py \\
         ../shared/benchmarks/financebench-10k-dev --data-dir /work/tmp/fb10k [--limit N] [-v]
+    ... --non-metric   # what is read from the questions that ask for no figure
 
 Questions: FinanceBench ``questions.jsonl`` rows of question_type "metrics-generated";
 Docugami ``qna_data.csv`` rows of Source Chunk Type "Table". Each is read with
@@ -34,14 +35,16 @@ _NUMBER = re.compile(r"(?<![A-Za-z0-9.])[-\u2212(]?\$?\s?(\d[\d,]*(?:\.\d+)?|\.\
                      r"(?![A-Za-z\d])")
 
 
-def load_questions(folder: Path) -> list[dict]:
+def load_questions(folder: Path, non_metric: bool = False) -> list[dict]:
+    """The figure questions of a benchmark folder; ``non_metric``: FinanceBench's other
+    questions instead (those that ask for no single reported figure)."""
     jsonl = folder / "questions.jsonl"
     if jsonl.exists():
         rows = [json.loads(line) for line in jsonl.read_text(encoding="utf-8").splitlines()
                 if line.strip()]
         return [{"id": r["id"].replace("financebench_id_", "fb"), "question": r["question"],
                  "answer": r["answer"], "doc": r.get("doc", ""), "kind": "financebench"}
-                for r in rows if r.get("question_type") == "metrics-generated"]
+                for r in rows if (r.get("question_type") == "metrics-generated") != non_metric]
     table = folder / "qna_data.csv"
     with table.open(encoding="utf-8-sig") as fh:
         rows = list(csv.DictReader(fh))
@@ -154,6 +157,27 @@ def print_table(rows: list[dict], verbose: bool) -> None:
           f"right {right}/{n} = {right / n:.0%}" if n else "no questions")
 
 
+def print_parsed(questions: list[dict], documents) -> None:
+    """What ``parse_figure_question`` reads from each question (precision check on the
+    questions that ask for no figure: each line that parses would lead an answer)."""
+    from core.figures.question import parse_figure_question
+
+    print("| id | question | request |")
+    print("| --- | --- | --- |")
+    read = 0
+    for q in questions:
+        request = parse_figure_question(q["question"], documents)
+        text = " ".join(q["question"].split())
+        text = text if len(text) <= 110 else text[:107] + "..."
+        if request is None:
+            shown = "(none)"
+        else:
+            read += 1
+            shown = f"`{request.formula}`" + (f" ({request.unit})" if request.unit else "")
+        print(f"| {q['id']} | {text} | {shown} |")
+    print(f"\na request read for {read}/{len(questions)}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folder", type=Path)
@@ -161,9 +185,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("-v", "--verbose", action="store_true")
     parser.add_argument("--json", type=Path, help="also write the rows here")
+    parser.add_argument("--non-metric", action="store_true",
+                        help="FinanceBench: list what is read from the questions that are "
+                        "not metric questions (no answering)")
     args = parser.parse_args(argv)
-    questions = load_questions(args.folder)[: args.limit or None]
+    questions = load_questions(args.folder, args.non_metric)[: args.limit or None]
     registry = open_registry(args.data_dir)
+    if args.non_metric:
+        print_parsed(questions, registry.documents())
+        return 0
     if not hasattr(registry, "facts"):
         print("This corpus's registry has no facts (ingested before issue 18): run "
               "`python -m core facts --rebuild` on it first.", file=sys.stderr)
