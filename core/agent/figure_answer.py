@@ -1,0 +1,116 @@
+"""The figure part of an answer: the figure stated first, then the work, each input cited.
+
+``stated_figures`` picks the figures a run states, in plan order: every compute step's
+result, and every look-up no compute step used (one figure per period). ``figure_block``
+writes them offline: ``core.figures.statement.figure_sentence`` first (a ``[n]`` marker for
+the chunk of every input), then ``work_lines``, the notes a reader should know (which
+filing's figures, disagreeing facts), what is missing, filings without statements, and the
+nearest lines a text search found for a missing input, quoted as weak evidence.
+``figures_prompt`` gives the same figures to the LLM synthesiser as authoritative findings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from core.agent.brief import part_lines
+from core.agent.deps import AgentDeps
+from core.agent.figure_plan import named_company
+from core.agent.figure_steps import stated_results
+from core.agent.state import Evidence, StepRecord
+from core.figures.model import FigureResult
+
+WEAK_LEAD = "Only weak evidence — the nearest lines in the text for"
+
+
+def figure_records(records: list[StepRecord]) -> list[StepRecord]:
+    return [r for r in records if r.figure is not None]
+
+
+def stated_figures(records: list[StepRecord]) -> list[tuple[StepRecord, FigureResult]]:
+    """``(record, figure)`` for every figure the answer states (see the module docstring)."""
+    figs = figure_records(records)
+    used = {inp.ref for r in figs if r.tool == "compute" for inp in r.figure.inputs}
+    out = []
+    for rec in figs:
+        refs = {inp.ref for inp in rec.figure.inputs}
+        if rec.tool == "figure_lookup" and refs and refs <= used:
+            continue  # an input of a computed figure: stated in its work
+        out += [(rec, res) for res in stated_results(rec.figure)]
+    return out
+
+
+def citer(numbered: dict[int, Evidence]) -> Callable[[str], str]:
+    """``chunk id -> "[n]"`` over the numbered evidence ("" for a chunk not in it)."""
+    n_of = {ev.id: n for n, ev in numbered.items()}
+    return lambda cid: f"[{n_of[cid]}]" if cid in n_of else ""
+
+
+def company_of(result: FigureResult, question: str, deps: AgentDeps) -> str:
+    ids = list(result.request.doc_ids) or list(dict.fromkeys(
+        i.fact.doc_id for i in result.inputs if i.fact is not None))
+    return named_company(question, ids, deps)
+
+
+def figure_paragraph(result: FigureResult, company: str, cite: Callable[[str], str]
+                     ) -> tuple[str, list[str]]:
+    """``(paragraph, not found)`` for one figure: its sentence and work, or what is missing."""
+    from core.figures.statement import figure_sentence, missing_sentence, work_lines
+
+    found = any(i.value is not None for i in result.inputs)
+    if result.no_statements and not found:
+        names = "; ".join(result.no_statements)
+        return (f"I could not read {result.request.name}: {names} holds no financial "
+                "statements (no figures are reported in it).", [result.request.name])
+    if not result.ok:
+        lines = [missing_sentence(result)]
+        lines += [f"- {w}" for w in work_lines(result, cite) if w.strip()] if found else []
+        return "\n".join(lines), [result.request.name]
+    lines = [figure_sentence(result, company, cite)]
+    lines += [f"- {w}" for w in work_lines(result, cite) if w.strip()]
+    return "\n".join(lines), []
+
+
+def notes_paragraph(results: list[FigureResult]) -> str:
+    """The choices a reader should know, once each (not claims: no figure is stated)."""
+    notes = list(dict.fromkeys(n for r in results for n in r.notes))
+    empty = list(dict.fromkeys(n for r in results if r.ok or any(
+        i.value is not None for i in r.inputs) for n in r.no_statements))
+    if empty:
+        notes.append(f"Filings in scope without financial statements: {'; '.join(empty)}.")
+    return "\n".join(f"Note: {n}" for n in notes)
+
+
+def figure_block(records: list[StepRecord], numbered: dict[int, Evidence], question: str,
+                 deps: AgentDeps) -> tuple[str, list[FigureResult], list[str]]:
+    """``(text, figures stated, not found)`` of the run's figure steps (see the module
+    docstring); empty text when the run has none."""
+    stated = stated_figures(records)
+    if not stated:
+        return "", [], []
+    cite = citer(numbered)
+    n_of = {ev.id: n for n, ev in numbered.items()}
+    paragraphs: list[str] = []
+    not_found: list[str] = []
+    for _, result in stated:
+        text, missing = figure_paragraph(result, company_of(result, question, deps), cite)
+        paragraphs.append(text)
+        not_found += missing
+    notes = notes_paragraph([r for _, r in stated])
+    if notes:
+        paragraphs.append(notes)
+    used: list[str] = []
+    for rec in figure_records(records):
+        if rec.coverage == "none" and rec.context:
+            lines = part_lines(rec, n_of, used)
+            if lines:
+                paragraphs.append(f"{WEAK_LEAD} {rec.sub_question.rstrip('.?')}:\n"
+                                  + "\n".join(f"- {ln}" for ln in lines))
+    return "\n\n".join(paragraphs), [r for _, r in stated], list(dict.fromkeys(not_found))
+
+
+def figures_prompt(records: list[StepRecord], numbered: dict[int, Evidence], question: str,
+                   deps: AgentDeps) -> str:
+    """The figures for the LLM synthesiser: sentence, work and what is missing, with [n]."""
+    text, _, _ = figure_block(records, numbered, question, deps)
+    return text
