@@ -7,7 +7,8 @@ a fault, over the LLM judge too):
 * **A quoted line under a figure step** (a table row "Label: values", cited from the
   evidence a figure step's text search kept) must be a line of the metric asked: a row
   whose label the metric catalogue does not read as that metric ("Total: $2,710" under a
-  revenue look-up) is unsupported.
+  revenue look-up), or a row of percentages for an amount ("Revenue: 100.0%", a
+  common-size table), is unsupported.
 * **A stated figure** of a metric the run looked up: in a sentence that names the metric
   (the catalogue's names), every amount must agree (at any scale: units, thousands,
   millions, billions; sign aside) with a fact of that metric for the periods the sentence
@@ -104,12 +105,7 @@ def named_metrics(text: str, candidates: set[str]) -> list[str]:
     """The metrics among ``candidates`` that ``text`` names (the catalogue's names)."""
     from core.metrics import find_metrics
 
-    found = []
-    for item in find_metrics(text):
-        key = item if isinstance(item, str) else getattr(item, "key", None) or item[0]
-        if key in candidates and key not in found:
-            found.append(key)
-    return found
+    return list(dict.fromkeys(m.key for m in find_metrics(text) if m.key in candidates))
 
 
 def metric_name(metric: str) -> str:
@@ -131,11 +127,16 @@ def line_verdict(sentence: str, marks: list[int], numbered: dict[int, Evidence],
         return None
     label = m.group("label").strip()
     metric = asked.pop()
-    if metric_for_label(label) == metric:
+    first = re.match(r"\s*[-−(]?[$€£]?\s?[\d,.]+\)?\s*(%)?", plain[m.end("label") + 1:])
+    unit = "percent" if first and first.group(1) else None
+    if metric_for_label(label, unit=unit) == metric:
         return None
+    why = f"the line's item '{label}' is not {metric_name(metric)}, the figure asked"
+    if unit and metric_for_label(label) == metric:
+        why = (f"the line gives {metric_name(metric)} as a percentage (a common-size "
+               "table), not the amount asked")
     return SentenceCheck(sentence=sentence, citations=marks, verdict="unsupported",
-                         judge="offline", reason=f"the line's item '{label}' is not "
-                         f"{metric_name(metric)}, the figure asked")
+                         judge="offline", reason=why)
 
 
 def figure_verdict(sentence: str, marks: list[int], numbered: dict[int, Evidence],

@@ -135,9 +135,9 @@ def formula_refs(formula: str) -> list[tuple[str, str]]:
 
 def known_metrics() -> dict[str, str]:
     """The metric catalogue's keys and their names (what a figure step may look up)."""
-    from core import metrics
+    from core.metrics import catalog
 
-    return {m.key: m.name for m in metrics.all_metrics()}
+    return {m.key: m.label for m in catalog().metrics.values()}
 
 
 def unit_names() -> list[str]:
@@ -150,13 +150,11 @@ def unit_names() -> list[str]:
 
 
 def metric_label(metric: str) -> str:
-    """The metric as a reader names it ('ppe_net' -> 'ppe net' unless the catalogue says)."""
-    try:
-        from core.metrics import metric_name
+    """The metric as a reader names it (the catalogue's label; else its key in words)."""
+    from core.metrics import get_metric
 
-        return metric_name(metric)
-    except (ImportError, KeyError, AttributeError):
-        return metric.replace("_", " ")
+    found = get_metric(metric)
+    return found.label if found is not None else metric.replace("_", " ")
 
 
 def figure_doc_ids(part: FigurePart, split: FigureSplit, question: str, deps: AgentDeps,
