@@ -27,7 +27,7 @@ from core.figures.model import FigureResult
 SCALES = (1.0, 1e-3, 1e-6, 1e-9, 1e3, 1e6)
 _MARK = re.compile(r"\[(\d+)\]")
 _ROW = re.compile(r"^\s*(?:[-*•]\s*)?(?P<label>[^:\[\]\n]{2,120}?):\s+[-−(]?[$€£]?\s?\d")
-_AMOUNT = re.compile(r"(?<![\w.])([-−(]?)([$€£]?)\s?(\d[\d,]*(?:\.\d+)?)")
+_AMOUNT = re.compile(r"(?<![\w.])([-−(]?)([$€£]?)\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 
 
@@ -60,16 +60,18 @@ class FigureKnowledge:
         return out
 
     def computed(self, metric: str) -> list[float]:
-        """Numbers a figure of ``metric`` (or computed from it) states: its value, display,
-        work and table."""
+        """Numbers a figure of ``metric`` (or computed from it) states: its value, display
+        and the intermediate results of its work (an input's value is a fact of its own
+        period, checked as such)."""
         out: list[float] = []
         for r in self.results:
             if r.request.metric != metric and metric not in {i.metric for i in r.inputs}:
                 continue
             if r.value is not None:
                 out.append(r.value)
-            text = " ".join([r.display, r.work, *(w.value for w in r.rows)])
-            out += [v for v, _ in amounts(text)]
+            given = [i.value for i in r.inputs if i.value is not None]
+            out += [v for v, d in amounts(f"{r.display} {r.work}")
+                    if not agrees(v, d, given)]
         return out
 
     def chunk_ids(self, metric: str) -> set[str]:
