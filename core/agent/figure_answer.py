@@ -1,11 +1,12 @@
 """The figure part of an answer: the figure stated first, then the work, each input cited.
 
 ``stated_figures`` picks the figures a run states, in plan order: every compute step's
-result, and every look-up no compute step used (one figure per period). ``figure_block``
+result, and every look-up no compute step used. ``figure_block``
 writes them offline: ``core.figures.statement.figure_sentence`` first (a ``[n]`` marker for
-the chunk of every input), then ``work_lines``, the notes a reader should know (which
-filing's figures, disagreeing facts), what is missing, filings without statements, and the
-nearest lines a text search found for a missing input, quoted as weak evidence.
+the chunk of every input), then ``work_lines`` (each input with its source, the arithmetic,
+the notes a reader should know: which filing, disagreeing facts); for a figure not found,
+what is missing or that the filing holds no statements, and the nearest lines a text
+search found, quoted as weak evidence.
 ``figures_prompt`` gives the same figures to the LLM synthesiser as authoritative findings.
 """
 
@@ -16,7 +17,6 @@ from collections.abc import Callable
 from core.agent.brief import part_lines
 from core.agent.deps import AgentDeps
 from core.agent.figure_plan import named_company
-from core.agent.figure_steps import stated_results
 from core.agent.state import Evidence, StepRecord
 from core.figures.model import FigureResult
 
@@ -36,7 +36,7 @@ def stated_figures(records: list[StepRecord]) -> list[tuple[StepRecord, FigureRe
         refs = {inp.ref for inp in rec.figure.inputs}
         if rec.tool == "figure_lookup" and refs and refs <= used:
             continue  # an input of a computed figure: stated in its work
-        out += [(rec, res) for res in stated_results(rec.figure)]
+        out.append((rec, rec.figure))
     return out
 
 
@@ -54,31 +54,21 @@ def company_of(result: FigureResult, question: str, deps: AgentDeps) -> str:
 
 def figure_paragraph(result: FigureResult, company: str, cite: Callable[[str], str]
                      ) -> tuple[str, list[str]]:
-    """``(paragraph, not found)`` for one figure: its sentence and work, or what is missing."""
+    """``(paragraph, not found)`` for one figure: its sentence then its work (inputs with
+    their sources, the arithmetic, the notes), or what is missing (and what was found)."""
     from core.figures.statement import figure_sentence, missing_sentence, work_lines
 
     found = any(i.value is not None for i in result.inputs)
     if result.no_statements and not found:
         names = "; ".join(result.no_statements)
-        return (f"I could not read {result.request.name}: {names} holds no financial "
-                "statements (no figures are reported in it).", [result.request.name])
+        verb = "holds" if len(result.no_statements) == 1 else "hold"
+        return (f"I could not read {result.request.name}: {names} {verb} no financial "
+                "statements, so no figure is reported in it.", [result.request.name])
+    work = [w for w in work_lines(result, cite) if w.strip()]
     if not result.ok:
-        lines = [missing_sentence(result)]
-        lines += [f"- {w}" for w in work_lines(result, cite) if w.strip()] if found else []
-        return "\n".join(lines), [result.request.name]
-    lines = [figure_sentence(result, company, cite)]
-    lines += [f"- {w}" for w in work_lines(result, cite) if w.strip()]
-    return "\n".join(lines), []
-
-
-def notes_paragraph(results: list[FigureResult]) -> str:
-    """The choices a reader should know, once each (not claims: no figure is stated)."""
-    notes = list(dict.fromkeys(n for r in results for n in r.notes))
-    empty = list(dict.fromkeys(n for r in results if r.ok or any(
-        i.value is not None for i in r.inputs) for n in r.no_statements))
-    if empty:
-        notes.append(f"Filings in scope without financial statements: {'; '.join(empty)}.")
-    return "\n".join(f"Note: {n}" for n in notes)
+        kept = work if found else [w for w in work if w.lstrip("- ").startswith("Note:")]
+        return "\n".join([missing_sentence(result), *kept]), [result.request.name]
+    return "\n".join([figure_sentence(result, company, cite), *work]), []
 
 
 def figure_block(records: list[StepRecord], numbered: dict[int, Evidence], question: str,
@@ -96,9 +86,6 @@ def figure_block(records: list[StepRecord], numbered: dict[int, Evidence], quest
         text, missing = figure_paragraph(result, company_of(result, question, deps), cite)
         paragraphs.append(text)
         not_found += missing
-    notes = notes_paragraph([r for _, r in stated])
-    if notes:
-        paragraphs.append(notes)
     used: list[str] = []
     for rec in figure_records(records):
         if rec.coverage == "none" and rec.context:

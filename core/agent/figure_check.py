@@ -29,6 +29,7 @@ _MARK = re.compile(r"\[(\d+)\]")
 _ROW = re.compile(r"^\s*(?:[-*•]\s*)?(?P<label>[^:\[\]\n]{2,120}?):\s+[-−(]?[$€£]?\s?\d")
 _AMOUNT = re.compile(r"(?<![\w.])([-−(]?)([$€£]?)\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)")
 _YEAR = re.compile(r"(?:19|20)\d\d")
+_PAGE = re.compile(r"\bpp?\.\s*\d+(?:\s*[-–]\s*\d+)?")
 
 
 @dataclass
@@ -85,8 +86,10 @@ def _period_year(period: str) -> int | None:
 
 
 def amounts(text: str) -> list[tuple[float, int]]:
-    """``(value, decimals)`` of the amounts in ``text``; bare years are left out."""
+    """``(value, decimals)`` of the amounts in ``text``; bare years and page references
+    ("p. 50") are left out."""
     out = []
+    text = _PAGE.sub(" ", text)
     for sign, cur, raw in _AMOUNT.findall(text):
         if not cur and not sign and "," not in raw and "." not in raw and _YEAR.fullmatch(raw):
             continue

@@ -42,7 +42,6 @@ CHANGE = re.compile(
     r"fall\w*|compar\w*|differ\w*|year[- ]over[- ]year|yoy|cagr|average|up|down)\b",
     re.IGNORECASE)
 DERIVED = ("average", "change", "pct_change", "cagr", "formula")
-_REF = re.compile(r"([a-z][a-z0-9_]*)\[([^\]]+)\]")
 
 
 @dataclass
@@ -120,17 +119,11 @@ def split_question(question: str, deps: AgentDeps, scope: list[str]) -> FigureSp
 
 
 def formula_refs(formula: str) -> list[tuple[str, str]]:
-    """``(metric, period)`` of every input of ``formula``, in order, once each."""
+    """``(metric, period)`` of every input of ``formula``, in order, once each; raises
+    ``core.figures.formula.FormulaError`` (saying where and why) for a bad formula."""
     from core.figures import formula as grammar
 
-    tree = grammar.parse(formula)
-    refs = []
-    for item in grammar.inputs(tree):
-        text = item if isinstance(item, str) else grammar.render(item)
-        m = _REF.fullmatch(text.strip())
-        if m:
-            refs.append((m.group(1), m.group(2)))
-    return list(dict.fromkeys(refs))
+    return [(r.metric, r.period) for r in grammar.inputs(grammar.parse(formula))]
 
 
 def known_metrics() -> dict[str, str]:
@@ -191,6 +184,8 @@ def figure_steps(part: FigurePart, split: FigureSplit, question: str, deps: Agen
             periods[metric].append(period)
     text = " ".join(split.clauses[i] for i in part.clauses) or question
     single = len(refs) == 1 and request.aggregate == "value"
+    if single:  # "X in FY2023 and how it changed from FY2022": the earlier periods beside
+        periods[refs[0][0]] = sorted(set(request.periods) | {refs[0][1]})
     steps = []
     for metric, wanted in periods.items():
         label = metric_label(metric)

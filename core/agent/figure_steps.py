@@ -1,13 +1,17 @@
 """Figure steps run: a look-up reads facts, a compute step does the arithmetic. No LLM.
 
-``lookup_node``: for each period of the step, ``core.figures.compute.lookup`` picks the best
-fact of the metric among the step's filings (``FactsFound`` reports every fact used, and the
-alternatives that disagree, with source and page). ``compute_node``: the inputs come from the
-look-ups the step depends on (an input no look-up fetched is looked up here), and
-``core.figures.compute.compute`` evaluates the formula in the unit asked (``FigureComputed``
-shows the arithmetic). A missing input is said, never guessed; a filing in scope that holds
-no financial statements (an 8-K) is named. ``record_node`` keeps the step's record: the
-figure, and the chunks the facts are printed in as its evidence (cited like any other).
+Both ask ``core.figures.compute.answer_figure``: every input of the step's request is
+looked up among the step's filings' facts (the best fact of the metric; one filing for
+every period of a computation when one holds them all; a catalogue fallback for a line not
+printed), then evaluated in the unit and rounding asked. A look-up's request is the
+question's own when the step still asks what it was planned for ("X in FY2023 and how it
+changed from FY2022": both periods), else its metric for its periods; a compute step's is
+the question's when its formula is unchanged, else its (edited) formula. ``FactsFound``
+reports every fact used and the alternatives that disagree, with source and page;
+``FigureComputed`` the arithmetic. A missing input is said, never guessed; a filing in
+scope that holds no financial statements (an 8-K) is named. ``record_node`` keeps the
+step's record: the figure, and the chunks its facts are printed in as its evidence (cited
+like any other).
 """
 
 from __future__ import annotations
@@ -23,38 +27,59 @@ from core.agent.events import (
     StepReflected,
     emit,
 )
-from core.agent.figure_plan import formula_refs, metric_label, named_company
+from core.agent.figure_plan import formula_refs, metric_label, named_company, parse_request
 from core.agent.retrieval import hit_to_evidence
 from core.agent.state import Evidence, PlanStep, ResearchState, StepRecord
 from core.figures.model import FigureInput, FigureRequest, FigureResult
 from core.types import Hit
 
 
-def lookup_request(step: PlanStep, period: str | None = None) -> FigureRequest:
-    """What a look-up step asks: its metric for one period (or for all of its periods)."""
+def _same(a: str, b: str) -> bool:
+    return " ".join(a.split()) == " ".join(b.split())
+
+
+def lookup_request(step: PlanStep, deps: AgentDeps, scope: list[str]) -> FigureRequest:
+    """What a look-up step asks (see the module docstring)."""
     metric = step.metric or ""
-    periods = [period] if period else list(step.periods)
+    periods = sorted(dict.fromkeys(p.strip().upper() for p in step.periods if p.strip()))
+    update = {"unit": step.unit, "decimals": step.decimals, "doc_ids": list(step.doc_ids)}
+    base = parse_request(step.sub_question, deps, scope)
+    if base is not None and base.aggregate == "value":
+        refs = formula_refs(base.formula)
+        if len(refs) == 1 and refs[0][0] == metric and refs[0][1] in periods \
+                and set(base.periods) <= set(periods):
+            return base.model_copy(update={**update, "periods": periods})
     return FigureRequest(name=metric_label(metric), metric=metric,
                          formula=f"{metric}[{periods[-1] if periods else ''}]",
-                         formula_source="lookup", periods=periods, aggregate="value",
-                         unit=step.unit, decimals=step.decimals, doc_ids=list(step.doc_ids))
+                         formula_source="lookup", periods=periods, aggregate="value", **update)
 
 
 def compute_request(step: PlanStep, deps: AgentDeps, scope: list[str]) -> FigureRequest:
-    """What a compute step asks: the question's own request when the step's formula is still
-    the one it was planned with (its aggregate and name kept), else the step's formula."""
-    from core.agent.figure_plan import parse_request
-
-    formula = step.formula or ""
-    periods = sorted({p for _, p in formula_refs(formula)})
-    base = parse_request(step.sub_question, deps, scope)
+    """What a compute step asks (see the module docstring)."""
+    formula = " ".join((step.formula or "").split())
     update = {"unit": step.unit, "decimals": step.decimals, "doc_ids": list(step.doc_ids)}
-    if base is not None and " ".join(base.formula.split()) == " ".join(formula.split()):
+    base = parse_request(step.sub_question, deps, scope)
+    if base is not None and _same(base.formula, formula):
         return base.model_copy(update=update)
-    name = base.name if base is not None else "the figure"
-    return FigureRequest(name=name, metric=base.metric if base is not None else None,
-                         formula=formula, formula_source="question", periods=periods,
+    return FigureRequest(name=base.name if base is not None else "the figure",
+                         metric=base.metric if base is not None else None, formula=formula,
+                         formula_source="question",
+                         periods=sorted({p for _, p in formula_refs(formula)}),
                          aggregate="formula", **update)
+
+
+def answer(request: FigureRequest, deps: AgentDeps) -> FigureResult:
+    """The request looked up and computed over the corpus's facts (``answer_figure``)."""
+    from core.figures.compute import answer_figure
+    from core.figures.formula import FormulaError
+
+    if deps.facts is None:
+        return FigureResult(request=request, missing=["no facts are available in this "
+                                                      "corpus (no fact store)"])
+    try:
+        return answer_figure(request, deps.facts)
+    except FormulaError as exc:
+        return FigureResult(request=request, missing=[f"cannot compute {request.name}: {exc}"])
 
 
 def no_statements(doc_ids: list[str], deps: AgentDeps) -> list[str]:
@@ -74,19 +99,6 @@ def not_extracted(doc_ids: list[str], deps: AgentDeps) -> list[str]:
     return [d for d in doc_ids if d not in counts]
 
 
-def lookup_inputs(step: PlanStep, deps: AgentDeps, refs: list[tuple[str, str]] | None = None
-                  ) -> list[FigureInput]:
-    """One ``FigureInput`` per (metric, period) of the step (or of ``refs``)."""
-    from core.figures.compute import lookup
-
-    wanted = refs if refs is not None else [(step.metric or "", p) for p in step.periods]
-    if deps.facts is None:
-        return [FigureInput(ref=f"{m}[{p}]", label=f"{metric_label(m)}, {p}", metric=m,
-                            period=p, note="no facts are available in this corpus")
-                for m, p in wanted]
-    return [lookup(deps.facts, m, p, list(step.doc_ids)) for m, p in wanted]
-
-
 def _views(inputs: list[FigureInput]) -> list[FactView]:
     out = []
     for inp in inputs:
@@ -99,76 +111,56 @@ def _views(inputs: list[FigureInput]) -> list[FactView]:
 
 def _with_scope_notes(result: FigureResult, step: PlanStep, deps: AgentDeps) -> FigureResult:
     """The result with the filings in scope that hold no statements or no facts yet named."""
-    empty = [n for n in no_statements(step.doc_ids, deps) if n not in result.no_statements]
+    empty = result.no_statements or no_statements(step.doc_ids, deps)
     old = not_extracted(step.doc_ids, deps)
     notes = list(result.notes)
     if old:
         notes.append(f"{len(old)} filing(s) in scope were ingested before facts existed "
                      "(`python -m core facts --rebuild` reads them)")
-    return result.model_copy(update={"no_statements": result.no_statements + empty,
-                                     "notes": notes})
-
-
-def lookup_result(step: PlanStep, inputs: list[FigureInput]) -> FigureResult:
-    """The look-up as a result: the figure itself for one period (in the unit asked); for
-    several periods, the inputs and their rows (a compute step or the answer states them)."""
-    from core.figures.compute import compute
-
-    if len(inputs) == 1:
-        return compute(lookup_request(step, inputs[0].period), inputs)
-    parts = [compute(lookup_request(step, inp.period), [inp]) for inp in inputs]
-    return FigureResult(request=lookup_request(step), inputs=inputs,
-                        unit=parts[-1].unit if parts else "",
-                        rows=[r for p in parts for r in p.rows],
-                        missing=[m for p in parts for m in p.missing],
-                        notes=list(dict.fromkeys(n for p in parts for n in p.notes)))
+    return result.model_copy(update={"no_statements": list(empty), "notes": notes})
 
 
 def lookup_node(state: ResearchState, deps: AgentDeps) -> dict:
     """Look up the step's metric for each of its periods (see the module docstring)."""
     clock = Clock()
     index, step = state.get("step_index", 0), current_step(state)
-    inputs = lookup_inputs(step, deps)
-    result = _with_scope_notes(lookup_result(step, inputs), step, deps)
+    result = _with_scope_notes(answer(lookup_request(step, deps, state.get("doc_scope") or []),
+                                      deps), step, deps)
     emit(FactsFound(node="figure_lookup", step=index, elapsed_ms=clock.ms,
-                    metric=step.metric or "", periods=list(step.periods), facts=_views(inputs),
-                    inputs=inputs, missing=result.missing, no_statements=result.no_statements,
-                    notes=result.notes))
+                    metric=step.metric or "", periods=list(result.request.periods),
+                    facts=_views(result.inputs), inputs=result.inputs, missing=result.missing,
+                    no_statements=result.no_statements, notes=result.notes))
     return {"work": state["work"].model_copy(update={
-        "figure": result, "fact_ids": fact_chunk_ids(inputs)})}
+        "figure": result, "fact_ids": fact_chunk_ids(result.inputs)})}
 
 
-def dependency_inputs(state: ResearchState, step: PlanStep) -> list[FigureInput]:
-    """The inputs the look-ups this step depends on found (their latest records)."""
+def dependency_inputs(state: ResearchState, step: PlanStep) -> dict[str, FigureInput]:
+    """The inputs the look-ups this step depends on found, by reference."""
     out: dict[str, FigureInput] = {}
     for rec in state.get("history", []):
         if rec.step in step.depends_on and rec.figure is not None:
             out.update({inp.ref: inp for inp in rec.figure.inputs})
-    return list(out.values())
+    return out
 
 
 def compute_node(state: ResearchState, deps: AgentDeps) -> dict:
-    """Evaluate the step's formula over its inputs (see the module docstring)."""
-    from core.figures.compute import compute
-
+    """Evaluate the step's formula (see the module docstring); the inputs its look-ups did
+    not show as used here (another fact, or not looked up) are reported too."""
     clock = Clock()
     index, step = state.get("step_index", 0), current_step(state)
     request = compute_request(step, deps, state.get("doc_scope") or [])
-    have = {inp.ref: inp for inp in dependency_inputs(state, step)}
-    refs = formula_refs(request.formula)
-    todo = [(m, p) for m, p in refs if f"{m}[{p}]" not in have]
-    for inp in lookup_inputs(step, deps, todo) if todo else []:
-        have[inp.ref] = inp
-    inputs = [have[f"{m}[{p}]"] for m, p in refs if f"{m}[{p}]" in have]
-    result = _with_scope_notes(compute(request, inputs), step, deps)
-    if todo:
+    result = _with_scope_notes(answer(request, deps), step, deps)
+    shown = dependency_inputs(state, step)
+    new = [i for i in result.inputs if i.ref not in shown or (
+        i.fact is not None and (shown[i.ref].fact is None
+                                or shown[i.ref].fact.fact_id != i.fact.fact_id))]
+    if new:
         emit(FactsFound(node="compute", step=index, elapsed_ms=clock.ms,
-                        metric=", ".join(dict.fromkeys(m for m, _ in todo)),
-                        periods=sorted({p for _, p in todo}),
-                        facts=_views([have[f"{m}[{p}]"] for m, p in todo
-                                      if f"{m}[{p}]" in have]),
-                        inputs=inputs, missing=result.missing,
-                        no_statements=result.no_statements))
+                        metric=", ".join(dict.fromkeys(i.metric for i in new)),
+                        periods=sorted({i.period for i in new}), facts=_views(new),
+                        inputs=new, missing=[i.note for i in new if i.value is None],
+                        no_statements=result.no_statements,
+                        notes=[n for n in result.notes if "filing" in n.lower()]))
     emit(FigureComputed(node="compute", step=index, elapsed_ms=clock.ms,
                         formula=request.formula, result=result))
     return {"work": state["work"].model_copy(update={
@@ -198,31 +190,13 @@ def fact_evidence(chunk_ids: list[str], inputs: list[FigureInput], deps: AgentDe
     return out
 
 
-def stated_results(result: FigureResult) -> list[FigureResult]:
-    """The figures a result states: itself, or one per period for a look-up of several."""
-    from core.figures.compute import compute
-
-    req = result.request
-    if req.formula_source != "lookup" or len(req.periods) <= 1:
-        return [result]
-    out = []
-    for inp in result.inputs:
-        one = req.model_copy(update={"periods": [inp.period],
-                                     "formula": f"{req.metric}[{inp.period}]"})
-        out.append(compute(one, [inp]))
-    return out
-
-
 def finding(result: FigureResult, company: str) -> str:
     """The step's finding: the figure stated (no markers), or what is missing."""
     from core.figures.statement import figure_sentence, missing_sentence
 
-    if result.no_statements and not any(i.value is not None for i in result.inputs):
-        return (f"{'; '.join(result.no_statements)}: no financial statements in this filing, "
-                f"so no figure for {result.request.name} can be read from it.")
-    parts = [figure_sentence(r, company, lambda _cid: "") if r.ok else missing_sentence(r)
-             for r in stated_results(result)]
-    return " ".join(parts)
+    if result.ok:
+        return figure_sentence(result, company, lambda _cid: "")
+    return missing_sentence(result)
 
 
 def record_node(state: ResearchState, deps: AgentDeps) -> dict:
@@ -237,7 +211,7 @@ def record_node(state: ResearchState, deps: AgentDeps) -> dict:
     kept = [h for h in work.reranked if h.chunk.chunk_id in work.evidence_ids]
     evidence.update({h.chunk.chunk_id: hit_to_evidence(h) for h in kept
                      if h.chunk.chunk_id not in evidence})
-    found = all(r.ok for r in stated_results(result))
+    found = result.ok
     text = finding(result, company)
     record = StepRecord(step=index, attempt=state.get("attempt", 0),
                         sub_question=step.sub_question, tool=step.tool,

@@ -20,7 +20,7 @@ from core.agent.deps import AgentDeps, to_role_usage
 from core.agent.events import FactsFound, FigureComputed, emit
 from core.agent.figure_answer import citer, company_of
 from core.agent.figure_plan import formula_refs, known_metrics
-from core.agent.figure_steps import _views, fact_evidence, lookup_inputs, lookup_result
+from core.agent.figure_steps import _views, answer, fact_evidence, lookup_request
 from core.agent.state import Evidence, PlanStep, RoleUsage, StepRecord
 from core.figures.model import FigureRequest, FigureResult
 from core.retrieval.scope import match_companies
@@ -89,31 +89,30 @@ class _Runner:
     def __call__(self, name: str, args: dict[str, Any]) -> str:
         doc_ids = _doc_ids(args, self.records, self.deps)
         if name == "figure_lookup":
-            metric, period = str(args.get("metric", "")).strip(), str(args.get("period", ""))
+            metric = str(args.get("metric", "")).strip()
+            period = str(args.get("period", "")).strip().upper()
             if metric not in known_metrics():
                 return json.dumps({"error": f"unknown metric {metric!r}; use a catalogue key"})
             step = PlanStep(sub_question=f"{metric} {period}", tool="figure_lookup",
-                            metric=metric, periods=[period.strip().upper()], doc_ids=doc_ids)
-            inputs = lookup_inputs(step, self.deps)
-            result = lookup_result(step, inputs)
+                            metric=metric, periods=[period], doc_ids=doc_ids)
+            result = answer(lookup_request(step, self.deps, []), self.deps)
             emit(FactsFound(node="synthesize", metric=metric, periods=step.periods,
-                            facts=_views(inputs), inputs=inputs, missing=result.missing))
+                            facts=_views(result.inputs), inputs=result.inputs,
+                            missing=result.missing))
         elif name == "compute":
-            from core.figures.compute import compute
+            from core.figures.formula import FormulaError
 
             formula = str(args.get("formula", ""))
             try:
                 refs = formula_refs(formula)
-            except ValueError as exc:
+            except FormulaError as exc:
                 return json.dumps({"error": f"bad formula: {exc}"})
-            step = PlanStep(sub_question=formula, tool="compute", formula=formula,
-                            doc_ids=doc_ids)
             request = FigureRequest(name="the figure", formula=formula, aggregate="formula",
                                     formula_source="question", doc_ids=doc_ids,
                                     periods=sorted({p for _, p in refs}),
                                     unit=args.get("unit") or None,
                                     decimals=args.get("decimals"))
-            result = compute(request, lookup_inputs(step, self.deps, refs))
+            result = answer(request, self.deps)
             emit(FigureComputed(node="synthesize", formula=formula, result=result))
         else:
             return json.dumps({"error": f"no tool {name!r}"})

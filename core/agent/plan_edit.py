@@ -143,9 +143,11 @@ def formula_problems(n: int, formula: str, metrics: Mapping[str, Any]) -> list[s
     if not formula.strip():
         return [f"step {n}: a compute step needs a formula, e.g. "
                 "revenue[FY2023] / revenue[FY2022] - 1"]
+    from core.figures.formula import FormulaError
+
     try:
         refs = formula_refs(formula)
-    except ValueError as exc:
+    except FormulaError as exc:
         return [f"step {n}: the formula {formula!r} is not valid: {exc}"]
     out = [f"step {n}: the formula names unknown metric {m!r}; use a catalogue key such as "
            f"{', '.join(_near(m, metrics))}" for m in dict.fromkeys(m for m, _ in refs)
