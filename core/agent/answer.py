@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from core.agent.citations import best_records, number_evidence, renumber, validate_citations
 from core.agent.common import call_usage
 from core.agent.deps import AgentDeps, CorpusInfo, RoleCall, ask_llm
-from core.agent.figure_answer import figure_block, stated_figures
+from core.agent.figure_answer import drop_empty_leads, figure_block, stated_figures
 from core.agent.figure_check import FigureKnowledge, agrees, amounts
 from core.agent.selfcheck import apply_checks, check_answer, problem
 from core.agent.state import (
@@ -223,6 +223,7 @@ def final_answer(question: str, history: list[StepRecord], evidence: dict[str, E
     if checks is None:
         checks, _ = check_answer(first.text, numbered, figures=know)
     kept_text, checks = apply_checks(first.text, checks)
+    kept_text = drop_empty_leads(kept_text)
     removed = [c for c in checks if not c.kept]
     if removed:
         out.warnings.append(f"self-check: removed {len(removed)} sentence(s) the cited evidence "

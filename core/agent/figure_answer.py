@@ -12,6 +12,7 @@ search found, quoted as weak evidence.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from core.agent.brief import part_lines
@@ -101,3 +102,11 @@ def figures_prompt(records: list[StepRecord], numbered: dict[int, Evidence], que
     """The figures for the LLM synthesiser: sentence, work and what is missing, with [n]."""
     text, _, _ = figure_block(records, numbered, question, deps)
     return text
+
+
+def drop_empty_leads(text: str) -> str:
+    """``text`` without a weak-evidence heading whose lines the self-check all removed."""
+    paragraphs = re.split(r"\n\s*\n", text)
+    kept = [p for p in paragraphs
+            if not (p.strip().startswith(WEAK_LEAD) and len(p.strip().splitlines()) == 1)]
+    return "\n\n".join(kept)

@@ -73,11 +73,40 @@ class FigureKnowledge:
             given = [i.value for i in r.inputs if i.value is not None]
             out += [v for v, d in amounts(f"{r.display} {r.work}")
                     if not agrees(v, d, given)]
+            out += changes([i for i in r.inputs if i.metric == metric])
         return out
+
+    def stated(self, result: FigureResult, years: set[int]) -> list[float]:
+        """Numbers a sentence stating ``result`` may give: its value and display, the
+        intermediate results of its work, its inputs (of ``years`` when the sentence names
+        some) and the changes between them."""
+        out = [result.value] if result.value is not None else []
+        given = [i.value for i in result.inputs if i.value is not None]
+        out += [v for v, d in amounts(f"{result.display} {result.work}")
+                if not agrees(v, d, given)]
+        out += [i.value for i in result.inputs if i.value is not None
+                and (not years or _period_year(i.period) in years)]
+        by_metric: dict[str, list] = {}
+        for i in result.inputs:
+            by_metric.setdefault(i.metric, []).append(i)
+        return out + [c for ins in by_metric.values() for c in changes(ins)]
 
     def chunk_ids(self, metric: str) -> set[str]:
         return {i.fact.chunk_id for r in self.results for i in r.inputs
                 if i.metric == metric and i.fact is not None and i.fact.chunk_id}
+
+
+def changes(inputs: list) -> list[float]:
+    """The change between every two periods of one metric, as an amount and in percent
+    (what a sentence stating a figure beside an earlier one says: "up 12.5%")."""
+    found = sorted((i.period, i.value) for i in inputs if i.value is not None)
+    out = []
+    for k, (_, old) in enumerate(found):
+        for _, new in found[k + 1:]:
+            out.append(new - old)
+            if old:
+                out.append((new - old) / abs(old) * 100)
+    return out
 
 
 def _period_year(period: str) -> int | None:
@@ -104,13 +133,6 @@ def amounts(text: str) -> list[tuple[float, int]]:
 def agrees(value: float, decimals: int, pool: list[float]) -> bool:
     tol = 0.5 * 10 ** (-decimals) + 1e-9
     return any(abs(abs(g) * s - abs(value)) <= tol for g in pool for s in SCALES)
-
-
-def named_metrics(text: str, candidates: set[str]) -> list[str]:
-    """The metrics among ``candidates`` that ``text`` names (the catalogue's names)."""
-    from core.metrics import find_metrics
-
-    return list(dict.fromkeys(m.key for m in find_metrics(text) if m.key in candidates))
 
 
 def metric_name(metric: str) -> str:
@@ -144,30 +166,47 @@ def line_verdict(sentence: str, marks: list[int], numbered: dict[int, Evidence],
                          judge="offline", reason=why)
 
 
+def _mentioned(result: FigureResult, plain: str, keys: set[str]) -> bool:
+    """Whether a sentence states ``result``: it names its catalogue metric (or, for a
+    metric the question defined, its name)."""
+    if result.request.metric:
+        return result.request.metric in keys
+    name = result.request.name.strip().lower()
+    return len(name) > 3 and name in plain.lower()
+
+
 def figure_verdict(sentence: str, marks: list[int], numbered: dict[int, Evidence],
                    know: FigureKnowledge) -> SentenceCheck | None:
     """The stated-figure rule (see the module docstring), or None when it does not apply."""
+    from core.metrics import find_metrics
     from core.retrieval.scope import question_periods
 
     if not marks or not know.results:
         return None
     plain = _MARK.sub("", sentence)
-    metrics = named_metrics(plain, know.metrics())
+    keys = {m.key for m in find_metrics(plain)}
+    metrics = [m for m in sorted(know.metrics()) if m in keys]
     stated = amounts(plain)
-    if not metrics or not stated:
+    results = [r for r in know.results if _mentioned(r, plain, keys)]
+    if not (metrics or results) or not stated:
         return None
     years = {p.year for p in question_periods(plain)[0]}
     pool = [v for m in metrics for v in know.fact_values(m, years) + know.computed(m)]
+    for r in results:
+        pool += know.stated(r, years)
     wrong = [v for v, d in stated if not agrees(v, d, pool)]
     base = dict(sentence=sentence, citations=marks, judge="offline")
-    what = ", ".join(metric_name(m) for m in metrics)
+    what = ", ".join(dict.fromkeys([metric_name(m) for m in metrics]
+                                   + [r.request.name for r in results]))
     when = f" for {', '.join(f'FY{y}' for y in sorted(years))}" if years else ""
     if wrong:
         return SentenceCheck(**base, verdict="unsupported", reason=(
             f"figure(s) {', '.join(f'{v:,g}' for v in wrong)} agree with no reported or "
             f"computed {what}{when}"))
     cited = {numbered[n].id for n in marks if n in numbered}
-    if not cited & set().union(*(know.chunk_ids(m) for m in metrics)):
+    sources = set().union(*(know.chunk_ids(m) for m in metrics), *(
+        {i.fact.chunk_id for i in r.inputs if i.fact is not None} for r in results))
+    if not cited & sources:
         return None
     return SentenceCheck(**base, verdict="supported", reason=(
         f"figures agree with the facts and results of {what}{when}"))

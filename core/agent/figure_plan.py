@@ -7,7 +7,8 @@ question (``plan_rules.split_clauses``) are then sorted:
 * a clause that asks for the figure (it parses on its own), a definition or an instruction
   on how to state it ("... is defined as ...", "round to two decimal places", "answer in
   USD millions") and a clause asking how the figure changed (when the question asks for a
-  change, growth or average) are covered by the figure steps;
+  change, growth or average, or for the figure beside earlier periods) are covered by the
+  figure steps;
 * a clause that asks why, or for anything else, stays a text step, as before.
 
 The figure becomes one ``figure_lookup`` step per metric (its periods, the filings of the
@@ -90,18 +91,19 @@ def split_question(question: str, deps: AgentDeps, scope: list[str]) -> FigureSp
     if deps.facts is None or deps.corpus.fact_counts is None:
         return out
     whole = parse_request(question, deps, scope)
-    if whole is None:
+    instructions = [i for i, c in enumerate(clauses) if INSTRUCTION.search(c) and not WHY.search(c)]
+    own = {i: r for i, c in enumerate(clauses) if i not in instructions
+           for r in [parse_request(c, deps, scope)] if r is not None} if len(clauses) > 1 \
+        else ({0: whole} if whole is not None else {})
+    if whole is None and not own:
         return out
     if not facts_ready(deps, scope):
         out.notes.append("the question asks for a figure, but no facts were extracted from "
                          "these filings (ingested before facts existed): searched the text "
                          "instead; `python -m core facts --rebuild` reads them")
         return out
-    instructions = [i for i, c in enumerate(clauses) if INSTRUCTION.search(c) and not WHY.search(c)]
-    own = {i: r for i, c in enumerate(clauses) if i not in instructions
-           for r in [parse_request(c, deps, scope)] if r is not None}
     metrics = {r.metric or r.name for r in own.values()}
-    if len(metrics) > 1:  # several figures: each clause its own, with the instructions
+    if len(metrics) > 1 or whole is None:  # each figure clause its own, with the instructions
         extra = " ".join(clauses[i] for i in instructions)
         for i in sorted(own):
             request = parse_request(f"{clauses[i]} {extra}".strip(), deps, scope) or own[i]
@@ -109,7 +111,7 @@ def split_question(question: str, deps: AgentDeps, scope: list[str]) -> FigureSp
         covered = set(own) | set(instructions)
     else:
         covered = set(own) | set(instructions)
-        if whole.aggregate in DERIVED:
+        if whole.aggregate in DERIVED or len(whole.periods) > 1:
             covered |= {i for i, c in enumerate(clauses) if CHANGE.search(c) and not WHY.search(c)}
         if not own:
             covered |= {i for i, c in enumerate(clauses) if not WHY.search(c)}
@@ -182,7 +184,8 @@ def figure_steps(part: FigurePart, split: FigureSplit, question: str, deps: Agen
         periods.setdefault(metric, [])
         if period not in periods[metric]:
             periods[metric].append(period)
-    text = " ".join(split.clauses[i] for i in part.clauses) or question
+    whole = set(part.clauses) >= set(range(len(split.clauses)))
+    text = question if whole else " ".join(split.clauses[i] for i in part.clauses) or question
     single = len(refs) == 1 and request.aggregate == "value"
     if single:  # "X in FY2023 and how it changed from FY2022": the earlier periods beside
         periods[refs[0][0]] = sorted(set(request.periods) | {refs[0][1]})
