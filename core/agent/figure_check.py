@@ -197,7 +197,8 @@ def figure_verdict(sentence: str, marks: list[int], numbered: dict[int, Evidence
     wrong = [v for v, d in stated if not agrees(v, d, pool)]
     base = dict(sentence=sentence, citations=marks, judge="offline")
     what = ", ".join(dict.fromkeys([metric_name(m) for m in metrics]
-                                   + [r.request.name for r in results]))
+                                   + [r.request.name for r in results
+                                      if r.request.metric not in metrics]))
     when = f" for {', '.join(f'FY{y}' for y in sorted(years))}" if years else ""
     if wrong:
         return SentenceCheck(**base, verdict="unsupported", reason=(

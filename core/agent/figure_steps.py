@@ -89,7 +89,8 @@ def no_statements(doc_ids: list[str], deps: AgentDeps) -> list[str]:
     for doc_id in doc_ids:
         if counts.get(doc_id, -1) == 0:
             doc = deps.corpus.doc(doc_id)
-            out.append(f"{doc.company} {doc.form_type} {doc.period}".strip() if doc else doc_id)
+            what = [doc.company, doc.form_type, doc.period] if doc else [doc_id]
+            out.append(" ".join(w for w in what if w and w != "unknown") or doc_id)
     return out
 
 
@@ -111,7 +112,7 @@ def _views(inputs: list[FigureInput]) -> list[FactView]:
 
 def _with_scope_notes(result: FigureResult, step: PlanStep, deps: AgentDeps) -> FigureResult:
     """The result with the filings in scope that hold no statements or no facts yet named."""
-    empty = result.no_statements or no_statements(step.doc_ids, deps)
+    empty = no_statements(step.doc_ids, deps) or result.no_statements
     old = not_extracted(step.doc_ids, deps)
     notes = list(result.notes)
     if old:
