@@ -161,3 +161,20 @@ def test_figure_fields_are_edited_and_checked_at_review(nvda, tmp_path):
     edited[0].update(unit="USD billions", decimals=1)
     record = svc.resume(thread_id, edited).run()
     assert record.answer.text.startswith("NVIDIA's revenue was $27.0 billion in FY2023")
+
+
+def test_figure_steps_take_the_fast_path_and_cost_no_step_budget(nvda, tmp_path):
+    """A lone figure question is not paused for review unless asked ("auto"); figure steps
+    are not counted against max_steps (they search nothing and call no LLM)."""
+    svc, settings = _service(nvda, tmp_path)
+    thread_id, _, events = svc.start(REVENUE_Q, review="auto")
+    assert events[0].type == "route_chosen" and events[0].path == "fast"
+    assert events[0].review is False and events[-1].type == "answer_ready"
+    tight = settings.model_copy(update={"max_steps": 1})
+    small = ResearchService.from_corpus(tight, nvda[1])
+    record = small.ask("What is NVIDIA's FY2023 fixed asset turnover ratio, defined as FY2023 "
+                       "revenue / average PP&E of FY2022 and FY2023, and what drove its "
+                       "gaming revenue?")
+    assert [s.tool for s in record.plan].count("filing_search") == 1
+    assert sorted(r.step for r in record.history) == list(range(len(record.plan)))
+    assert record.stop_reason.code == "completed"

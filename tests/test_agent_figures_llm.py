@@ -101,3 +101,29 @@ def test_the_llm_calls_the_figure_tools_and_a_wrong_figure_is_flagged(
     assert "$4,368 million" in record.answer.text and record.answer.source == "llm"
     assert [f.value for f in record.answer.figures] == [26_974, 4_368, 16.2]
     assert "sk-test-SECRET" not in record.model_dump_json()
+
+
+def test_a_failed_tool_call_degrades_and_the_answer_opens_with_the_figure(
+        nvda, openai_server, tmp_path):  # noqa: F811
+    """The tools could not be offered (HTTP 500): said in a warning, the answer is written
+    from the plan's figures; an LLM answer that does not open with the figure gets the
+    figure sentence first."""
+    settings = llm_settings(openai_server, tmp_path)
+    corpus = nvda[1]
+    openai_server.enqueue(
+        Behaviour.json({"steps": [_step(corpus.documents()[0].doc_id)]}),
+        Behaviour.error(500, "tool calls broke"),
+        Behaviour.json({"answer": "Revenue was about flat from fiscal 2022 to fiscal 2023, "
+                                  "as the income statement shows [1].", "not_found": []}),
+        Behaviour.json({"verdicts": [{"index": k, "supported": True, "reason": "ok"}
+                                     for k in (1, 2)]}),
+    )
+    svc = ResearchService.from_corpus(settings, corpus, llm=make_chat_model(settings))
+    record = svc.ask(REVENUE_Q)
+    assert any(w.startswith("figure_tools: the look-up and compute tools could not be "
+                            "offered") for w in record.warnings)
+    assert record.answer.source == "llm" and openai_server.pending == 0
+    lead, rest = record.answer.text.split("\n\n", 1)
+    assert lead.startswith("NVIDIA's revenue was $26,974 million in FY2023") and \
+        lead.endswith("[1].")
+    assert rest.startswith("Revenue was about flat")

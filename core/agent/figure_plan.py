@@ -95,6 +95,10 @@ def split_question(question: str, deps: AgentDeps, scope: list[str]) -> FigureSp
     own = {i: r for i, c in enumerate(clauses) if i not in instructions
            for r in [parse_request(c, deps, scope)] if r is not None} if len(clauses) > 1 \
         else ({0: whole} if whole is not None else {})
+    if not own and whole is None:  # the figure is asked inside a definition-like clause
+        own = {i: r for i in instructions for r in [parse_request(clauses[i], deps, scope)]
+               if r is not None}
+        instructions = [i for i in instructions if i not in own]
     if whole is None and not own:
         return out
     if not facts_ready(deps, scope):
