@@ -100,7 +100,8 @@ def not_extracted(doc_ids: list[str], deps: AgentDeps) -> list[str]:
     return [d for d in doc_ids if d not in counts]
 
 
-def _views(inputs: list[FigureInput]) -> list[FactView]:
+def fact_views(inputs: list[FigureInput]) -> list[FactView]:
+    """Every fact of ``inputs`` as a step card shows it: the one used, then alternatives."""
     out = []
     for inp in inputs:
         if inp.fact is not None:
@@ -129,7 +130,7 @@ def lookup_node(state: ResearchState, deps: AgentDeps) -> dict:
                                       deps), step, deps)
     emit(FactsFound(node="figure_lookup", step=index, elapsed_ms=clock.ms,
                     metric=step.metric or "", periods=list(result.request.periods),
-                    facts=_views(result.inputs), inputs=result.inputs, missing=result.missing,
+                    facts=fact_views(result.inputs), inputs=result.inputs, missing=result.missing,
                     no_statements=result.no_statements, notes=result.notes))
     return {"work": state["work"].model_copy(update={
         "figure": result, "fact_ids": fact_chunk_ids(result.inputs)})}
@@ -158,7 +159,7 @@ def compute_node(state: ResearchState, deps: AgentDeps) -> dict:
     if new:
         emit(FactsFound(node="compute", step=index, elapsed_ms=clock.ms,
                         metric=", ".join(dict.fromkeys(i.metric for i in new)),
-                        periods=sorted({i.period for i in new}), facts=_views(new),
+                        periods=sorted({i.period for i in new}), facts=fact_views(new),
                         inputs=new, missing=[i.note for i in new if i.value is None],
                         no_statements=result.no_statements,
                         notes=[n for n in result.notes if "filing" in n.lower()]))

@@ -20,7 +20,7 @@ from core.agent.deps import AgentDeps, to_role_usage
 from core.agent.events import FactsFound, FigureComputed, emit
 from core.agent.figure_answer import citer, company_of
 from core.agent.figure_plan import formula_refs, known_metrics
-from core.agent.figure_steps import _views, answer, fact_evidence, lookup_request
+from core.agent.figure_steps import answer, fact_evidence, fact_views, lookup_request
 from core.agent.state import Evidence, PlanStep, RoleUsage, StepRecord
 from core.figures.model import FigureRequest, FigureResult
 from core.retrieval.scope import match_companies
@@ -97,7 +97,7 @@ class _Runner:
                             metric=metric, periods=[period], doc_ids=doc_ids)
             result = answer(lookup_request(step, self.deps, []), self.deps)
             emit(FactsFound(node="synthesize", metric=metric, periods=step.periods,
-                            facts=_views(result.inputs), inputs=result.inputs,
+                            facts=fact_views(result.inputs), inputs=result.inputs,
                             missing=result.missing))
         elif name == "compute":
             from core.figures.formula import FormulaError
