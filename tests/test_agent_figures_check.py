@@ -75,6 +75,7 @@ def test_a_stated_figure_must_agree_with_a_fact_of_that_metric_and_period():
 def test_scales_and_signs_agree_and_years_are_not_amounts():
     assert amounts("in fiscal 2023 it was $2,004 and (1,577) or 26.97 billion") == \
         [(2004.0, 0), (1577.0, 0), (26.97, 2)]
+    assert amounts("3M's 8-K and 10-Q, p. 54: 16.2%") == [(16.2, 1)]  # names are not amounts
     know = _know()
     sentence = "NVIDIA's revenue was $26.97 billion in fiscal 2023 [1]."
     checks = check_figures(check_answer(sentence, _numbered())[0], _numbered(), know)

@@ -27,7 +27,8 @@ from core.figures.model import FigureResult
 SCALES = (1.0, 1e-3, 1e-6, 1e-9, 1e3, 1e6)
 _MARK = re.compile(r"\[(\d+)\]")
 _ROW = re.compile(r"^\s*(?:[-*•]\s*)?(?P<label>[^:\[\]\n]{2,120}?):\s+[-−(]?[$€£]?\s?\d")
-_AMOUNT = re.compile(r"(?<![\w.])([-−(]?)([$€£]?)\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)")
+_AMOUNT = re.compile(r"(?<![\w.])([-−(]?)([$€£]?)\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+                     r"(?![\w]|-[A-Za-z])")  # not '3M', '8-K', '10-Q': names, not amounts
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _PAGE = re.compile(r"\bpp?\.\s*\d+(?:\s*[-–]\s*\d+)?")
 

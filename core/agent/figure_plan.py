@@ -6,17 +6,18 @@ question (``plan_rules.split_clauses``) are then sorted:
 
 * a clause that asks for the figure (it parses on its own), a definition or an instruction
   on how to state it ("... is defined as ...", "round to two decimal places", "answer in
-  USD millions") and a clause asking how the figure changed (when the question asks for a
-  change, growth or average, or for the figure beside earlier periods) are covered by the
-  figure steps;
+  USD millions"), context on where to look or who asks ("when referencing the income
+  statement", ``SOURCE_WORDS``) and a clause asking how the figure changed (when the
+  question asks for a change, growth or average, or for the figure beside earlier
+  periods) are covered by the figure steps;
 * a clause that asks why, or for anything else, stays a text step, as before.
 
-The figure becomes one ``figure_lookup`` step per metric (its periods, the filings of the
-company named, by the usual scope rules) and, when something is derived (a change, a ratio,
-an average, a formula), a ``compute`` step over them. A lone look-up of one period states
-the figure itself, in the unit asked. Figures need facts: a corpus whose filings were
-ingested before facts existed plans text steps, as before, and the note says how to add
-them.
+The figure becomes one ``figure_lookup`` step per metric (its periods, every filing of the
+company named: the look-up prefers the period's own) and, when something is derived (a
+change, a ratio, an average, a formula), a ``compute`` step over them. A lone look-up of
+one period states the figure itself, in the unit asked. Figures need facts: a corpus whose
+filings were ingested before facts existed plans text steps, as before, and the note says
+how to add them.
 """
 
 from __future__ import annotations
@@ -25,24 +26,33 @@ import re
 from dataclasses import dataclass, field
 
 from core.agent.deps import AgentDeps
-from core.agent.plan_rules import split_clauses, step_scope
+from core.agent.plan_rules import split_clauses
 from core.agent.state import PlanStep
 from core.figures.model import FigureRequest
 from core.retrieval.scope import match_companies
 
 WHY = re.compile(
     r"\b(?:why|explain\w*|describ\w*|drivers?|drove|driven|reasons?|caus\w*|discuss\w*|"
-    r"contribut\w*|factors?|attribut\w*|risks?|strateg\w*|outlook|guidance|impact\w*|"
+    r"contribut\w*|factors?|attribut(?:e|es|ed)\b|risks?|strateg\w*|outlook|guidance|impact\w*|"
     r"affect\w*|what\s+led)\b", re.IGNORECASE)
 INSTRUCTION = re.compile(
     r"\bdefined\s+as\b|\bis\s+calculated\s+as\b|^\s*(?:please\s+)?(?:round|express|answer|"
     r"give|respond|provide|use|using|rely|relying|base|based|show|calculate|compute|report|"
-    r"state|assume|treat)\b", re.IGNORECASE)
+    r"state|assume|treat|define)\b", re.IGNORECASE)
 CHANGE = re.compile(
     r"\b(?:chang\w*|grow\w*|grew|growth|increas\w*|decreas\w*|declin\w*|rise|rose|fell|"
     r"fall\w*|compar\w*|differ\w*|year[- ]over[- ]year|yoy|cagr|average|up|down)\b",
     re.IGNORECASE)
 DERIVED = ("average", "change", "pct_change", "cagr", "formula")
+SOURCE_WORDS = """statement statements income balance sheet cash flow financial position operations
+comprehensive equity stockholders shareholders filing report annual quarterly form details
+information data figures numbers shown stated given presented reported provided resource
+referencing reference primarily mainly only solely using use rely relying based basing judgment
+conclusion drawing perspective investment investor analyst banker assume assuming role question
+answer response respond following help calculate compute metric want please notes"""
+"""Words about where an answer comes from and who asks: a clause made of them ("When
+primarily referencing the income statement", "You are an investment analyst ...") is
+context for the figure, not a question of its own."""
 
 
 @dataclass
@@ -68,6 +78,17 @@ class FigureSplit:
         return bool(self.figures) and not self.text
 
 
+def is_context(clause: str, deps: AgentDeps) -> bool:
+    """A clause that only says which statements to use or who asks (see ``SOURCE_WORDS``);
+    the company's and periods' words aside, at most one word of its own."""
+    from core.agent.text import terms
+
+    names = " ".join(d.company for d in deps.corpus.documents)
+    own = terms(clause) - terms(SOURCE_WORDS) - terms(names) - {"us", "our", "we", "you"}
+    own = {t for t in own if not re.fullmatch(r"(?:fy)?\d+", t)}
+    return bool(terms(clause)) and len(own) <= 1 and not WHY.search(clause)
+
+
 def facts_ready(deps: AgentDeps, doc_ids: list[str]) -> bool:
     """Whether facts were extracted for some of ``doc_ids`` (all documents when empty)."""
     counts = deps.corpus.fact_counts
@@ -91,7 +112,8 @@ def split_question(question: str, deps: AgentDeps, scope: list[str]) -> FigureSp
     if deps.facts is None or deps.corpus.fact_counts is None:
         return out
     whole = parse_request(question, deps, scope)
-    instructions = [i for i, c in enumerate(clauses) if INSTRUCTION.search(c) and not WHY.search(c)]
+    instructions = [i for i, c in enumerate(clauses)
+                    if (INSTRUCTION.search(c) or is_context(c, deps)) and not WHY.search(c)]
     own = {i: r for i, c in enumerate(clauses) if i not in instructions
            for r in [parse_request(c, deps, scope)] if r is not None} if len(clauses) > 1 \
         else ({0: whole} if whole is not None else {})
@@ -158,15 +180,19 @@ def metric_label(metric: str) -> str:
 
 def figure_doc_ids(part: FigurePart, split: FigureSplit, question: str, deps: AgentDeps,
                    scope: list[str]) -> tuple[list[str], str]:
-    """The filings a figure is read from: those of the company its clauses name (the usual
-    scope rules), else the analyst's scope, else the one company of the corpus."""
+    """The filings a figure is read from: every filing of the company its clauses name (or
+    the question names), within the analyst's scope; the look-up prefers the period's own
+    filing and says when another one's figures are used. Else the analyst's scope, else
+    the one company of the corpus."""
+    docs = [d for d in deps.corpus.documents if not scope or d.doc_id in scope]
     text = " ".join(split.clauses[i] for i in part.clauses) or question
-    ids, why = step_scope(text, question, deps.corpus, scope)
-    if ids:
-        return ids, why
+    for words in (text, question):
+        named = match_companies(words, docs)
+        if named:
+            ids = list(dict.fromkeys(i for _, found in named.values() for i in found))
+            return ids, f"{', '.join(shown for shown, _ in named.values())}'s filings"
     if part.request.doc_ids:
         return list(part.request.doc_ids), "the filings the question names"
-    docs = [d for d in deps.corpus.documents if not scope or d.doc_id in scope]
     companies = {d.company for d in docs}
     if scope or len(companies) == 1:
         return [d.doc_id for d in docs], "the filings in scope"

@@ -16,6 +16,8 @@ like any other).
 
 from __future__ import annotations
 
+import re
+
 from core.agent.common import current_step
 from core.agent.deps import AgentDeps
 from core.agent.events import (
@@ -82,16 +84,34 @@ def answer(request: FigureRequest, deps: AgentDeps) -> FigureResult:
         return FigureResult(request=request, missing=[f"cannot compute {request.name}: {exc}"])
 
 
+PERIODIC = re.compile(r"^(?:10-?K|10-?Q|20-?F|40-?F)", re.IGNORECASE)
+"""Forms that carry financial statements: zero facts read from one means its tables were
+not recognised, not that it has none."""
+
+
+def _name(doc_id: str, deps: AgentDeps) -> str:
+    doc = deps.corpus.doc(doc_id)
+    what = [doc.company, doc.form_type, doc.period] if doc else [doc_id]
+    return " ".join(w for w in what if w and w != "unknown") or doc_id
+
+
 def no_statements(doc_ids: list[str], deps: AgentDeps) -> list[str]:
-    """Filings among ``doc_ids`` whose facts were read and hold none (an 8-K, a letter)."""
+    """Filings among ``doc_ids`` whose facts were read and hold none, and that are not
+    periodic reports (an 8-K, a letter): they hold no financial statements."""
     counts = deps.corpus.fact_counts or {}
     out = []
     for doc_id in doc_ids:
-        if counts.get(doc_id, -1) == 0:
-            doc = deps.corpus.doc(doc_id)
-            what = [doc.company, doc.form_type, doc.period] if doc else [doc_id]
-            out.append(" ".join(w for w in what if w and w != "unknown") or doc_id)
+        doc = deps.corpus.doc(doc_id)
+        if counts.get(doc_id, -1) == 0 and not (doc and PERIODIC.match(doc.form_type or "")):
+            out.append(_name(doc_id, deps))
     return out
+
+
+def unread(doc_ids: list[str], deps: AgentDeps) -> list[str]:
+    """Periodic reports among ``doc_ids`` from which no fact could be read."""
+    counts = deps.corpus.fact_counts or {}
+    return [_name(d, deps) for d in doc_ids if counts.get(d, -1) == 0
+            and (doc := deps.corpus.doc(d)) is not None and PERIODIC.match(doc.form_type or "")]
 
 
 def not_extracted(doc_ids: list[str], deps: AgentDeps) -> list[str]:
@@ -113,12 +133,16 @@ def fact_views(inputs: list[FigureInput]) -> list[FactView]:
 
 def _with_scope_notes(result: FigureResult, step: PlanStep, deps: AgentDeps) -> FigureResult:
     """The result with the filings in scope that hold no statements or no facts yet named."""
-    empty = no_statements(step.doc_ids, deps) or result.no_statements
+    empty = no_statements(step.doc_ids, deps)
+    if not empty and result.no_statements and not unread(step.doc_ids, deps):
+        empty = list(result.no_statements)
     old = not_extracted(step.doc_ids, deps)
     notes = list(result.notes)
     if old:
         notes.append(f"{len(old)} filing(s) in scope were ingested before facts existed "
                      "(`python -m core facts --rebuild` reads them)")
+    notes += [f"No figures could be read from the financial statements of {n} (its tables "
+              "were not recognised)." for n in unread(step.doc_ids, deps)]
     return result.model_copy(update={"no_statements": list(empty), "notes": notes})
 
 
