@@ -110,7 +110,7 @@ def _llm_answer(question: str, records: list[StepRecord], numbered: dict[int, Ev
                 ) -> tuple[str, list[str], list[SentenceCheck], list[str]] | None:
     """The LLM's answer with its checks and the markers it invented, re-asked once with the
     reason; None: use the brief."""
-    figures = figure_block(records, numbered, question, deps)[0]
+    figures = figure_block(records, numbered, question, deps).text
     if figures:
         figures = "\n\n".join(x for x in [figures, _offer_tools(
             question, records, numbered, figures, deps, out, know)] if x)
@@ -162,20 +162,23 @@ def knowledge(records: list[StepRecord]) -> FigureKnowledge:
 def _offline_text(question: str, records: list[StepRecord], numbered: dict[int, Evidence],
                   stop: StopReason | None, deps: AgentDeps, corpus: CorpusInfo
                   ) -> tuple[str, list[str], list]:
-    """The figures first (``figure_block``), then the brief of the text steps."""
-    block, figures, missing = figure_block(records, numbered, question, deps)
+    """The figures found first (``figure_block``), then the brief of the text steps, then
+    the figures not found (first when there is no text step)."""
+    block = figure_block(records, numbered, question, deps)
     text_records = [r for r in records if r.figure is None]
-    if not block:
+    if not block.figures:
         text, not_found = offline_answer(question, records, numbered, stop, corpus)
         return text, not_found, []
-    parts, not_found = [block], list(missing)
+    parts, not_found = list(block.lead), list(block.not_found)
     if text_records:
         brief, more = offline_answer(question, text_records, numbered, stop, corpus)
-        parts.append(brief)
+        parts += [brief, *block.tail] if block.lead else [*block.tail, brief]
         not_found += more
-    elif stop is not None and stop.code != "completed":
-        parts.append(limit_note(stop))
-    return "\n\n".join(parts), not_found, figures
+    else:
+        parts += block.tail
+        if stop is not None and stop.code != "completed":
+            parts.append(limit_note(stop))
+    return "\n\n".join(parts), not_found, block.figures
 
 
 def _renumber_checks(checks: list[SentenceCheck], old: dict[int, Evidence],

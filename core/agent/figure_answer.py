@@ -1,19 +1,20 @@
 """The figure part of an answer: the figure stated first, then the work, each input cited.
 
 ``stated_figures`` picks the figures a run states, in plan order: every compute step's
-result, and every look-up no compute step used. ``figure_block``
-writes them offline: ``core.figures.statement.figure_sentence`` first (a ``[n]`` marker for
-the chunk of every input), then ``work_lines`` (each input with its source, the arithmetic,
-the notes a reader should know: which filing, disagreeing facts); for a figure not found,
-what is missing or that the filing holds no statements, and the nearest lines a text
-search found, quoted as weak evidence.
-``figures_prompt`` gives the same figures to the LLM synthesiser as authoritative findings.
+result, and every look-up no compute step used. ``figure_block`` writes them offline:
+``core.figures.statement.figure_sentence`` first (a ``[n]`` marker for the chunk of every
+input), then ``work_lines`` (each input with its source, the arithmetic, the notes a reader
+should know: which filing, disagreeing facts); for a figure not found, what is missing or
+that the filing holds no statements, and the nearest lines a text search found, quoted as
+weak evidence (after the brief of the text steps, when there are some). The LLM
+synthesiser gets the same text as authoritative findings (``answer``).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from core.agent.brief import part_lines
 from core.agent.deps import AgentDeps
@@ -72,36 +73,44 @@ def figure_paragraph(result: FigureResult, company: str, cite: Callable[[str], s
     return "\n".join([figure_sentence(result, company, cite), *work]), []
 
 
+@dataclass
+class FigureText:
+    """The figure part of an answer: ``lead`` (the figures found: sentence and work) opens
+    the answer; ``tail`` (figures not found, weak lines) opens it too when nothing else is
+    said, else it follows the brief of the text steps."""
+
+    lead: list[str] = field(default_factory=list)
+    tail: list[str] = field(default_factory=list)
+    figures: list[FigureResult] = field(default_factory=list)
+    not_found: list[str] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "\n\n".join(self.lead + self.tail)
+
+
 def figure_block(records: list[StepRecord], numbered: dict[int, Evidence], question: str,
-                 deps: AgentDeps) -> tuple[str, list[FigureResult], list[str]]:
-    """``(text, figures stated, not found)`` of the run's figure steps (see the module
-    docstring); empty text when the run has none."""
+                 deps: AgentDeps) -> FigureText:
+    """The run's figures as answer text (see the module docstring and ``FigureText``)."""
+    out = FigureText()
     stated = stated_figures(records)
     if not stated:
-        return "", [], []
+        return out
     cite = citer(numbered)
     n_of = {ev.id: n for n, ev in numbered.items()}
-    paragraphs: list[str] = []
-    not_found: list[str] = []
     for _, result in stated:
         text, missing = figure_paragraph(result, company_of(result, question, deps), cite)
-        paragraphs.append(text)
-        not_found += missing
+        (out.lead if result.ok else out.tail).append(text)
+        out.not_found += [m for m in missing if m not in out.not_found]
     used: list[str] = []
     for rec in figure_records(records):
         if rec.coverage == "none" and rec.context:
             lines = part_lines(rec, n_of, used)
             if lines:
-                paragraphs.append(f"{WEAK_LEAD} {rec.sub_question.rstrip('.?')}:\n"
-                                  + "\n".join(f"- {ln}" for ln in lines))
-    return "\n\n".join(paragraphs), [r for _, r in stated], list(dict.fromkeys(not_found))
-
-
-def figures_prompt(records: list[StepRecord], numbered: dict[int, Evidence], question: str,
-                   deps: AgentDeps) -> str:
-    """The figures for the LLM synthesiser: sentence, work and what is missing, with [n]."""
-    text, _, _ = figure_block(records, numbered, question, deps)
-    return text
+                out.tail.append(f"{WEAK_LEAD} {rec.sub_question.rstrip('.?')}:\n"
+                                + "\n".join(f"- {ln}" for ln in lines))
+    out.figures = [r for _, r in stated]
+    return out
 
 
 def drop_empty_leads(text: str) -> str:

@@ -61,6 +61,8 @@ class FigurePart:
 
     request: FigureRequest
     clauses: list[int] = field(default_factory=list)
+    text: str = ""
+    """The words the request was read from (its steps ask them again when they run)."""
 
 
 @dataclass
@@ -132,8 +134,10 @@ def split_question(question: str, deps: AgentDeps, scope: list[str]) -> FigureSp
     if len(metrics) > 1 or whole is None:  # each figure clause its own, with the instructions
         extra = " ".join(clauses[i] for i in instructions)
         for i in sorted(own):
-            request = parse_request(f"{clauses[i]} {extra}".strip(), deps, scope) or own[i]
-            out.figures.append(FigurePart(request, [i]))
+            text = f"{clauses[i]} {extra}".strip()
+            request = parse_request(text, deps, scope)
+            out.figures.append(FigurePart(request or own[i], [i],
+                                          text if request is not None else clauses[i]))
         covered = set(own) | set(instructions)
     else:
         covered = set(own) | set(instructions)
@@ -141,7 +145,7 @@ def split_question(question: str, deps: AgentDeps, scope: list[str]) -> FigureSp
             covered |= {i for i, c in enumerate(clauses) if CHANGE.search(c) and not WHY.search(c)}
         if not own:
             covered |= {i for i, c in enumerate(clauses) if not WHY.search(c)}
-        out.figures.append(FigurePart(whole, sorted(covered)))
+        out.figures.append(FigurePart(whole, sorted(covered), question))
     out.text = [i for i in range(len(clauses)) if i not in covered or WHY.search(clauses[i])]
     return out
 
@@ -168,6 +172,16 @@ def unit_names() -> list[str]:
     from core.figures.model import UnitAsked
 
     return list(get_args(UnitAsked))
+
+
+def formula_name(formula: str) -> str:
+    """A formula in words, to name a figure nobody named ('operating income / revenue')."""
+    from core.figures import formula as grammar
+
+    try:
+        return grammar.render(grammar.parse(formula), lambda r: metric_label(r.metric))
+    except grammar.FormulaError:
+        return "the figure"
 
 
 def metric_label(metric: str) -> str:
@@ -214,8 +228,7 @@ def figure_steps(part: FigurePart, split: FigureSplit, question: str, deps: Agen
         periods.setdefault(metric, [])
         if period not in periods[metric]:
             periods[metric].append(period)
-    whole = set(part.clauses) >= set(range(len(split.clauses)))
-    text = question if whole else " ".join(split.clauses[i] for i in part.clauses) or question
+    text = part.text or question
     single = len(refs) == 1 and request.aggregate == "value"
     if single:  # "X in FY2023 and how it changed from FY2022": the earlier periods beside
         periods[refs[0][0]] = sorted(set(request.periods) | {refs[0][1]})

@@ -29,7 +29,13 @@ from core.agent.events import (
     StepReflected,
     emit,
 )
-from core.agent.figure_plan import formula_refs, metric_label, named_company, parse_request
+from core.agent.figure_plan import (
+    formula_name,
+    formula_refs,
+    metric_label,
+    named_company,
+    parse_request,
+)
 from core.agent.retrieval import hit_to_evidence
 from core.agent.state import Evidence, PlanStep, ResearchState, StepRecord
 from core.figures.model import FigureInput, FigureRequest, FigureResult
@@ -63,8 +69,7 @@ def compute_request(step: PlanStep, deps: AgentDeps, scope: list[str]) -> Figure
     base = parse_request(step.sub_question, deps, scope)
     if base is not None and _same(base.formula, formula):
         return base.model_copy(update=update)
-    return FigureRequest(name=base.name if base is not None else "the figure",
-                         metric=base.metric if base is not None else None, formula=formula,
+    return FigureRequest(name=formula_name(formula), metric=None, formula=formula,
                          formula_source="question",
                          periods=sorted({p for _, p in formula_refs(formula)}),
                          aggregate="formula", **update)
