@@ -172,7 +172,7 @@ def _offline_text(question: str, records: list[StepRecord], numbered: dict[int, 
     parts, not_found = list(block.lead), list(block.not_found)
     if text_records:
         brief, more = offline_answer(question, text_records, numbered, stop, corpus)
-        parts += [brief, *block.tail] if block.lead else [*block.tail, brief]
+        parts += [brief, *block.tail]
         not_found += more
     else:
         parts += block.tail
