@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass, field
 
 from core.agent.deps import AgentDeps
+from core.agent.figure_catalog import formula_refs, metric_label
 from core.agent.plan_rules import split_clauses
 from core.agent.state import PlanStep
 from core.figures.model import FigureRequest
@@ -148,48 +149,6 @@ def split_question(question: str, deps: AgentDeps, scope: list[str]) -> FigureSp
         out.figures.append(FigurePart(whole, sorted(covered), question))
     out.text = [i for i in range(len(clauses)) if i not in covered or WHY.search(clauses[i])]
     return out
-
-
-def formula_refs(formula: str) -> list[tuple[str, str]]:
-    """``(metric, period)`` of every input of ``formula``, in order, once each; raises
-    ``core.figures.formula.FormulaError`` (saying where and why) for a bad formula."""
-    from core.figures import formula as grammar
-
-    return [(r.metric, r.period) for r in grammar.inputs(grammar.parse(formula))]
-
-
-def known_metrics() -> dict[str, str]:
-    """The metric catalogue's keys and their names (what a figure step may look up)."""
-    from core.metrics import catalog
-
-    return {m.key: m.label for m in catalog().metrics.values()}
-
-
-def unit_names() -> list[str]:
-    """The units a figure may be stated in (``core.figures.model.UnitAsked``)."""
-    from typing import get_args
-
-    from core.figures.model import UnitAsked
-
-    return list(get_args(UnitAsked))
-
-
-def formula_name(formula: str) -> str:
-    """A formula in words, to name a figure nobody named ('operating income / revenue')."""
-    from core.figures import formula as grammar
-
-    try:
-        return grammar.render(grammar.parse(formula), lambda r: metric_label(r.metric))
-    except grammar.FormulaError:
-        return "the figure"
-
-
-def metric_label(metric: str) -> str:
-    """The metric as a reader names it (the catalogue's label; else its key in words)."""
-    from core.metrics import get_metric
-
-    found = get_metric(metric)
-    return found.label if found is not None else metric.replace("_", " ")
 
 
 def figure_doc_ids(part: FigurePart, split: FigureSplit, question: str, deps: AgentDeps,

@@ -185,7 +185,8 @@ def planner_messages(question: str, deps: AgentDeps, scope: list[str]) -> list[t
 
     web_note = "" if deps.web_available else " (NOT available in this run: do not use it)"
     system = PLANNER_PROMPT.format(max_steps=deps.settings.max_steps, web_note=web_note)
-    from core.agent.figure_plan import facts_ready, known_metrics, unit_names
+    from core.agent.figure_catalog import known_metrics, unit_names
+    from core.agent.figure_plan import facts_ready
 
     if facts_ready(deps, scope):
         metrics = "; ".join(f"{k}: {v}" for k, v in known_metrics().items())
