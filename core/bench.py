@@ -62,8 +62,8 @@ def bench_ingest(args, settings: Settings) -> int:
             update={"data_dir": Path(tmp.name), "database_url": None})
     corpus = Corpus(settings, embedder=embedder)
     header = f"{'file':34} {'parse':>6} {'sect':>6} {'chunk':>6} {'facts':>6} {'embed':>6} " \
-             f"{'index':>6} {'total':>6} {'facts%':>6} {'chunks':>6} {'tables':>6} {'dup%':>5} " \
-             f"{'n_facts':>7}"
+             f"{'index':>6} {'total':>6} {'facts%':>6} {'n_facts':>7} {'chunks':>6} " \
+             f"{'tables':>6} {'dup%':>5}"
     print(header)
     grand = grand_facts = 0.0
     failed: list[str] = []
@@ -88,8 +88,8 @@ def bench_ingest(args, settings: Settings) -> int:
         n_facts = "-" if report.n_facts is None else str(report.n_facts)
         print(f"{Path(path).name[:34]:34} {t.get('parse', 0):6.2f} {t.get('sections', 0):6.2f} "
               f"{t.get('chunk', 0):6.2f} {facts:6.2f} {embed:6.2f} {index:6.2f} {total:6.2f} "
-              f"{share:6.1f} {report.meta.n_chunks:6d} {report.meta.n_tables:6d} {dup:5.1f} "
-              f"{n_facts:>7}")
+              f"{share:6.1f} {n_facts:>7} {report.meta.n_chunks:6d} {report.meta.n_tables:6d} "
+              f"{dup:5.1f}")
         for warning in report.warnings:
             print(f"  warning: {warning}")
     if len(args.files) > 1:

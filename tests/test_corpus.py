@@ -113,9 +113,10 @@ def test_ingest_reports_each_stage_in_order_with_timings(corpus):
     seen: list[str] = []
     report = corpus.ingest_path(TEN_K, on_stage=seen.append)
     n = report.meta.n_chunks
-    assert seen == ["parsing", "finding sections", "chunking", f"embedding {n} chunks", "indexing"]
-    assert set(report.timings) == {"parse", "sections", "chunk", "embed", "index"}
+    assert seen == ["parsing", "finding sections", "chunking", "reading financial facts",
+                    f"embedding {n} chunks", "indexing"]
+    assert set(report.timings) == {"parse", "sections", "chunk", "facts", "embed", "index"}
     assert all(v >= 0 for v in report.timings.values())
     again: list[str] = []
     corpus.ingest_path(TEN_K, on_stage=again.append)  # unchanged: nothing embedded
-    assert again == ["parsing", "finding sections", "chunking"]
+    assert again == ["parsing", "finding sections", "chunking", "reading financial facts"]

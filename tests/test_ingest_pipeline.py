@@ -33,7 +33,7 @@ def test_meta_from_dei_facts(ten_k):
     assert meta.n_chunks == len(ten_k.chunks)
     assert meta.sections[:3] == ["Cover", "Item 1. Business", "Item 1A. Risk Factors"]
     assert meta.ingested_at.endswith("+00:00")
-    assert set(ten_k.timings) == {"parse", "sections", "chunk"}
+    assert set(ten_k.timings) == {"parse", "sections", "chunk", "facts"}
 
 
 def test_explicit_arguments_win(settings):

@@ -57,6 +57,8 @@ def test_concepts(concept, metric):
     ("Capital expenditures, net of construction payable", "cash_flow", "capex"),
     ("Purchases of property and equipment, including internal-use software and website "
      "development", "cash_flow", "capex"),
+    ("Purchases related to property and equipment and intangible assets", "cash_flow",
+     "capex"),
     ("Proceeds from sale of PP&E and other assets", "cash_flow", None),
     ("Purchase of property, plant, and equipment accrued, but not paid", None, None),
     ("Net cash provided by (used in) operating activities", "cash_flow", "operating_cash_flow"),
@@ -98,6 +100,9 @@ def test_concepts(concept, metric):
     ("Total 3M Company shareholders\u2019 equity", "balance", "total_equity"),
     ("Long-term debt, less current portion", "balance", "long_term_debt"),
     ("Cash and cash equivalents", "balance", "cash"),
+    ("Balance sheet: Total current assets", "balance", "current_assets"),
+    ("Operating expenses: Cost of sales", "income", "cogs"),
+    ("Cost of sales: Products", "income", None),
 ])
 def test_printed_line_items(label, statement, metric):
     assert metric_for_label(label, statement) == metric

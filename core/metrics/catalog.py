@@ -147,9 +147,13 @@ class Catalog:
         metric = self.metrics.get(key)
         if metric is None or not allowed(metric, statement, unit):
             return None
-        norm = normalise_label(label)
+        forms = [normalise_label(label)]
+        if ":" in label:
+            # "Balance sheet: Total assets", "Operating expenses: Cost of sales": the line
+            # under a heading carried into the label.
+            forms.append(normalise_label(label.rsplit(":", 1)[1]))
         for rank, rx in enumerate(self._patterns[key]):
-            if rx.search(norm):
+            if any(rx.search(form) for form in forms if form):
                 return rank
         return None
 

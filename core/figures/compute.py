@@ -1,0 +1,296 @@
+"""Looking up a figure's inputs among the corpus's facts and computing it.
+
+``answer_figure(request, store)`` does both: every reference of the request's formula is
+looked up (``core.figures.lookup`` ranks the facts); a looked-up metric with no fact but a
+catalogue fallback ("gross profit = revenue - COGS") is computed from it; when one filing
+holds every input of a computation across periods, all are read from it (the figures an
+analyst sees side by side), otherwise each period from its own filing. ``compute`` then
+evaluates the formula in the unit and rounding asked and writes the work.
+
+``store`` is anything with ``facts(doc_ids=None, *, metric=None, fiscal_years=None,
+concept=None, statement=None) -> list[Fact]`` (the corpus store; a fake in tests).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+from core.figures.definitions import expand
+from core.figures.formula import FormulaError, Node, Ref, bind, evaluate, inputs, parse, render
+from core.figures.formula import substitute as substitute_refs
+from core.figures.lookup import (
+    _doc_rank,
+    candidates,
+    choose,
+    doc_years,
+    split_period,
+    to_input,
+)
+from core.figures.model import FigureInput, FigureRequest, FigureResult, WorkRow
+from core.figures.units import SCALE, amount, display, in_unit
+from core.metrics import catalog
+from core.types import Fact
+
+
+def _fetch(store, doc_ids: list[str] | None, years: set[int]) -> list[Fact]:
+    """Facts of the years needed, and two after (to tell a period's own filing from later
+    ones that restate it)."""
+    wanted = sorted(years | {max(years) + 1, max(years) + 2})
+    return list(store.facts(doc_ids or None, fiscal_years=wanted))
+
+
+def _doc_names(store) -> dict[str, str]:
+    try:
+        return {d.doc_id: d.file_name for d in store.documents()}
+    except (AttributeError, TypeError):
+        return {}
+
+
+def lookup(store, metric: str, period: str, doc_ids: list[str] | None = None, *,
+           prefer: list[str] | None = None) -> FigureInput:
+    """The best fact for ``metric`` in ``period`` among ``doc_ids`` (None: all filings)."""
+    entry = catalog().get(metric)
+    if entry is None or entry.derived:
+        raise FormulaError(f"{metric!r} is not a looked-up metric of the catalogue.")
+    facts = _fetch(store, doc_ids, {split_period(period)[0]})
+    years = doc_years(facts)
+    fact, alternatives = choose(entry, period, candidates(entry, period, facts),
+                                prefer or [], years)
+    return to_input(entry, period, fact, alternatives, _doc_names(store), years)
+
+
+def _one_filing(refs: list[Ref], found: dict[Ref, list], years: dict[str, int]) -> str | None:
+    """The filing holding every input, the latest period's own filing first."""
+    docs: set[str] | None = None
+    for ref in refs:
+        have = {f.doc_id for _, f in found[ref]}
+        docs = have if docs is None else docs & have
+    if not docs:
+        return None
+    last = max(split_period(r.period)[0] for r in refs)
+    return min(docs, key=lambda d: _doc_rank(d, last, [], years))
+
+
+def calendar_quarter(end: str) -> tuple[int, int] | None:
+    """The calendar quarter a fiscal quarter ending on ``end`` mostly lies in (its middle,
+    45 days before the end: a quarter ending April 30 is Q1, one ending July 1 is Q2)."""
+    try:
+        mid = date.fromisoformat(end[:10]) - timedelta(days=45)
+    except ValueError:
+        return None
+    return mid.year, (mid.month - 1) // 3 + 1
+
+
+def _owner(period: str, docs: list) -> tuple[str | None, bool]:
+    """``(the one filing a quarter names by the calendar, named by its file name)``: the
+    file name says the year and the quarter ("2023 Q1 NVDA.pdf"), or the filing's period
+    ends in that calendar quarter."""
+    year, quarter = split_period(period)
+    named = [d.doc_id for d in docs
+             if re.search(rf"(?<!\d){year}(?!\d)", d.file_name)
+             and re.search(rf"(?i)q{quarter}(?!\d)", d.file_name)]
+    dated = [d.doc_id for d in docs if d.period_end and
+             calendar_quarter(d.period_end) == (year, quarter)]
+    found = list(dict.fromkeys(named or dated))
+    return (found[0] if len(found) == 1 else None), bool(named)
+
+
+def _own_quarters(request: FigureRequest, store, node: Node, extra: list[Ref],
+                  notes: list[str]) -> tuple[Node, list[Ref]]:
+    """A quarter named by the calendar is the filing's own fiscal quarter: "Q1 2023" of
+    "2023 Q1 NVDA.pdf", whose quarter is Q1 FY2024, is read as FY2024-Q1 (file names,
+    questions and a 10-Q known only by its end date use the calendar)."""
+    quarters = {r.period for r in inputs(node) + extra if "-Q" in r.period}
+    if not quarters or not request.doc_ids:
+        return node, extra
+    try:
+        docs = [d for d in store.documents() if d.doc_id in request.doc_ids]
+    except (AttributeError, TypeError):
+        docs = []
+    moves: dict[str, str] = {}
+    for period in sorted(quarters):
+        owner, by_name = _owner(period, docs)
+        if owner is None and len(request.doc_ids) == 1:
+            owner = request.doc_ids[0]
+        if owner is None:
+            continue
+        own = [f for f in store.facts([owner]) if f.months == 3 and f.end
+               and re.fullmatch(r"Q[1-4]", f.fiscal_period or "") and f.fiscal_year]
+        fiscal = {f"FY{f.fiscal_year}-{f.fiscal_period}" for f in own}
+        if not own or (period in fiscal and not by_name):
+            continue  # a fiscal quarter the filing prints (its own, or a comparative)
+        last = max(own, key=lambda f: f.end)
+        mine = f"FY{last.fiscal_year}-{last.fiscal_period}"
+        if mine != period:
+            moves[period] = mine
+            notes.append(f"{period} read as the filing's own fiscal quarter, {mine}.")
+    if not moves:
+        return node, extra
+    move = lambda r: Ref(r.metric, moves.get(r.period, r.period))  # noqa: E731
+    return substitute_refs(node, move), [move(r) for r in extra]
+
+
+def gather(request: FigureRequest, store) -> tuple[Node, list[FigureInput], list[str]]:
+    """``(formula with fallbacks applied, inputs, notes)`` for ``request``."""
+    cat = catalog()
+    # A formula written with derived metrics ("fixed_asset_turnover[FY2019]", as an analyst
+    # may edit it) is computed from the metrics they are made of.
+    node = expand(parse(request.formula, known=cat.metrics), {})
+    doc_ids = request.doc_ids or None
+    notes: list[str] = []
+    cache: dict[frozenset, list[Fact]] = {}
+    extra: list[Ref] = []
+    if request.aggregate == "value" and isinstance(node, Ref) and len(request.periods) > 1:
+        # "What was X in 2023 and how did it change from 2022?": the earlier values beside.
+        extra = [Ref(node.metric, p) for p in request.periods if p != node.period]
+    node, extra = _own_quarters(request, store, node, extra, notes)
+    for _ in range(4):
+        refs = inputs(node) + [r for r in extra if r not in inputs(node)]
+        if not refs:
+            return node, [], notes
+        years = frozenset(split_period(r.period)[0] for r in refs)
+        if years not in cache:
+            cache[years] = _fetch(store, doc_ids, set(years))
+        facts = cache[years]
+        found = {r: candidates(cat.get(r.metric), r.period, facts) for r in refs}
+        swap = {r: cat.get(r.metric).fallback for r in refs
+                if not found[r] and cat.get(r.metric).fallback}
+        if not swap:
+            break
+        for ref, text in swap.items():
+            notes.append(f"{cat.get(ref.metric).label} {ref.period} is not printed: computed "
+                         f"as {text.replace('[t]', '')}.")
+        node = substitute_refs(node, lambda r, s=swap: bind(parse(s[r]), r.period)
+                               if r in s else r)
+    dyears = doc_years(facts)
+    names = _doc_names(store)
+    periods = {r.period for r in refs}
+    single = _one_filing(refs, found, dyears) if len(periods) > 1 else None
+    if single:
+        notes.append(f"Every period read from one filing, {names.get(single, single)} "
+                     "(figures as it reports them).")
+    elif len(periods) > 1:
+        notes.append("No single filing holds every period: each read from its own filing.")
+    out = []
+    for ref in refs:
+        metric = cat.get(ref.metric)
+        fact, alts = choose(metric, ref.period, found[ref], [single] if single else [], dyears)
+        out.append(to_input(metric, ref.period, fact, alts, names, dyears))
+        if alts:
+            notes.append(f"{metric.label} {ref.period}: other filings or tables differ "
+                         f"({', '.join(f'{a.value:,.0f}' for a in alts)}); used "
+                         f"{fact.value:,.0f}.")
+    return node, out, notes
+
+
+def _money_text(value: float) -> str:
+    millions = value / 1e6
+    return f"{millions:,.0f}" if abs(millions) >= 100 or millions == round(millions) else \
+        f"{millions:,.1f}"
+
+
+def work_text(node: Node, ins: list[FigureInput], result: str) -> str:
+    """'revenue FY2019 / avg(net PP&E FY2018, net PP&E FY2019) = 6,489 / avg(253, 242)
+    = 26.22' (amounts in USD millions)."""
+    by_ref = {i.ref: i for i in ins}
+    cat = catalog()
+    words = render(node, lambda r: f"{cat.get(r.metric).label} {r.period}")
+
+    def number(r: Ref) -> str:
+        item = by_ref.get(str(r))
+        if item is None or item.value is None:
+            return "?"
+        return _money_text(item.value) if item.unit not in {"shares", "USD/share", "percent",
+                                                            "pure"} else f"{item.value:,.2f}"
+    money = any(i.unit not in {"shares", "USD/share", "percent", "pure"} for i in ins)
+    numbers = render(node, number) + (" (USD millions)" if money else "")
+    if len(ins) == 1 and isinstance(node, Ref):
+        return f"{words} = {result}"
+    return f"{words} = {numbers} = {result}"
+
+
+def _row(item: FigureInput) -> WorkRow:
+    fact = item.fact
+    source = ""
+    if fact is not None:
+        source = f"XBRL {fact.concept}" if fact.source == "xbrl" else \
+            f"table row: {fact.row or fact.label}"
+    label = catalog().get(item.metric).label
+    return WorkRow(input=label[:1].upper() + label[1:], period=item.period,
+                   value=amount(item.value, item.unit) if item.value is not None else
+                   "missing", unit=item.unit, chunk_id=fact.chunk_id if fact else None,
+                   page=fact.page if fact else None, source=source)
+
+
+def compute(request: FigureRequest, inputs_: list[FigureInput], *,
+            node: Node | None = None, notes: list[str] | None = None) -> FigureResult:
+    """The request's formula evaluated over ``inputs_`` (module docstring)."""
+    node = node if node is not None else parse(request.formula)
+    unit = request.unit or "USD millions"
+    decimals = request.decimals if request.decimals is not None else 2
+    missing = [i.note for i in inputs_ if i.value is None]
+    rows = [_row(i) for i in inputs_]
+    result = FigureResult(request=request, unit=unit, inputs=inputs_, rows=rows,
+                          missing=missing, notes=list(notes or []))
+    if missing:
+        return result
+    try:
+        base = evaluate(node, {i.ref: i.value for i in inputs_})
+    except FormulaError as exc:
+        result.missing.append(f"cannot compute {request.name}: {exc}")
+        return result
+    value = round(in_unit(base, unit), decimals)
+    shown = display(value, unit, decimals)
+    result.value, result.display = value, shown
+    result.work = work_text(node, inputs_, shown)
+    result.rows.append(WorkRow(input=request.name[:1].upper() + request.name[1:],
+                               period=", ".join(request.periods), value=shown, unit=unit))
+    if unit in SCALE and any(i.unit not in {"USD"} and i.unit.isalpha() and len(i.unit) == 3
+                             for i in inputs_):
+        result.notes.append("Some inputs are reported in another currency than USD.")
+    return result
+
+
+def _no_statements(request: FigureRequest, store) -> list[str]:
+    """Filings in scope that hold no facts at all (an 8-K, a press release)."""
+    if not request.doc_ids:
+        return []
+    try:
+        status = store.facts_status()
+    except (AttributeError, TypeError):
+        status = None
+    names = _doc_names(store)
+    empty = []
+    for doc in request.doc_ids:
+        count = status.get(doc) if status is not None else None
+        if count is None:
+            count = len(store.facts([doc]))
+        if count == 0:
+            empty.append(names.get(doc, doc))
+    return empty
+
+
+def _companies(store) -> list[str]:
+    try:
+        return sorted({d.company for d in store.documents()})
+    except (AttributeError, TypeError):
+        return []
+
+
+def answer_figure(request: FigureRequest, store) -> FigureResult:
+    """Look up every input of ``request`` in ``store``'s facts and compute it.
+
+    With no filing in scope and filings of several companies loaded, nothing is looked
+    up: one company's figures must not stand in for another's."""
+    companies = _companies(store)
+    if not request.doc_ids and len(companies) > 1:
+        shown = ", ".join(companies[:4]) + (", ..." if len(companies) > 4 else "")
+        return FigureResult(request=request, unit=request.unit or "", missing=[
+            f"the question names no company whose filings are loaded ({len(companies)} "
+            f"companies: {shown}); name the company"])
+    node, ins, notes = gather(request, store)
+    result = compute(request, ins, node=node, notes=notes)
+    if not result.ok:
+        result.no_statements = _no_statements(request, store)
+    return result

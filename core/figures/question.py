@@ -1,0 +1,251 @@
+"""Reading a figure question into a ``FigureRequest``.
+
+1. Definitions the question gives ("X is defined as: ...", "Define X as ...", "X here is
+   defined as ...", "X = ...") are read into formulas (``core.figures.phrases``); a defined
+   name the catalogue knows ("DPO", "working capital ratio") takes the question's formula
+   in place of the catalogue's, at every level ("CCC is defined as DIO + DSO - DPO. DIO is
+   defined as ...").
+2. The asked sentence (the one with the question) without its company names, periods and
+   parenthetical asides gives the metric: catalogue names and defined names, longest first;
+   metrics joined by operator words ("EBITDA less capex", "COGS as a % of revenue") make a
+   formula; otherwise the first metric named is the one asked.
+3. Aggregate, periods, unit and rounding come from ``core.figures.asked``; the formula is
+   bound to absolute periods and expanded down to looked-up metrics.
+
+A question asking for no figure ("What drove the margin change?", no metric named) gives
+None.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+from core.figures.asked import (
+    aggregate_asked,
+    decimals_asked,
+    expand_range,
+    periods_asked,
+    unit_asked,
+    years_span,
+)
+from core.figures.definitions import definition, expand, read_definitions
+from core.figures.formula import (
+    BinOp,
+    Call,
+    FormulaError,
+    Node,
+    Num,
+    Ref,
+    bind,
+    render,
+)
+from core.figures.model import FigureRequest
+from core.figures.phrases import Names, percent_of, read_expression
+from core.figures.units import default_decimals, natural_unit
+from core.retrieval.scope import match_companies, resolve_scope
+from core.types import DocumentMeta
+
+_SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z(\[])|(?<=\?)\s*")
+_CUE = re.compile(r"\b(?:what|how\s+much|how\s+many|calculate|compute|determine|find|give|"
+                  r"state|report|how\s+(?:did|has|have|does|do)\b.*\b(?:change|trend|"
+                  r"evolve|fluctuate|grow|compare))", re.I)
+_NOT_FIGURE = re.compile(r"\b(?:why|drove|drive[sn]?|driver|drivers|reasons?|explain|"
+                         r"describe|caused?|factors?|strateg\w*|risks?|discuss\w*)\b", re.I)
+_PERIOD_WORDS = re.compile(
+    r"\b(?:year[\s-]+end(?:ed|ing)?|at\s+the\s+end\s+of|end\s+of|as\s+of|for|in|during|of)?"
+    r"\s*(?:(?:Q[1-4]\s*(?:of\s+)?)?(?:FY\s*['\u2019]?|fiscal\s+(?:year\s+)?)\d{2,4}"
+    r"(?:\s*-?\s*Q[1-4])?|(?<![\d$.,])(?:19|20)\d\d(?![\d,]))", re.I)
+_PAREN = re.compile(r"\([^()]*\)|\[[^\]]*\]")
+_SEGMENT_WORDS = (r"(?:segments?|business(?:es)?|divisions?|products?|services|offerings?|"
+                  r"devices?|regions?|launch(?:es)?|lines?|brands?|sales|group|units?)")
+_QUALIFIED_AFTER = re.compile(rf"\s*(?:generated\s+|earned\s+|derived\s+|contributed\s+)?"
+                              rf"(?:from|of|by|in|for)\s+(?:its\s+|the\s+|their\s+)?"
+                              rf"(?:[\w&-]+\s+){{0,4}}?{_SEGMENT_WORDS}\b", re.I)
+_PARTS = re.compile(r"\b(?:segments?|divisions?|product\s+(?:lines?|categor(?:y|ies)))\b",
+                    re.I)
+_PLAIN_WORDS = frozenset("""what how which did does do has have is was were in for from by the
+    total net our its their please calculate compute determine find according based and of
+    a an to at as on with""".split())
+_SERIES = re.compile(r"\b(?:over\s+time|over\s+(?:the\s+|these\s+)?(?:reported\s+|past\s+|"
+                     r"last\s+)?(?:quarters|periods|years)|across\s+(?:the\s+|these\s+)?"
+                     r"(?:reported\s+)?(?:quarters|periods|years)|these\s+quarters|quarter\s+"
+                     r"to\s+quarter|each\s+(?:reported\s+)?(?:period|quarter)|trend(?:s|ed)?|"
+                     r"historical\s+periods|reported\s+(?:quarters|periods))\b", re.I)
+_GAP_OK = re.compile(r"^\s*(?:[-+*/]|(?:as\s+an?\s+)?(?:%|percent(?:age)?)\s+of|divided\s+by|"
+                     r"less|minus|plus|times|over|to)\s*(?:the\s+)?$", re.I)
+
+
+def _sentences(question: str) -> list[str]:
+    text = " ".join(question.replace("\u2019", "'").split())
+    return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
+
+
+def _asked_sentence(sentences: list[str]) -> str | None:
+    plain = [s for s in sentences if not definition(s)] or sentences
+    for test in (lambda s: s.endswith("?") and _CUE.search(s), lambda s: s.endswith("?"),
+                 lambda s: _CUE.search(s)):
+        found = [s for s in plain if test(s)]
+        if found:
+            return found[0]
+    return None
+
+
+def _strip_for_metric(sentence: str, companies: list[str]) -> str:
+    """The asked sentence without company names, periods and asides, same length (blanks)
+    so offsets hold."""
+    out = sentence
+    for raw in sorted(companies, key=len, reverse=True):
+        out = re.sub(rf"{re.escape(raw)}(?:'s|'|s')?", lambda m: " " * len(m.group(0)), out)
+    out = _PAREN.sub(lambda m: " " * len(m.group(0)), out)
+    return _PERIOD_WORDS.sub(lambda m: " " * len(m.group(0)), out)
+
+
+def _qualified(text: str, start: int, end: int) -> bool:
+    """Whether the metric named at ``text[start:end]`` is a part's ("Data Center segment
+    revenue", "revenue from iPhone sales"), not the entity's."""
+    if _QUALIFIED_AFTER.match(text[end:]) or _PARTS.search(text):
+        return True
+    words = text[:start].split()
+    if len(words) < 2:
+        return False
+    last = words[-1].strip(",;:")
+    if re.fullmatch(_SEGMENT_WORDS, last, re.I):
+        return True
+    return any(ch.isupper() for ch in last) and last.lower() not in _PLAIN_WORDS
+
+
+def _asked_metric(text: str, names: Names) -> tuple[Node, str, int, int] | None:
+    """``(node with period t, words used, start, end)`` for the metric(s) asked."""
+    found = names.find(text)
+    if not found:
+        return None
+    group = [found[0]]
+    for hit in found[1:]:
+        if _GAP_OK.match(text[group[-1][2]:hit[1]]):
+            group.append(hit)
+        else:
+            break
+    start, end = group[0][1], group[-1][2]
+    words = " ".join(text[start:end].split())
+    if len(group) == 1:
+        return Ref(group[0][0], "t"), words, start, end
+    # "the ratio of net income to revenue": "to" between two metrics divides.
+    span = "".join(text[a:b] if i == 0 else
+                   re.sub(r"^\s*to\s*$", " / ", text[group[i - 1][2]:a]) + text[a:b]
+                   for i, (_, a, b) in enumerate(group))
+    try:
+        return read_expression(span, names), words, start, end
+    except FormulaError:
+        return Ref(group[0][0], "t"), " ".join(text[group[0][1]:group[0][2]].split()), \
+            start, group[0][2]
+
+
+def _assemble(node: Node, aggregate: str, periods: list[str]) -> Node:
+    """The asked formula over the periods: one value, an average, a change, a CAGR."""
+    if aggregate == "average" and len(periods) >= 2:
+        return Call("avg", tuple(bind(node, p) for p in periods))
+    if aggregate in {"change", "pct_change", "cagr"} and len(periods) >= 2:
+        a, b = bind(node, periods[0]), bind(node, periods[-1])
+        if aggregate == "change":
+            return BinOp("-", b, a)
+        if aggregate == "pct_change":
+            return BinOp("/", BinOp("-", b, a), a)
+        years = int(periods[-1][2:6]) - int(periods[0][2:6])
+        return BinOp("-", BinOp("^", BinOp("/", b, a), BinOp("/", Num(1), Num(years))),
+                     Num(1))
+    return bind(node, periods[-1])
+
+
+def doc_period(doc: DocumentMeta) -> str | None:
+    """A filing's period as a formula period: 'FY2023', 'FY2024-Q1'; a 10-Q known only by
+    its end date gets the calendar quarter of it (the look-up reads the filing's own
+    fiscal quarter from its facts)."""
+    m = re.fullmatch(r"(?:FY)?(\d{4})(?:-?(Q[1-4]))?", doc.period or "")
+    if m:
+        return f"FY{m.group(1)}" + (f"-{m.group(2)}" if m.group(2) else "")
+    m = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", doc.period or "")
+    if m:
+        mid = date(*map(int, m.groups())) - timedelta(days=45)
+        return f"FY{mid.year}-Q{(mid.month - 1) // 3 + 1}"
+    return None
+
+
+def _scope_periods(doc_ids: list[str], documents: list[DocumentMeta]) -> list[str]:
+    """The periods of the filings in scope, oldest first."""
+    docs = [d for d in documents if not doc_ids or d.doc_id in doc_ids]
+    dated = sorted(((d.period_end or d.period or "", p) for d in docs
+                    if (p := doc_period(d))), key=lambda x: x[0])
+    return list(dict.fromkeys(p for _, p in dated))
+
+
+def _latest_period(doc_ids: list[str], documents: list[DocumentMeta]) -> str | None:
+    periods = _scope_periods(doc_ids, documents)
+    return periods[-1] if periods else None
+
+
+def parse_figure_question(question: str, documents: list[DocumentMeta]
+                          ) -> FigureRequest | None:
+    """The figure ``question`` asks for, or None when it asks for none (module docstring)."""
+    sentences = _sentences(question)
+    asked = _asked_sentence(sentences)
+    if asked is None or _NOT_FIGURE.search(asked):
+        return None
+    defs, names, definitions = read_definitions(sentences)
+    companies = list(match_companies(question, documents)) if documents else []
+    stripped = _strip_for_metric(asked, companies)
+    found = _asked_metric(stripped, names)
+    if found is None:
+        return None
+    node, words, start, end = found
+    if _qualified(stripped, start, end):
+        return None  # a segment's or a product's figure, not the entity total
+    margin = re.match(r"\s*%?\s*margin\b", stripped[end:], re.I)
+    if margin and isinstance(node, Ref) and natural_unit(node, "value", False) == \
+            "USD millions":
+        # "COGS % margin", "SG&A margin": the line as a share of revenue.
+        node = BinOp("/", node, Ref("revenue", "t"))
+        words = f"{words} % margin"
+        end += margin.end()
+    percent = unit_asked(question) == "percent" or percent_of(stripped[start:end]) or \
+        bool(margin)
+    amount = natural_unit(node, "value", False, defs).startswith("USD")
+    aggregate = aggregate_asked(stripped, start, end, percent, amount)
+    periods = periods_asked(asked) or periods_asked(
+        " ".join(s for s in sentences if s not in definitions))
+    scope = resolve_scope(question, documents) if documents else None
+    doc_ids = list(scope.doc_ids or []) if scope else []
+    if _SERIES.search(asked) and len(_scope_periods(doc_ids, documents)) > 1:
+        periods = _scope_periods(doc_ids, documents)
+    if not periods:
+        latest = _latest_period(doc_ids, documents)
+        periods = [latest] if latest else ["t"]
+    periods = expand_range(asked, periods, aggregate, years_span(asked))
+    if aggregate == "compare":
+        aggregate = "value"
+    used: set[str] = set()
+    try:
+        formula = expand(_assemble(node, aggregate, periods), defs, used)
+    except FormulaError:
+        return None
+    metric = node.metric if isinstance(node, Ref) else None
+    unit = unit_asked(question)
+    natural = natural_unit(node, aggregate, percent, defs)
+    if unit is None or (unit.startswith("USD") and not natural.startswith("USD")):
+        unit = natural
+    decimals = decimals_asked(question)
+    if decimals is None:
+        decimals = default_decimals(metric, unit)
+    if any(u.startswith("question:") for u in used) or not isinstance(node, Ref):
+        source = "question"
+    elif used:
+        source = "catalogue"
+    else:
+        source = "lookup"
+    return FigureRequest(
+        name=words, metric=metric, formula=render(formula), formula_source=source,
+        periods=[p for p in periods if p != "t"],
+        aggregate="formula" if aggregate == "value" and not isinstance(formula, Ref) else
+        aggregate,
+        unit=unit, decimals=decimals, companies=list(scope.companies) if scope else [],
+        doc_ids=doc_ids, definition=" ".join(definitions))
