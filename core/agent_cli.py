@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from core.agent.events import EventBase
+from core.agent_cli_figures import computation_table, figure_fields, format_facts
 from core.config import Settings
 from core.errors import AppError, PlanValidationError
 from core.runs import (
@@ -93,6 +94,14 @@ def format_event(ev: EventBase) -> str | None:
         return f"  policy: {d.decision} — {d.reason}"
     if t == "plan_revised":
         return f"  revised step {d.step + 1}: {d.change}"
+    if t == "facts_found":
+        return format_facts(d)
+    if t == "figure_computed":
+        r = d.result
+        shown = r.display or "not computed"
+        work = f"\n    {r.work}" if r.work else ""
+        missing = "".join(f"\n    missing: {m}" for m in r.missing)
+        return f"  computed {d.formula} = {shown}{work}{missing}"
     if t == "warning":
         return f"  ! {d.message}"
     if t == "error":
@@ -104,8 +113,8 @@ def print_plan(plan: list, out: IO[str]) -> None:
     for i, s in enumerate(plan, start=1):
         where = f" | section: {s.section}" if s.section else ""
         docs = f" | docs: {', '.join(s.doc_ids)}" if s.doc_ids else ""
-        print(f"  {i}. [{s.tool}] {s.sub_question}{where}{docs}\n     keywords: "
-              f"{', '.join(s.keywords) or '-'} — {s.justification}", file=out)
+        print(f"  {i}. [{s.tool}] {s.sub_question}{figure_fields(s)}{where}{docs}\n"
+              f"     keywords: {', '.join(s.keywords) or '-'} — {s.justification}", file=out)
 
 
 def print_record(record: RunRecord, out: IO[str]) -> None:
@@ -113,6 +122,9 @@ def print_record(record: RunRecord, out: IO[str]) -> None:
     answer = record.answer
     print(f"\n=== Answer ({record.kind}, {record.backend}) ===\n", file=out)
     print(answer.text if answer else f"(no answer: {record.error})", file=out)
+    if answer and answer.figures:
+        print("\nComputation:" + "\n".join(computation_table(answer.figures,
+                                                              record.evidence)), file=out)
     if record.evidence:
         print("\nSources:", file=out)
         for n, ev in enumerate(record.evidence, start=1):

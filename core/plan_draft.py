@@ -20,7 +20,11 @@ from pydantic import BaseModel, Field
 from core.agent.plan_edit import validate_plan
 from core.agent.state import PlanStep, Tool
 
-EDITABLE = ("sub_question", "tool", "doc_ids", "section", "keywords", "depends_on")
+EDITABLE = ("sub_question", "tool", "doc_ids", "section", "keywords", "depends_on", "metric",
+            "periods", "formula", "unit", "decimals")
+FIGURE_FIELDS = ("metric", "periods", "formula", "unit", "decimals")
+"""Fields of figure steps: a look-up's metric and periods, a compute step's formula, and the
+unit and rounding either states its figure in."""
 
 
 def _uid() -> str:
@@ -42,6 +46,11 @@ class StepDraft(BaseModel):
     section: str | None = None
     keywords: list[str] = Field(default_factory=list)
     depends_on: list[str] = Field(default_factory=list, description="uids of earlier steps.")
+    metric: str | None = Field(default=None, description="figure_lookup: the metric key.")
+    periods: list[str] = Field(default_factory=list, description="figure_lookup: periods.")
+    formula: str | None = Field(default=None, description="compute: the formula.")
+    unit: str | None = Field(default=None, description="figure steps: the unit asked.")
+    decimals: int | None = Field(default=None, description="figure steps: decimals asked.")
     justification: str = Field(default="", description="The planner's reason for the step.")
     note: str = Field(default="", description="The analyst's own reason, if any.")
     origin: dict[str, Any] | None = Field(
@@ -53,7 +62,18 @@ class StepDraft(BaseModel):
                 "doc_ids": sorted(self.doc_ids),
                 "section": (self.section or None) if self.tool == "filing_search" else None,
                 "keywords": [k.strip() for k in self.keywords if k.strip()],
-                "depends_on": sorted(self.depends_on)}
+                "depends_on": sorted(self.depends_on), **self.figure_fields()}
+
+    def figure_fields(self) -> dict[str, Any]:
+        """The figure fields that apply to this step's tool (empty for a text step)."""
+        if self.tool == "figure_lookup":
+            return {"metric": (self.metric or "").strip() or None,
+                    "periods": [p.strip().upper() for p in self.periods if p.strip()],
+                    "unit": self.unit or None, "decimals": self.decimals}
+        if self.tool == "compute":
+            return {"formula": " ".join((self.formula or "").split()) or None,
+                    "unit": self.unit or None, "decimals": self.decimals}
+        return {}
 
     @property
     def edited(self) -> bool:
@@ -67,7 +87,9 @@ def drafts_from_plan(plan: Sequence[PlanStep]) -> list[StepDraft]:
     """Drafts of a proposed plan (each remembers its proposed form)."""
     drafts = [StepDraft(sub_question=s.sub_question, tool=s.tool, doc_ids=list(s.doc_ids),
                         section=s.section, keywords=list(s.keywords),
-                        justification=s.justification) for s in plan]
+                        justification=s.justification,
+                        **{k: getattr(s, k) for k in FIGURE_FIELDS if hasattr(s, k)})
+              for s in plan]
     for d, s in zip(drafts, plan, strict=True):
         deps = getattr(s, "depends_on", None) or []
         d.depends_on = [drafts[i].uid for i in deps if isinstance(i, int) and 0 <= i < len(drafts)]
@@ -108,6 +130,8 @@ def to_plan(drafts: Sequence[StepDraft], step_cls: type[BaseModel] = PlanStep) -
             "keywords": [k.strip() for k in d.keywords if k.strip()],
             "justification": justification_text(d),
         }
+        if all(k in step_cls.model_fields for k in FIGURE_FIELDS):
+            data.update(d.figure_fields())
         if supports_dependencies(step_cls):
             data["depends_on"] = sorted(position[u] for u in d.depends_on
                                         if u in position and position[u] < i)

@@ -10,6 +10,14 @@
 3. Unsupported and uncited claims are removed from the text (``apply_checks``); the
    verdict of every claim stays on the ``Answer`` (``checks``), and the evidence is
    renumbered 1..M in order of first citation.
+
+Figures (``figure_answer``): offline, the answer opens with the figures the run computed
+(the figure sentence, then the work, each input cited), then the brief of the text steps.
+With an LLM the figures are given to the synthesiser as authoritative findings and the
+look-up and compute tools are offered to it first (``figure_tools``); an answer that does
+not open with the figure gets the figure sentence put first. Either way the self-check
+applies the figure rules (``figure_check``), and ``Answer.figures`` lists the figures
+stated.
 """
 
 from __future__ import annotations
@@ -20,6 +28,8 @@ from dataclasses import dataclass, field
 from core.agent.citations import best_records, number_evidence, renumber, validate_citations
 from core.agent.common import call_usage
 from core.agent.deps import AgentDeps, CorpusInfo, RoleCall, ask_llm
+from core.agent.figure_answer import drop_empty_leads, figure_block, stated_figures
+from core.agent.figure_check import FigureKnowledge, agrees, amounts
 from core.agent.selfcheck import apply_checks, check_answer, problem
 from core.agent.state import (
     Answer,
@@ -50,6 +60,7 @@ class Final:
     warnings: list[str] = field(default_factory=list)
     usage: dict[str, RoleUsage] = field(default_factory=dict)
     call: RoleCall | None = None  # the last synthesiser call (for the event's usage)
+    tool_figures: list = field(default_factory=list)  # FigureResults from LLM tool calls
 
 
 def _add(usage: dict[str, RoleUsage], role: str, call: RoleCall | None) -> None:
@@ -58,12 +69,52 @@ def _add(usage: dict[str, RoleUsage], role: str, call: RoleCall | None) -> None:
         usage[role] = usage[role] + spent if role in usage else spent
 
 
+def _offer_tools(question: str, records: list[StepRecord], numbered: dict[int, Evidence],
+                 figures: str, deps: AgentDeps, out: Final, know: FigureKnowledge) -> str:
+    """The look-up and compute tools offered first (``figure_tools``); ``numbered`` gains
+    the evidence their facts add. Returns the tools' figures for the answer call."""
+    from core.agent.figure_tools import ROLE, offer_figure_tools, tool_block
+
+    tools = offer_figure_tools(question, records, numbered,
+                               synth_messages(question, records, numbered, figures), deps)
+    if tools.usage.calls or tools.usage.fallbacks:
+        out.usage[ROLE] = out.usage[ROLE] + tools.usage if ROLE in out.usage else tools.usage
+    if tools.warning:
+        out.warnings.append(tools.warning)
+    numbered.update(tools.numbered)
+    know.results += tools.results
+    out.tool_figures = list(tools.results)
+    return tool_block(tools, question, deps) if tools.results else ""
+
+
+def _lead_with_figure(draft: str, records: list[StepRecord], numbered: dict[int, Evidence],
+                      question: str, deps: AgentDeps) -> str:
+    """``draft`` opening with the run's first figure: its sentence is put first when the
+    draft's first sentence does not state it."""
+    from core.agent.figure_answer import citer, company_of
+    from core.figures.statement import figure_sentence
+
+    ok = [r for _, r in stated_figures(records) if r.ok]
+    if not ok:
+        return draft
+    first = re.split(r"(?<=[.!?])\s+", draft.strip(), maxsplit=1)[0]
+    pool = [ok[0].value or 0.0] + [v for v, _ in amounts(ok[0].display)]
+    if any(agrees(v, d, pool) for v, d in amounts(re.sub(r"\[\d+\]", "", first))):
+        return draft
+    lead = figure_sentence(ok[0], company_of(ok[0], question, deps), citer(numbered))
+    return f"{lead}\n\n{draft}"
+
+
 def _llm_answer(question: str, records: list[StepRecord], numbered: dict[int, Evidence],
-                deps: AgentDeps, out: Final
+                deps: AgentDeps, out: Final, know: FigureKnowledge
                 ) -> tuple[str, list[str], list[SentenceCheck], list[str]] | None:
     """The LLM's answer with its checks and the markers it invented, re-asked once with the
     reason; None: use the brief."""
-    messages = synth_messages(question, records, numbered)
+    figures = figure_block(records, numbered, question, deps).text
+    if figures:
+        figures = "\n\n".join(x for x in [figures, _offer_tools(
+            question, records, numbered, figures, deps, out, know)] if x)
+    messages = synth_messages(question, records, numbered, figures)
     for attempt in (1, 2):
         call = ask_llm(deps, "synthesizer", SynthesisOutput, messages)
         out.call = call
@@ -73,8 +124,9 @@ def _llm_answer(question: str, records: list[StepRecord], numbered: dict[int, Ev
         if call.value is None or not call.value.answer.strip():
             return None
         validated = validate_citations(call.value.answer.strip(), numbered)
-        draft = validated.text
-        checks, check_call = check_answer(draft, numbered, deps, use_llm=True)
+        draft = _lead_with_figure(validated.text, records, numbered, question, deps) \
+            if figures else validated.text
+        checks, check_call = check_answer(draft, numbered, deps, use_llm=True, figures=know)
         _add(out.usage, "selfcheck", check_call)
         if check_call is not None and check_call.warning:
             out.warnings.append(check_call.warning)
@@ -90,6 +142,43 @@ def _llm_answer(question: str, records: list[StepRecord], numbered: dict[int, Ev
             out.warnings.append(f"synthesis: the LLM answer was rejected again ({why}); "
                                 "replaced by the extractive brief")
     return None
+
+
+def knowledge(records: list[StepRecord]) -> FigureKnowledge:
+    """The run's figures for the self-check: every figure step's result, and the metric
+    each figure step's weak text evidence was searched for."""
+    text_ids = {i for r in records if r.figure is None for i in r.evidence_ids}
+    step_metric = {}
+    for r in records:
+        if r.figure is None or not r.figure.request.metric:
+            continue
+        facts = {i.fact.chunk_id for i in r.figure.inputs if i.fact is not None}
+        step_metric.update({e: r.figure.request.metric for e in r.evidence_ids
+                            if e not in facts and e not in text_ids})
+    return FigureKnowledge(results=[r.figure for r in records if r.figure is not None],
+                           step_metric=step_metric)
+
+
+def _offline_text(question: str, records: list[StepRecord], numbered: dict[int, Evidence],
+                  stop: StopReason | None, deps: AgentDeps, corpus: CorpusInfo
+                  ) -> tuple[str, list[str], list]:
+    """The figures found first (``figure_block``), then the brief of the text steps, then
+    the figures not found (first when there is no text step)."""
+    block = figure_block(records, numbered, question, deps)
+    text_records = [r for r in records if r.figure is None]
+    if not block.figures:
+        text, not_found = offline_answer(question, records, numbered, stop, corpus)
+        return text, not_found, []
+    parts, not_found = list(block.lead), list(block.not_found)
+    if text_records:
+        brief, more = offline_answer(question, text_records, numbered, stop, corpus)
+        parts += [brief, *block.tail]
+        not_found += more
+    else:
+        parts += block.tail
+        if stop is not None and stop.code != "completed":
+            parts.append(limit_note(stop))
+    return "\n\n".join(parts), not_found, block.figures
 
 
 def _renumber_checks(checks: list[SentenceCheck], old: dict[int, Evidence],
@@ -118,22 +207,26 @@ def final_answer(question: str, history: list[StepRecord], evidence: dict[str, E
     records = best_records(history)
     numbered = number_evidence(records, evidence)
     out = Final(Answer(text=""))
-    got = _llm_answer(question, records, numbered, deps, out) if deps.llm is not None else None
+    know = knowledge(records)
+    got = _llm_answer(question, records, numbered, deps, out, know) \
+        if deps.llm is not None else None
     invented: list[str] = []
     if got is not None:
         text, not_found, checks, invented = got
         source = "llm"
+        figures = [r for _, r in stated_figures(records)] + out.tool_figures
         if stop is not None and stop.code != "completed":
             text += f"\n\n{limit_note(stop)}"
     else:
-        text, not_found = offline_answer(question, records, numbered, stop,
-                                         corpus or deps.corpus)
+        text, not_found, figures = _offline_text(question, records, numbered, stop, deps,
+                                                 corpus or deps.corpus)
         source = "offline"
         checks = None
     first = validate_citations(text, numbered)
     if checks is None:
-        checks, _ = check_answer(first.text, numbered)
+        checks, _ = check_answer(first.text, numbered, figures=know)
     kept_text, checks = apply_checks(first.text, checks)
+    kept_text = drop_empty_leads(kept_text)
     removed = [c for c in checks if not c.kept]
     if removed:
         out.warnings.append(f"self-check: removed {len(removed)} sentence(s) the cited evidence "
@@ -143,5 +236,5 @@ def final_answer(question: str, history: list[StepRecord], evidence: dict[str, E
                         invalid_markers=list(dict.fromkeys(invented + first.invalid)),
                         not_found=not_found,
                         evidence=list(kept.values()), source=source,
-                        checks=_renumber_checks(checks, numbered, kept))
+                        checks=_renumber_checks(checks, numbered, kept), figures=figures)
     return out

@@ -24,10 +24,11 @@ from core.config import Settings
 
 def _state_types() -> list[tuple[str, str]]:
     import core.agent.state as state_mod
+    import core.figures.model as figures_mod
     import core.types as types_mod
 
     out = []
-    for mod in (state_mod, types_mod):
+    for mod in (state_mod, types_mod, figures_mod):
         for name, obj in vars(mod).items():
             if inspect.isclass(obj) and issubclass(obj, BaseModel) and obj.__module__ == \
                     mod.__name__:

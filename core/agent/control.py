@@ -46,11 +46,15 @@ def plan_node(state: ResearchState, deps: AgentDeps) -> dict:
     steps, source, notes, call = make_plan(state["question"], deps, scope)
     warnings = [call.warning] if call.warning else []
     limit = 1 if state.get("route") == "fast" else deps.settings.max_steps
-    if len(steps) > limit:
-        notes.append(f"plan cut from {len(steps)} to {limit} step(s)"
-                     + (" (fast path)" if limit == 1 else f" (max_steps={limit})"))
-        steps = [s.model_copy(update={"depends_on": [d for d in s.depends_on if d < limit]})
-                 for s in steps[:limit]]
+    search = [i for i, s in enumerate(steps) if not s.is_figure]
+    if len(search) > limit:  # figure steps cost no search and no LLM: they are kept
+        notes.append(f"plan cut from {len(steps)} to {len(steps) - len(search) + limit} "
+                     "step(s)" + (" (fast path)" if limit == 1 else f" (max_steps={limit})"))
+        keep = [i for i, s in enumerate(steps) if s.is_figure or i in search[:limit]]
+        new = {old: k for k, old in enumerate(keep)}
+        steps = [steps[i].model_copy(update={"depends_on": [new[d] for d in steps[i].depends_on
+                                                             if d in new and new[d] < k]})
+                 for k, i in enumerate(keep)]
     for w in warnings:
         warn("plan", None, w, "planner")
     emit(PlanProposed(node="plan", elapsed_ms=clock.ms, usage=call_usage(call), plan=steps,

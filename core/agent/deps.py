@@ -14,7 +14,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
 
@@ -22,7 +22,7 @@ from core.agent.doc_facts import DocFacts, read_facts
 from core.agent.state import RoleUsage
 from core.config import Settings
 from core.llm.breaker import GuardBook, LLMGuard
-from core.types import DocumentMeta
+from core.types import Chunk, DocumentMeta, Fact
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -45,6 +45,9 @@ class CorpusInfo:
     sections: dict[str, list[str]] = field(default_factory=dict)
     facts: dict[str, DocFacts] = field(default_factory=dict)
     """Ticker and period end read from each filing's cover page (where it says)."""
+    fact_counts: dict[str, int] | None = None
+    """Financial facts per document whose facts were extracted (``facts_status``); a
+    document absent from it was ingested before facts existed; None: no fact store."""
 
     @classmethod
     def from_store(cls, store: Any) -> CorpusInfo:
@@ -54,7 +57,9 @@ class CorpusInfo:
         for d in docs:
             sections.setdefault(d.doc_id, list(d.sections))
         facts = read_facts(store, [d.doc_id for d in docs])
-        return cls(documents=docs, sections=sections, facts=facts)
+        status = getattr(store, "facts_status", None)
+        counts = dict(status()) if callable(status) else None
+        return cls(documents=docs, sections=sections, facts=facts, fact_counts=counts)
 
     def all_sections(self, doc_ids: list[str] | None = None) -> list[str]:
         """Distinct section titles (of ``doc_ids`` when given), in document order."""
@@ -92,6 +97,25 @@ def match_section(name: str | None, titles: list[str]) -> str | None:
     return None
 
 
+class FactSource(Protocol):
+    """Where figure steps read facts and their chunks (a ``CorpusStore``)."""
+
+    def facts(self, doc_ids: list[str] | None = None, *, metric: str | None = None,
+              fiscal_years: list[int] | None = None, concept: str | None = None,
+              statement: str | None = None) -> list[Fact]: ...
+
+    def facts_status(self) -> dict[str, int]: ...
+
+    def get_chunks(self, ids: list[str]) -> list[Chunk]: ...
+
+
+def fact_source(store: Any) -> FactSource | None:
+    """``store`` when it reads facts (a corpus store with facts), else None."""
+    ok = all(callable(getattr(store, name, None))
+             for name in ("facts", "facts_status", "get_chunks"))
+    return store if ok else None
+
+
 @dataclass
 class AgentDeps:
     """Dependencies of every node; ``llm=None`` selects the offline engine."""
@@ -115,6 +139,8 @@ class AgentDeps:
     guards: GuardBook | None = None
     """The LLM breaker and deadline of each run (``llm_guard``); copies of these deps
     (``dataclasses.replace``) share it."""
+    facts: FactSource | None = None
+    """The corpus's facts for figure steps (``None``: no figure steps are planned)."""
 
     def __post_init__(self) -> None:
         if self.guards is None:

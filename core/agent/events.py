@@ -14,7 +14,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, TypeAdapter
 
 from core.agent.state import Coverage, Decision, PlanStep, RoleUsage, Strategy, Tool
-from core.types import Hit, RerankerInfo, StageScore
+from core.figures.model import FigureInput, FigureResult
+from core.types import Fact, Hit, RerankerInfo, StageScore
 
 PREVIEW_CHARS = 700
 
@@ -142,6 +143,60 @@ class StepReflected(EventBase):
         default=None, description="StepQuality: relevance, coverage, consistency, notes.")
 
 
+class FactView(BaseModel):
+    """A fact as a step card shows it: what it is, its value, and where it is printed."""
+
+    ref: str = Field(default="", description="The input it serves: 'revenue[FY2023]'.")
+    used: bool = Field(default=True, description="False: an alternative shown beside the "
+                       "fact used (another source or a restated comparative).")
+    label: str = Field(description="Line item as printed.")
+    metric: str | None = None
+    period: str = Field(default="", description="'FY2023', 'FY2024-Q1', or the period end.")
+    value: float = Field(description="Base units (dollars, shares), scale and sign applied.")
+    printed: str = Field(default="", description="The cell as printed ('$26,974').")
+    unit: str = "USD"
+    source: str = Field(description="'xbrl' or 'table'.")
+    concept: str | None = None
+    dims: str = ""
+    doc_id: str = ""
+    page: int | None = None
+    chunk_id: str | None = None
+    row: str = Field(default="", description="The row as printed.")
+
+    @classmethod
+    def from_fact(cls, fact: Fact, ref: str = "", period: str = "",
+                  used: bool = True) -> FactView:
+        when = period or (f"FY{fact.fiscal_year}" if fact.fiscal_year else fact.end or "")
+        return cls(ref=ref, used=used, label=fact.label, metric=fact.metric, period=when,
+                   value=fact.value, printed=fact.printed, unit=fact.unit, source=fact.source,
+                   concept=fact.concept, dims=fact.dims, doc_id=fact.doc_id, page=fact.page,
+                   chunk_id=fact.chunk_id, row=fact.row)
+
+
+class FactsFound(EventBase):
+    """A look-up step's facts: one per input found (``used``), alternatives beside them."""
+
+    type: Literal["facts_found"] = "facts_found"
+    metric: str
+    periods: list[str] = Field(default_factory=list)
+    facts: list[FactView] = Field(default_factory=list)
+    inputs: list[FigureInput] = Field(default_factory=list,
+                                      description="Every input, found or missing.")
+    missing: list[str] = Field(default_factory=list, description="Inputs not found, said "
+                               "plainly ('no FY2017 PP&E in the filings loaded').")
+    no_statements: list[str] = Field(default_factory=list, description="Filings in scope "
+                                     "holding no financial statements, by name.")
+    notes: list[str] = Field(default_factory=list)
+
+
+class FigureComputed(EventBase):
+    """A figure step's result: the value in the unit asked, the arithmetic, the table."""
+
+    type: Literal["figure_computed"] = "figure_computed"
+    formula: str
+    result: FigureResult
+
+
 class PolicyDecided(EventBase):
     type: Literal["policy_decided"] = "policy_decided"
     decision: Decision
@@ -167,6 +222,8 @@ class AnswerReady(EventBase):
     source: Literal["llm", "offline"]
     checks: list[dict[str, Any]] = Field(
         default_factory=list, description="Self-check verdict per claim (SentenceCheck).")
+    figures: list[dict[str, Any]] = Field(
+        default_factory=list, description="The figures the answer states (FigureResult).")
 
 
 class Warning(EventBase):  # noqa: A001 - the event's name in the protocol
@@ -183,7 +240,7 @@ class Error(EventBase):
 AgentEvent = Annotated[
     RouteChosen | PlanProposed | PlanApproved | StepStarted | QueryRewritten | StrategyChosen
     | HitsRetrieved | HitsReranked | ContextDistilled | StepReflected | PolicyDecided | PlanRevised
-    | AnswerReady
+    | FactsFound | FigureComputed | AnswerReady
     | Warning | Error,
     Field(discriminator="type"),
 ]

@@ -33,6 +33,8 @@ NODES: dict[str, Callable] = {
 STEP_STAGES = ["start_step", "rewrite", "search_filings", "search_web", "rerank", "distill",
                "reflect", "policy", "revise"]
 """The stages ``research_step`` runs (their events and timings carry these names)."""
+FIGURE_STAGES = ["start_step", "figure_lookup", "compute", "figure_record"]
+"""The stages of a figure step (a text search for a missing input adds rewrite ... distill)."""
 
 
 def _bind(name: str, fn: Callable, deps: AgentDeps) -> Callable[[ResearchState], dict]:

@@ -8,17 +8,21 @@ raises ``PlanValidationError`` listing the faults. Edits never mutate their inpu
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pydantic import ValidationError
 
 from core.agent.deps import match_section
-from core.agent.state import PlanStep
+from core.agent.state import FIGURE_TOOLS, PlanStep
 from core.errors import PlanValidationError
 
-TOOLS = ("filing_search", "web_search")
+TOOLS = ("filing_search", "web_search", "figure_lookup", "compute")
 MAX_PLAN_STEPS = 20
+MAX_DECIMALS = 8
+PERIOD = re.compile(r"FY\d{4}(?:-Q[1-4])?")
+"""A fiscal period as figure steps name it: 'FY2023', 'FY2024-Q1'."""
 
 
 def _split(value: Any) -> list[str]:
@@ -36,11 +40,14 @@ def _step_problems(n: int, raw: Any) -> tuple[PlanStep | None, list[str]]:
         return None, [f"step {n}: expected an object with sub_question, tool, ... "
                       f"(got {type(raw).__name__})"]
     data = dict(raw)
-    for key in ("keywords", "doc_ids"):
+    for key in ("keywords", "doc_ids", "periods"):
         if key in data:
             data[key] = _split(data[key])
-    if "section" in data and not (data["section"] or "").strip():
-        data["section"] = None
+    for key in ("section", "metric", "formula", "unit"):
+        if key in data and not str(data[key] or "").strip():
+            data[key] = None
+    if "decimals" in data and data["decimals"] in ("", None):
+        data["decimals"] = None
     if data.get("tool") not in TOOLS:
         return None, [f"step {n}: unknown tool {data.get('tool')!r}; use one of "
                       f"{', '.join(TOOLS)}"]
@@ -75,15 +82,90 @@ def parse_plan(value: Any) -> list[PlanStep]:
 
 
 def normalise_plan(plan: list[PlanStep]) -> list[PlanStep]:
-    """Trim text fields; web steps carry no section or document filter."""
+    """Trim text fields; web steps carry no section or document filter; figure fields only
+    on the figure step that uses them (a look-up's metric and periods, a compute step's
+    formula), periods upper-cased and in order."""
     out = []
     for step in plan:
         upd: dict[str, Any] = {"sub_question": step.sub_question.strip(),
                                "keywords": [k.strip() for k in step.keywords if k.strip()]}
         if step.tool == "web_search":
             upd.update(section=None, doc_ids=[])
+        if step.tool not in FIGURE_TOOLS:
+            upd.update(metric=None, periods=[], formula=None, unit=None, decimals=None)
+        else:
+            upd["section"] = None
+            if step.tool == "figure_lookup":
+                periods = {p.strip().upper(): None for p in step.periods if p.strip()}
+                upd.update(formula=None, metric=(step.metric or "").strip() or None,
+                           periods=sorted(periods))
+            else:
+                upd.update(metric=None, periods=[], formula=" ".join((step.formula or "").split()))
         out.append(step.model_copy(update=upd))
     return out
+
+
+def figure_problems(n: int, step: PlanStep) -> list[str]:
+    """What is wrong with a figure step's fields, each message naming the step and the fix."""
+    from core.agent.figure_catalog import known_metrics, unit_names
+
+    problems: list[str] = []
+    metrics = known_metrics()
+    if step.tool == "figure_lookup":
+        if not (step.metric or "").strip():
+            problems.append(f"step {n}: a look-up needs a metric; give one of the catalogue's "
+                            f"keys ({', '.join(sorted(metrics)[:12])}, ...)")
+        elif step.metric.strip() not in metrics:
+            problems.append(f"step {n}: unknown metric {step.metric!r}; use a catalogue key "
+                            f"such as {', '.join(_near(step.metric, metrics))}")
+        bad = [p for p in step.periods if not PERIOD.fullmatch(p.strip().upper())]
+        if not step.periods:
+            problems.append(f"step {n}: a look-up needs at least one period, e.g. FY2023 or "
+                            "FY2024-Q1")
+        elif bad:
+            problems.append(f"step {n}: period(s) {', '.join(map(repr, bad))} not understood; "
+                            "write fiscal periods as FY2023 or FY2024-Q1")
+    if step.tool == "compute":
+        problems += formula_problems(n, step.formula or "", metrics)
+    if step.unit and step.unit not in unit_names():
+        problems.append(f"step {n}: unknown unit {step.unit!r}; use one of "
+                        f"{', '.join(unit_names())} (or leave it empty)")
+    if step.decimals is not None and not 0 <= step.decimals <= MAX_DECIMALS:
+        problems.append(f"step {n}: decimals must be between 0 and {MAX_DECIMALS} "
+                        f"(got {step.decimals})")
+    return problems
+
+
+def formula_problems(n: int, formula: str, metrics: Mapping[str, Any]) -> list[str]:
+    """A compute step's formula checked: it parses, and names known metrics and periods."""
+    from core.agent.figure_catalog import formula_refs
+
+    if not formula.strip():
+        return [f"step {n}: a compute step needs a formula, e.g. "
+                "revenue[FY2023] / revenue[FY2022] - 1"]
+    from core.figures.formula import FormulaError
+
+    try:
+        refs = formula_refs(formula)
+    except FormulaError as exc:
+        return [f"step {n}: the formula {formula!r} is not valid: {exc}"]
+    out = [f"step {n}: the formula names unknown metric {m!r}; use a catalogue key such as "
+           f"{', '.join(_near(m, metrics))}" for m in dict.fromkeys(m for m, _ in refs)
+           if m not in metrics]
+    out += [f"step {n}: the formula's period {p!r} is not a fiscal period; write FY2023 or "
+            "FY2024-Q1" for p in dict.fromkeys(p for _, p in refs) if not PERIOD.fullmatch(p)]
+    if not refs:
+        out.append(f"step {n}: the formula {formula!r} uses no reported figure; name at least "
+                   "one, e.g. revenue[FY2023]")
+    return out
+
+
+def _near(name: str, metrics: Mapping[str, Any], k: int = 5) -> list[str]:
+    """Catalogue keys closest to ``name`` (difflib), else the first few."""
+    import difflib
+
+    keys = sorted(metrics)
+    return difflib.get_close_matches(name.strip(), keys, n=k, cutoff=0.5) or keys[:k]
 
 
 def validate_plan(plan: Sequence[Any], corpus_sections: Mapping[str, Sequence[str]], *,
@@ -108,6 +190,8 @@ def validate_plan(plan: Sequence[Any], corpus_sections: Mapping[str, Sequence[st
                 problems.append(f"step {n}: web search is not available in this setup "
                                 "(no Tavily key, no snapshot); use filing_search")
             continue
+        if step.tool in FIGURE_TOOLS:
+            problems += figure_problems(n, step)
         if not known:
             problems.append(f"step {n}: the corpus has no filings; ingest one or use web_search")
             continue
@@ -115,7 +199,7 @@ def validate_plan(plan: Sequence[Any], corpus_sections: Mapping[str, Sequence[st
         if unknown:
             problems.append(f"step {n}: unknown document id(s) {', '.join(unknown)}; "
                             f"known: {', '.join(sorted(known))}")
-        if step.section:
+        if step.section and step.tool == "filing_search":
             scope = [d for d in step.doc_ids if d in known] or list(known)
             titles = list(dict.fromkeys(t for d in scope for t in corpus_sections[d]))
             if match_section(step.section, titles) is None:

@@ -8,6 +8,10 @@ how much/many, when or who; at most one company of the corpus named; no request 
 or post-filing sources; no analytic cue (why, explain, describe, compare, versus, differ,
 impact, affect, trend, change, relate); no reference back. The reason says which check
 sent the question down the deep path.
+
+A lone figure question ("What was X's revenue in fiscal 2023 and how did it change from
+fiscal 2022?", every clause answered by look-up and compute steps, ``figure_plan``) takes
+the fast path too: its steps read facts and do arithmetic, with no text search.
 """
 
 from __future__ import annotations
@@ -47,6 +51,9 @@ def route_question(question: str, deps: AgentDeps, scope: list[str] | None = Non
     """The path for ``question`` (see the module docstring)."""
     q = " ".join(question.split())
     docs = [d for d in deps.corpus.documents if not scope or d.doc_id in scope]
+    figure = figure_route(q, deps, scope or [])
+    if figure is not None:
+        return figure
     clauses = split_clauses(q)
     checks = [
         (len(clauses) <= 1, f"it has {len(clauses)} parts"),
@@ -66,3 +73,17 @@ def route_question(question: str, deps: AgentDeps, scope: list[str] | None = Non
         return Route("deep", "deep research plan: " + "; ".join(failed))
     return Route("fast", "fast path: a single factual question (one part, one company at "
                          "most, no analysis or news asked): one retrieval step")
+
+
+def figure_route(question: str, deps: AgentDeps, scope: list[str]) -> Route | None:
+    """The fast path for a question that only asks for figures (see the module docstring)."""
+    from core.agent.figure_plan import figure_doc_ids, split_question
+
+    split = split_question(question, deps, scope)
+    if not split.figure_only or not all(
+            figure_doc_ids(p, split, question, deps, scope)[0] for p in split.figures):
+        return None
+    what = "; ".join(f"{p.request.name}, {', '.join(p.request.periods) or 'the period asked'}"
+                     for p in split.figures)
+    return Route("fast", f"fast path: a figure question ({what}): look-up and compute steps "
+                         "over the filings' facts, no text search")

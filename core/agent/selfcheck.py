@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel, Field
 
 from core.agent.deps import AgentDeps, RoleCall, ask_llm
+from core.agent.figure_check import FigureKnowledge, check_figures
 from core.agent.state import Evidence, SentenceCheck
 from core.agent.text import terms
 
@@ -34,7 +35,8 @@ _MARK = re.compile(r"\[(\d+)\]")
 _NUMBER = re.compile(r"(?<![\w.])[-−(]?\$?\s?(\d[\d,]*(?:\.\d+)?)")
 _SENT_END = re.compile(r"(?<=[.!?”\]])\s+(?=[\"“(]?[A-Z$])")
 _NO_CLAIM = re.compile(r"could not|couldn't|not find|no evidence|not found|offline engine|"
-                       r"stopped early|limit reached|^partly answered\b", re.IGNORECASE)
+                       r"stopped early|limit reached|^partly answered\b|^note:",
+                       re.IGNORECASE)
 
 CHECK_PROMPT = """You check an answer sentence by sentence against the evidence each sentence
 cites. For each numbered sentence say whether the cited evidence supports it: every figure
@@ -142,10 +144,17 @@ def check_messages(items: list[Claim], numbered: dict[int, Evidence]) -> list[tu
 
 
 def check_answer(text: str, numbered: dict[int, Evidence], deps: AgentDeps | None = None,
-                 use_llm: bool = False) -> tuple[list[SentenceCheck], RoleCall | None]:
+                 use_llm: bool = False, figures: FigureKnowledge | None = None
+                 ) -> tuple[list[SentenceCheck], RoleCall | None]:
     """Verdicts for every claim of ``text``: one batched LLM call when ``use_llm`` and an LLM
     is at hand (a sentence the reply leaves out, or a failed call, gets the rule), else the
-    offline rule."""
+    offline rule; then the figure rules of ``figure_check`` over the run's ``figures``."""
+    checks, call = _check(text, numbered, deps, use_llm)
+    return check_figures(checks, numbered, figures), call
+
+
+def _check(text: str, numbered: dict[int, Evidence], deps: AgentDeps | None,
+           use_llm: bool) -> tuple[list[SentenceCheck], RoleCall | None]:
     items = claims(text)
     rule = [offline_verdict(c, numbered) for c in items]
     if not (use_llm and deps is not None and deps.llm is not None) \

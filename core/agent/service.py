@@ -22,7 +22,7 @@ from typing import Any
 from langgraph.types import Command
 
 from core.agent.checkpoint import close_checkpointer, open_checkpointer
-from core.agent.deps import AgentDeps, CorpusInfo
+from core.agent.deps import AgentDeps, CorpusInfo, fact_source
 from core.agent.events import Error, EventBase
 from core.agent.events import Warning as WarningEvent
 from core.agent.graph import build_graph
@@ -67,7 +67,9 @@ class ResearchService:
         generation = store.registry.generation if store is not None else None
         self.deps = AgentDeps(settings=settings, retriever=retriever, corpus=corpus_info,
                               web=web, llm=llm, reranker=reranker, embedder=embedder,
-                              cache=open_cache(settings), corpus_generation=generation)
+                              cache=open_cache(settings), corpus_generation=generation,
+                              facts=fact_source(store if store is not None
+                                                else getattr(retriever, "store", None)))
         self.checkpointer = checkpointer or open_checkpointer(settings)
         self.graph = build_graph(self.deps, self.checkpointer)
 

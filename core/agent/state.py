@@ -13,9 +13,14 @@ from typing import Annotated, Literal, TypedDict
 
 from pydantic import BaseModel, Field
 
+from core.figures.model import FigureResult
 from core.types import Hit, RerankerInfo
 
-Tool = Literal["filing_search", "web_search"]
+Tool = Literal["filing_search", "web_search", "figure_lookup", "compute"]
+SEARCH_TOOLS = ("filing_search", "web_search")
+"""Tools that search text (retrieval, rerank, distil); the others are figure steps."""
+FIGURE_TOOLS = ("figure_lookup", "compute")
+"""Figure steps: look up facts (no LLM) and compute a formula over them (no LLM)."""
 Strategy = Literal["vector", "keyword", "hybrid"]
 Coverage = Literal["answered", "partial", "none"]
 Decision = Literal["CONTINUE", "REVISE", "FINISH"]
@@ -28,7 +33,9 @@ class PlanStep(BaseModel):
     justification: str = Field(default="", description="Why this step is needed.")
     tool: Tool = Field(
         default="filing_search",
-        description="filing_search (the ingested filings) or web_search (news, post-filing).",
+        description="filing_search (the ingested filings), web_search (news, post-filing), "
+        "figure_lookup (a metric's reported figures for some periods, from the filings' "
+        "facts) or compute (a formula over looked-up figures).",
     )
     keywords: list[str] = Field(default_factory=list, description="Key terms to search for.")
     section: str | None = Field(
@@ -41,6 +48,26 @@ class PlanStep(BaseModel):
         default_factory=list,
         description="0-based indices of earlier steps whose findings this step uses.",
     )
+    metric: str | None = Field(
+        default=None, description="figure_lookup: the metric catalogue key to look up "
+        "('revenue', 'capex'); null for other tools.")
+    periods: list[str] = Field(
+        default_factory=list, description="figure_lookup: fiscal periods to look up, "
+        "'FY2023' or 'FY2024-Q1', oldest first; [] for other tools.")
+    formula: str | None = Field(
+        default=None, description="compute: what to compute over the looked-up metrics, with "
+        "absolute periods, e.g. 'revenue[FY2023] - revenue[FY2022]'; null for other tools.")
+    unit: str | None = Field(
+        default=None, description="figure steps: the unit the figure is stated in ('USD "
+        "millions', 'percent', 'ratio', 'days'...); null: the metric's own.")
+    decimals: int | None = Field(
+        default=None, description="figure steps: decimal places asked; null: the unit's "
+        "usual rounding.")
+
+    @property
+    def is_figure(self) -> bool:
+        """True for a look-up or compute step (no retrieval, no LLM)."""
+        return self.tool in FIGURE_TOOLS
 
 
 class Evidence(BaseModel):
@@ -86,6 +113,8 @@ class StepRecord(BaseModel):
     top_score: float = Field(default=0.0, description="Best reranked score of the step.")
     quality: StepQuality | None = Field(default=None, description="Relevance, coverage, "
                                         "consistency of the step's evidence.")
+    figure: FigureResult | None = Field(default=None, description="A figure step's result: "
+                                        "the facts looked up, the arithmetic, what is missing.")
 
 
 class Revision(BaseModel):
@@ -111,6 +140,10 @@ class StepWork(BaseModel):
     finding: str = ""
     coverage: Coverage = "none"
     missing: str = ""
+    figure: FigureResult | None = Field(default=None, description="A figure step's result so "
+                                        "far (look-up or compute).")
+    fact_ids: list[str] = Field(default_factory=list, description="Chunks of the facts used "
+                                "by a figure step (its evidence, cited first).")
 
 
 class RoleUsage(BaseModel):
@@ -176,6 +209,9 @@ class Answer(BaseModel):
     source: Literal["llm", "offline"] = "offline"
     checks: list[SentenceCheck] = Field(
         default_factory=list, description="Self-check verdict per claim sentence, in order.")
+    figures: list[FigureResult] = Field(
+        default_factory=list, description="The figures the answer states, in order (the "
+        "computation table under the answer is drawn from them).")
 
 
 class StopReason(BaseModel):

@@ -186,6 +186,7 @@ def synthesize_node(state: ResearchState, deps: AgentDeps) -> dict:
                      answer=answer.text, citations=[c.model_dump() for c in answer.citations],
                      invalid_markers=invalid, not_found=answer.not_found,
                      stop_reason=stop.code, stop_message=stop.message, source=answer.source,
-                     checks=[c.model_dump() for c in answer.checks]))
+                     checks=[c.model_dump() for c in answer.checks],
+                     figures=[f.model_dump() for f in answer.figures]))
     return {"answer": answer, "stop": stop, "warnings": warnings,
             "usage": {role: u for role, u in final.usage.items()}}

@@ -17,11 +17,12 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from langgraph.constants import END
 from langgraph.types import Send
 
-from core.agent import control, step_nodes
+from core.agent import control, figure_steps, step_nodes
 from core.agent.cancel import cancelled
 from core.agent.common import current_step, warn
 from core.agent.deps import AgentDeps
@@ -67,15 +68,18 @@ def dispatch_node(state: ResearchState, deps: AgentDeps) -> dict:
                 "warnings": [bound.message]}
     ready = [i for i in range(len(plan)) if i not in started
              and all(d in done or d >= len(plan) for d in plan[i].depends_on)]
-    budget = deps.settings.max_steps - len(started)
-    if ready and budget <= 0:
+    # max_steps bounds the searches; figure steps (facts and arithmetic) are not counted
+    budget = deps.settings.max_steps - len([i for i in started if not plan[i].is_figure])
+    search = [i for i in ready if not plan[i].is_figure]
+    if search and budget <= 0 and len(search) == len(ready):
         left = len(plan) - len(started)
         stop = StopReason(code="max_steps", message=f"max_steps ({deps.settings.max_steps}) "
                           f"reached: {left} plan step(s) not run")
         warn("dispatch", None, f"stopping: {stop.message}")
         return {"decision": "FINISH", "wave": [], "limit_hit": stop,
                 "warnings": [stop.message]}
-    wave = ready[:min(budget, deps.settings.parallel_steps)]
+    allowed = set(search[:max(budget, 0)])
+    wave = [i for i in ready if plan[i].is_figure or i in allowed][:deps.settings.parallel_steps]
     if not wave:
         return {"decision": "FINISH", "wave": []}
     return {"decision": "CONTINUE", "wave": wave, "started": wave,
@@ -146,6 +150,8 @@ def _policy(state: ResearchState, deps: AgentDeps) -> dict:
 def research_step_node(state: ResearchState, deps: AgentDeps) -> dict:
     """One step's research, revisions included (see the module docstring)."""
     index = state.get("step_index", 0)
+    if state["plan"][index].is_figure:
+        return figure_step(state, deps)
     branch = _Branch(state)
     before = list(state["plan"])
     while not cancelled():
@@ -169,7 +175,41 @@ def research_step_node(state: ResearchState, deps: AgentDeps) -> dict:
     out = {**branch.added, "done": [index]}
     if patch:
         out["plan"] = {"patch": patch}
+    return _with_limit(out, branch, state)
+
+
+def _with_limit(out: dict, branch: _Branch, state: ResearchState) -> dict:
     limit = branch.local.get("limit_hit")
     if limit is not None and limit is not state.get("limit_hit"):
         out["limit_hit"] = limit
     return out
+
+
+def figure_step(state: ResearchState, deps: AgentDeps) -> dict:
+    """A look-up or compute step (``figure_steps``): facts and arithmetic, no LLM. An input
+    not found is said; the nearest lines of the text are then searched for (offline rules)
+    and kept as weak evidence."""
+    index = state.get("step_index", 0)
+    branch = _Branch(state)
+    branch.run("start_step", control.start_step_node, deps)
+    if branch.local.get("decision") == "FINISH" or cancelled():
+        return _with_limit({**branch.added, "done": [index]}, branch, state)
+    step = current_step(branch.local)
+    node = figure_steps.lookup_node if step.tool == "figure_lookup" else \
+        figure_steps.compute_node
+    branch.run(step.tool, node, deps)
+    result = branch.local["work"].figure
+    if result is not None and result.missing and not result.no_statements \
+            and step.doc_ids and not cancelled():
+        plan = list(branch.local["plan"])
+        plan[index] = figure_steps.weak_search_step(step)
+        branch.local["plan"] = plan
+        offline = replace(deps, llm=None)  # figure steps never call the LLM
+        for name, fn in STAGES[:-1]:  # rewrite, search, rerank, distill (no reflect)
+            if not cancelled():
+                branch.run(name, fn, offline)
+        branch.local["plan"] = list(state["plan"])
+    if cancelled():
+        return _with_limit({**branch.added, "done": [index]}, branch, state)
+    branch.run("figure_record", figure_steps.record_node, deps)
+    return _with_limit({**branch.added, "done": [index]}, branch, state)

@@ -46,8 +46,15 @@ def limit_note(stop: StopReason) -> str:
     return f"Stopped early: {stop.message}."
 
 
-def synth_messages(question: str, records: list[StepRecord], numbered: dict[int, Evidence]
-                   ) -> list[tuple[str, str]]:
+FIGURES_NOTE = """- Computed figures are given below, read from the filings' reported facts and
+  computed exactly: state each one FIRST, exactly as written (unit, rounding, period), with
+  its [n] markers; never recompute, round differently or replace them."""
+
+
+def synth_messages(question: str, records: list[StepRecord], numbered: dict[int, Evidence],
+                   figures: str = "") -> list[tuple[str, str]]:
+    """The synthesiser's messages; ``figures``: the run's computed figures with their [n]
+    (authoritative findings, see ``figure_answer``)."""
     from core.llm.prompts import fence_evidence, with_safety
 
     findings = [{"id": f"finding-{r.step + 1}", "text": f"{r.sub_question} -> {r.finding}"}
@@ -58,7 +65,12 @@ def synth_messages(question: str, records: list[StepRecord], numbered: dict[int,
             + (fence_evidence(findings) if findings else "(none)")
             + "\n\nNumbered evidence (cite as [n]):\n"
             + (fence_evidence(blocks) if blocks else "(no evidence was found)"))
-    return [("system", with_safety(SYNTH_PROMPT)), ("user", user)]
+    system = SYNTH_PROMPT
+    if figures:
+        system += "\n" + FIGURES_NOTE
+        user += ("\n\nComputed figures (authoritative; state them first, as written):\n"
+                 + fence_evidence([{"id": "computed-figures", "text": figures}]))
+    return [("system", with_safety(system)), ("user", user)]
 
 
 def _link_paragraph(rec: StepRecord, earlier: list[StepRecord], numbered: dict[int, Evidence],

@@ -1,0 +1,55 @@
+"""Plain-text rendering of figures for ``python -m core ask``: a look-up's facts, a figure
+step's fields in the plan, and the computation table under the answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def format_facts(d: Any) -> str:
+    """A look-up's facts, one line each: input, value as printed, source, page, chunk."""
+    lines = [f"  facts for {d.metric} {', '.join(d.periods)}: {sum(f.used for f in d.facts)} "
+             "found"]
+    for f in d.facts:
+        where = f"{f.source}{f' {f.concept}' if f.concept else ''}" \
+            + (f", p. {f.page}" if f.page else "") + (f", chunk {f.chunk_id}" if f.chunk_id
+                                                       else ", not printed")
+        mark = "" if f.used else " (alternative)"
+        lines.append(f"    {f.ref or f.period}: {f.printed or f'{f.value:,.0f}'} {f.unit} — "
+                     f"{f.label} [{where}]{mark}")
+    lines += [f"    missing: {m}" for m in d.missing]
+    lines += [f"    no financial statements: {n}" for n in d.no_statements]
+    return "\n".join(lines)
+
+
+def figure_fields(s: Any) -> str:
+    """A figure step's fields as the plan listing shows them ("" for a text step)."""
+    if s.tool == "figure_lookup":
+        return f" | metric: {s.metric} | periods: {', '.join(s.periods) or '-'}" + (
+            f" | unit: {s.unit}" if s.unit else "") + (
+            f" | decimals: {s.decimals}" if s.decimals is not None else "")
+    if s.tool == "compute":
+        return f" | formula: {s.formula}" + (f" | unit: {s.unit}" if s.unit else "") + (
+            f" | decimals: {s.decimals}" if s.decimals is not None else "") + (
+            f" | uses steps: {', '.join(str(d + 1) for d in s.depends_on)}"
+            if s.depends_on else "")
+    return ""
+
+
+def computation_table(figures: list, evidence: list) -> list[str]:
+    """Plain-text computation table per figure: input, period, value, unit, source [n]."""
+    n_of = {ev.id: n for n, ev in enumerate(evidence, start=1)}
+    out: list[str] = []
+    for fig in figures:
+        rows = [("input", "period", "value", "unit", "source")]
+        for r in fig.rows:
+            cite = f" [{n_of[r.chunk_id]}]" if r.chunk_id in n_of else ""
+            page = f", p. {r.page}" if r.page else ""
+            rows.append((r.input, r.period, r.value, r.unit, f"{r.source}{page}{cite}".strip()))
+        widths = [max(len(str(row[k])) for row in rows) for k in range(5)]
+        head = f"{fig.request.name}: {fig.display or 'not computed'}"
+        out += ["", head] + ["  " + "  ".join(str(c).ljust(w) for c, w in zip(
+            row, widths, strict=True)).rstrip() for row in rows]
+        out += [f"  work: {fig.work}"] if fig.work else []
+        out += [f"  missing: {m}" for m in fig.missing]
+    return out
