@@ -173,7 +173,6 @@ def test_the_facts_row_is_found_in_the_chunk_text():
 # --- drawn -------------------------------------------------------------------------------
 
 def _answer_app():
-
     from components.answer import opened_row, render_answer
     from components.citation_panel import render_citation_panel
     from core.cited import CitedPassage
