@@ -203,8 +203,9 @@ def render_result(result: FigureResult, numbers: Mapping[str, int], *, key: str)
     """One figure: its value, the computation table, the work, what is missing, notes."""
     st.markdown(_headline(result))
     frame = table_frame(result, numbers)
-    if not frame.empty:
-        st.dataframe(frame, hide_index=True, width="stretch", key=f"{key}_table")
+    if not frame.empty:  # st.table renders Markdown in cells: filing text is escaped
+        st.table(frame.map(lambda v: md_escape(str(v)) if v is not None else ""),
+                 hide_index=True, border="horizontal")
     if result.work:
         st.caption("Work: " + md_escape(result.work))
     for m in result.missing:

@@ -209,8 +209,10 @@ def test_the_computation_table_chart_and_notes_are_under_the_answer():
     markdown = [m.value for m in at.markdown]
     assert "**Computation**" in markdown
     assert any(m.startswith("**Revenue** (FY2022, FY2023): \\+0\\.2%") for m in markdown)
-    frames = [d.value for d in at.dataframe]
-    assert frames[0]["source"].tolist()[0] == "[2] · p. 52 · XBRL us-gaap:Revenues"
+    tables = [t.value for t in at.table]
+    assert tables[0]["source"].tolist()[0] == "\\[2\\] · p\\. 52 · XBRL us\\-gaap\\:Revenues"
+    assert tables[0]["value"].tolist()[:2] == ["\\$26,974 million", "\\$26,914 million"]
+    assert tables[1]["input"].tolist() == ["Capital expenditure, FY2018"]  # one row per input
     assert len(at.get("plotly_chart")) == 1  # revenue spans two periods; capex one
     assert any("Missing: no FY2017 PP" in w.value for w in at.warning)
     assert any("Work: \\(26,974" in c.value for c in at.caption)
