@@ -178,4 +178,5 @@ class RunView:
                 stop_message=e.stop_message, source=e.source,
                 invalid_markers=e.invalid_markers, not_found=e.not_found,
                 open_citation=self.open_citation, checks=getattr(e, "checks", []),
+                figures=getattr(e, "figures", None) or [],
             )
