@@ -50,6 +50,11 @@ def texts(text: str) -> list[str]:
                                                                 "24.8 percent"]),
     ("On 1st July 2022 and 2023-01-29 and 12/31/2022 nothing was stated.", []),
     ("The answer is 2,019 million shares, not the year 2019.", ["2,019 million"]),
+    ("Operating leases: right of use assets $ 829 $ 858; liabilities $ 146 $ 127",
+     ["$ 829", "$ 858", "$ 146", "$ 127"]),
+    ("What is the FY2015 - FY2017 3 year average net profit margin (as a %) for Best Buy?, "
+     "Answer in units of percents.\n- Operating income (3): 372; 289 [2]", ["372", "289"]),
+    ("Is a 5.1% capex ratio high? It was 5.1% in FY2022 [1].", ["5.1%"]),
 ])
 def test_stated_figures_skip_labels_and_keep_amounts(text, expected):
     assert texts(text) == expected

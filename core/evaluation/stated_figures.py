@@ -4,12 +4,14 @@
 ratio or percentage, and skips the numbers that only label or locate something:
 citation markers ``[3]``, years (``2023``), fiscal labels (``FY2018``, ``Q2 2023``,
 ``fiscal 2023``), dates (``January 29, 2023``), page and document references
-(``page 52``, ``Note 5``, ``Item 7``, ``Form 10-K``), list numbering (``1.``, ``(2)``),
-durations used as labels (``3 year average``, ``12 months ended``) and numbers glued to
-words (``3M``, ``COVID-19``, ``H100``). Each figure keeps its sign (``-3.7``,
-``$(1,577)``), its scale word (``million``, ``bn``, ``$1.6B``; or the line's ``in
-millions`` caption), whether it is a percentage or a currency amount, and how many
-decimals it was printed with (the reference's rounding).
+(``page 52``, ``Note 5``, ``Item 7``, ``Form 10-K``), list numbering and footnote marks
+(``1.``, ``(2) Current``, ``Operating income (3):``), durations used as labels (``3 year
+average``, ``12 months ended``), numbers glued to words (``3M``, ``COVID-19``, ``H100``)
+and questions (a restated sub-question, "What is the 3 year average ...?", states
+nothing). Each figure keeps its sign (``-3.7``, ``$(1,577)``), its scale word
+(``million``, ``bn``, ``$1.6B``; or the line's ``in millions`` caption), whether it is a
+percentage or a currency amount, and how many decimals it was printed with (the
+reference's rounding).
 
 ``asked_scale(question)`` reads the unit a question asks for ("in USD millions").
 """
@@ -38,7 +40,7 @@ _SKIP = re.compile("|".join([
     r"tables?|figures?|chapters?|footnotes?|level|tier)\s+\d+[a-z]?(?:[.(]\d+\)?)*\b",
     r"\b\d{1,2}-[KQF]\b", r"\b401\(k\)", r"\bS-[1-4]\b",  # form names
     r"^\s*(?:[-*•]\s*)?\(?\d{1,2}[.)](?=\s)",  # list numbering at a line start
-    r"\(\d{1,2}\)(?=\s+[A-Za-z])",  # (1) Current Health ...
+    r"\(\d{1,2}\)(?=\s+[A-Za-z])", r"(?<=[A-Za-z] )\(\d{1,2}\)(?=:)",  # (1) Current; Item (3):
     r"\b\d{1,2}[- ](?:years?|yrs?|months?|quarters?|weeks?)\b",  # 3 year average, 52-week
     r"'\d{2}\b",  # '23
 ]), re.IGNORECASE | re.MULTILINE)
@@ -50,7 +52,10 @@ _SUFFIX = re.compile(r"(?P<close>\))?(?P<unit>(?P<pct>\s?(?:%|percent\b|per\s?ce
                      r"billions?|trillions?|mn|mm|bn|tn)\b|(?P<tight>thousands?|millions?|"
                      r"billions?|trillions?|mn|mm|bn|tn|mil|[kmbt])(?![A-Za-z])"
                      r"|\s?x(?![A-Za-z]))?(?P<close2>\))?", re.IGNORECASE)
-_TRAILING_CURRENCY = re.compile(r"\s?\$|\s(?:USD|US dollars|dollars)\b", re.IGNORECASE)
+_TRAILING_CURRENCY = re.compile(r"\s?\$(?!\s?[\d(])|\s(?:USD|US dollars|dollars)\b",
+                                re.IGNORECASE)
+_QUESTION = re.compile(r"(?:^|(?<=[.!?:]\s))(?:[^.!?\n]|\.(?=\d))*\?", re.MULTILINE)
+"""A sentence asking something (a restated question states no figure)."""
 _CAPTION = re.compile(r"\bin\s+(?:USD\s+|US\s+dollars\s+|\$\s*)?(thousands|millions|billions)\b",
                       re.IGNORECASE)
 _ASKED = re.compile(r"\b(?:in|of)\s+(?:units\s+of\s+)?(?:USD|US\$|US\s+dollars|\$|dollars)?\s*"
@@ -82,8 +87,9 @@ class StatedFigure:
 
 
 def _masked(text: str) -> str:
-    """``text`` with every skipped span blanked (offsets kept)."""
-    return _SKIP.sub(lambda m: " " * len(m.group(0)), text)
+    """``text`` with every skipped span and every question blanked (offsets kept)."""
+    blank = _SKIP.sub(lambda m: " " * len(m.group(0)), text)
+    return _QUESTION.sub(lambda m: " " * len(m.group(0)), blank)
 
 
 def _caption_scale(text: str, at: int) -> int | None:
