@@ -89,16 +89,11 @@ def _rows(result: FigureResult) -> list[WorkRow]:
 
 
 def source_cell(row: WorkRow, numbers: Mapping[str, int]) -> str:
-    """'[3] · p. 52 · XBRL us-gaap:Revenues'; 'p. 52 (not in the answer's evidence)'."""
-    parts = []
+    """'[3] p. 52 · XBRL us-gaap:Revenues'; 'p. 52 (not in the answer's evidence)'."""
     n = numbers.get(row.chunk_id or "")
-    if n:
-        parts.append(f"[{n}]")
-    if row.page:
-        parts.append(f"p. {row.page}")
-    if row.source:
-        parts.append(row.source)
-    text = " · ".join(parts)
+    where = " ".join(x for x in (f"[{n}]" if n else "", f"p. {row.page}" if row.page else "")
+                     if x)
+    text = " · ".join(x for x in (where, row.source) if x)
     if row.chunk_id and not n:
         text += " (not in the answer's evidence)"
     return text
@@ -171,8 +166,9 @@ def chart_figure(frame: pd.DataFrame, metric: str):
     fig = go.Figure(go.Bar(x=data["period"], y=values, text=labels, textposition="outside",
                            marker_color=BAR_COLOUR, cliponaxis=False,
                            hovertemplate="%{x}: %{text}<extra></extra>"))
-    title = f"{data['label'].iloc[0]} by period"
-    fig.update_layout(title=title, margin=dict(l=10, r=10, t=40, b=10), height=300,
+    label = str(data["label"].iloc[0])
+    title = f"{label[:1].upper()}{label[1:]} by period"
+    fig.update_layout(title=title, margin=dict(l=10, r=10, t=40, b=10), height=260,
                       yaxis_title=axis, xaxis_title=None, xaxis_type="category",
                       yaxis_range=[0, float(values.abs().max()) * 1.2 or 1])
     return fig
