@@ -61,10 +61,11 @@ def bench_ingest(args, settings: Settings) -> int:
         settings = settings.model_copy(  # scratch: never into the team database
             update={"data_dir": Path(tmp.name), "database_url": None})
     corpus = Corpus(settings, embedder=embedder)
-    header = f"{'file':34} {'parse':>6} {'sect':>6} {'chunk':>6} {'embed':>6} {'index':>6} " \
-             f"{'total':>6} {'chunks':>6} {'tables':>6} {'dup%':>5}"
+    header = f"{'file':34} {'parse':>6} {'sect':>6} {'chunk':>6} {'facts':>6} {'embed':>6} " \
+             f"{'index':>6} {'total':>6} {'facts%':>6} {'chunks':>6} {'tables':>6} {'dup%':>5} " \
+             f"{'n_facts':>7}"
     print(header)
-    grand = 0.0
+    grand = grand_facts = 0.0
     failed: list[str] = []
     for path in args.files:
         try:
@@ -75,16 +76,27 @@ def bench_ingest(args, settings: Settings) -> int:
             continue
         t = report.timings
         embed, index = t.get("embed", 0.0), t.get("index", 0.0)
-        total = t.get("parse", 0) + t.get("sections", 0) + t.get("chunk", 0) + embed + index
+        facts = t.get("facts", 0.0)
+        total = t.get("parse", 0) + t.get("sections", 0) + t.get("chunk", 0) + facts + embed \
+            + index
         grand += total
+        grand_facts += facts
         chunks = corpus.store.chunks(report.meta.doc_id)
         texts = [c.text for c in chunks]
         dup = 100.0 * (len(texts) - len(set(texts))) / max(1, len(texts))
+        share = 100.0 * facts / total if total else 0.0
+        n_facts = "-" if report.n_facts is None else str(report.n_facts)
         print(f"{Path(path).name[:34]:34} {t.get('parse', 0):6.2f} {t.get('sections', 0):6.2f} "
-              f"{t.get('chunk', 0):6.2f} {embed:6.2f} {index:6.2f} {total:6.2f} "
-              f"{report.meta.n_chunks:6d} {report.meta.n_tables:6d} {dup:5.1f}")
+              f"{t.get('chunk', 0):6.2f} {facts:6.2f} {embed:6.2f} {index:6.2f} {total:6.2f} "
+              f"{share:6.1f} {report.meta.n_chunks:6d} {report.meta.n_tables:6d} {dup:5.1f} "
+              f"{n_facts:>7}")
+        for warning in report.warnings:
+            print(f"  warning: {warning}")
     if len(args.files) > 1:
-        print(f"all {len(args.files)} files: {grand:.2f}s, {len(corpus.documents())} documents, "
+        share = 100.0 * grand_facts / grand if grand else 0.0
+        print(f"all {len(args.files)} files: {grand:.2f}s, of which facts {grand_facts:.2f}s "
+              f"({share:.1f}%, i.e. +{100.0 * grand_facts / max(grand - grand_facts, 1e-9):.1f}% "
+              f"over ingest without facts); {len(corpus.documents())} documents, "
               f"{sum(d.n_chunks for d in corpus.documents())} chunks")
     if failed:
         print(f"{len(failed)} of {len(args.files)} files failed: "

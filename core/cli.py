@@ -1,4 +1,4 @@
-"""Command line: ingest, docs, delete, search, ask, compare, bench.
+"""Command line: ingest, docs, delete, search, facts, ask, compare, bench.
 
 Run ``python -m core --help``. Settings come from the environment (DTR_*),
 e.g. ``DTR_DATA_DIR=/tmp/corpus python -m core docs``.
@@ -38,8 +38,12 @@ def cmd_ingest(args, settings: Settings) -> int:
         m = report.meta
         state = "ingested" if report.added else "already in the corpus (unchanged)"
         stages = ", ".join(f"{k} {v:.2f}s" for k, v in report.timings.items())
+        facts = "" if report.n_facts is None else f", {report.n_facts} facts"
         print(f"✓ {m.file_name} [{m.doc_id}] {state}: {m.company} {m.form_type} {m.period}; "
-              f"{len(m.sections)} sections, {m.n_chunks} chunks, {m.n_tables} tables ({stages})")
+              f"{len(m.sections)} sections, {m.n_chunks} chunks, {m.n_tables} tables{facts} "
+              f"({stages})")
+        for warning in report.warnings:
+            print(f"  warning: {warning}", file=sys.stderr)
     return 1 if failures else 0
 
 
@@ -177,6 +181,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-rerank", action="store_true")
     s.set_defaults(func=cmd_search)
 
+    from core.facts_cli import add_facts_parser
+
+    add_facts_parser(sub)
     from core.bench import add_bench_parser
 
     add_bench_parser(sub)

@@ -20,6 +20,7 @@ STAGE_LABELS = {
     "parse": "parsing",
     "sections": "finding sections",
     "chunk": "chunking",
+    "facts": "reading financial facts",
     "embed": "embedding {n} chunks",
     "index": "indexing",
 }
@@ -55,6 +56,8 @@ class IngestReport:
     meta: DocumentMeta
     added: bool
     timings: dict[str, float] = field(default_factory=dict)
+    n_facts: int | None = None  # facts stored with the document (None: not extracted)
+    warnings: list[str] = field(default_factory=list)
 
 
 class Corpus:
@@ -148,14 +151,22 @@ class Corpus:
 
         keep_original(self.settings, prepared.meta.doc_id, data)  # citations show it as filed
         existing = self.store.get_document(prepared.meta.doc_id)
-        if existing is not None:
-            return IngestReport(existing, False, dict(prepared.timings))
+        if existing is not None:  # unchanged; one ingested before facts existed gets them
+            n_facts = self.store.facts_status().get(existing.doc_id)
+            if n_facts is None and prepared.facts is not None:
+                self.store.write_facts(existing.doc_id, prepared.facts)
+                n_facts = len(prepared.facts)
+            return IngestReport(existing, False, dict(prepared.timings), n_facts=n_facts,
+                                warnings=prepared.warnings)
         clock.n_chunks = len(prepared.chunks)
-        meta, added = self.store.add(prepared.meta, prepared.chunks, on_stage=clock)
+        facts = prepared.facts
+        meta, added = self.store.add(prepared.meta, prepared.chunks, on_stage=clock,
+                                     facts=facts)
         clock.stop()
         timings = dict(prepared.timings)
         timings.update({k: v for k, v in clock.timings.items() if k in ("embed", "index")})
-        return IngestReport(meta, added, timings)
+        return IngestReport(meta, added, timings, n_facts=None if facts is None else len(facts),
+                            warnings=prepared.warnings)
 
     def ingest_path(self, path: str | Path, **kwargs) -> IngestReport:
         p = Path(path)

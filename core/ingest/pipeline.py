@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,8 +19,9 @@ from core.ingest.sections import detect_sections
 from core.ingest.sniff import sniff
 from core.ingest.statements import relocate_statements
 from core.ingest.text import load_text
-from core.types import Chunk, DocumentMeta, ParsedDocument
+from core.types import Chunk, DocumentMeta, Fact, ParsedDocument
 
+log = logging.getLogger(__name__)
 _LOADERS = {"pdf": load_pdf, "html": load_html, "text": load_text}
 
 
@@ -31,6 +33,9 @@ class Prepared:
     chunks: list[Chunk]
     timings: dict[str, float] = field(default_factory=dict)
     parsed: ParsedDocument | None = None
+    facts: list[Fact] | None = field(default=None)
+    """Financial facts (``core.ingest.facts``); None when extraction failed."""
+    warnings: list[str] = field(default_factory=list)
 
 
 def _check_size(data: bytes, name: str, settings: Settings) -> None:
@@ -85,7 +90,9 @@ def prepare(
     win over the cover text (``meta``); what stays unknown is "unknown". Ticker, former
     names and the period's end date are read the same way. Raises IngestError with an
     actionable message.
-    ``on_stage`` is called with "parse", "sections" and "chunk" as each stage starts.
+    ``on_stage`` is called with "parse", "sections", "chunk" and "facts" as each stage
+    starts. A failure to extract facts never fails the ingest: ``Prepared.facts`` is None
+    (not extracted) and a warning says why (``Prepared.warnings``).
     """
     stage = on_stage or (lambda _name: None)
     name = safe_file_name(file_name)
@@ -135,4 +142,25 @@ def prepare(
         size_bytes=len(data),
         ingested_at=datetime.now(UTC).isoformat(timespec="seconds"),
     )
-    return Prepared(meta=meta, chunks=chunks, timings=timings, parsed=doc)
+    stage("facts")
+    t0 = time.perf_counter()
+    figures, warnings = facts_of(meta, doc, chunks, data)
+    timings["facts"] = time.perf_counter() - t0
+    return Prepared(meta=meta, chunks=chunks, timings=timings, parsed=doc, facts=figures,
+                    warnings=warnings)
+
+
+def facts_of(meta: DocumentMeta, doc: ParsedDocument, chunks: list[Chunk],
+             data: bytes | None) -> tuple[list[Fact] | None, list[str]]:
+    """``extract_facts`` that never raises: on failure, None (not extracted) and a warning."""
+    from core.ingest.facts import extract_facts
+
+    try:
+        return extract_facts(meta, doc, chunks, data), []
+    except Exception as exc:  # noqa: BLE001 - a bad table must not cost the filing
+        log.warning("facts of %s could not be extracted: %s", meta.file_name, exc,
+                    exc_info=True)
+        return None, [f"Financial facts could not be extracted from {meta.file_name} "
+                    f"({type(exc).__name__}: {exc}); the filing is searchable, but figures "
+                    "will not be looked up in it. `python -m core facts --rebuild "
+                    f"{meta.doc_id}` retries."]

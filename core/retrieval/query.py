@@ -1,9 +1,10 @@
 """What a question asks for beyond its words: metrics and the statements that print them.
 
 Analysts name metrics ("capex", "EBITDA", "quick ratio"); filings print line items
-("Purchases of property, plant and equipment") in statements. The glossary
-(``glossary.toml`` beside this module: data, not code) maps one to the other. A question
-that names a statement ("... shown in the cash flow statement") or a metric gets:
+("Purchases of property, plant and equipment") in statements. The search glossary (the
+``[[search]]`` groups and ``[statement_names]`` of the metric catalogue,
+``core/metrics/catalog.toml``: data, not code) maps one to the other. A question that
+names a statement ("... shown in the cash flow statement") or a metric gets:
 
 * ``line_items``: the line items, added to the keyword query so BM25 can meet the
   filing's own wording;
@@ -13,16 +14,16 @@ that names a statement ("... shown in the cash flow statement") or a metric gets
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 
-GLOSSARY = Path(__file__).with_name("glossary.toml")
+from core.metrics import catalog
 
 
 @dataclass(frozen=True)
 class Metric:
+    """A search-glossary entry: names, the line items to add, the statements to rank."""
+
     names: tuple[str, ...]
     line_items: tuple[str, ...]
     statements: tuple[str, ...]
@@ -53,16 +54,14 @@ def _pattern(names) -> re.Pattern:
     return re.compile(rf"(?<![a-z0-9])(?:{alts})(?![a-z0-9])")
 
 
-@lru_cache(maxsize=4)
-def load_glossary(path: Path = GLOSSARY) -> tuple[dict[str, re.Pattern], list[tuple[Metric,
-                                                                                   re.Pattern]]]:
-    """``(statement -> pattern of its names, [(metric, pattern of its names)])``."""
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
-    statements = {kind: _pattern(names) for kind, names in data["statement_names"].items()}
+@lru_cache(maxsize=1)
+def load_glossary() -> tuple[dict[str, re.Pattern], list[tuple[Metric, re.Pattern]]]:
+    """``(statement -> pattern of its names, [(search group, pattern of its names)])``."""
+    cat = catalog()
+    statements = {kind: _pattern(names) for kind, names in cat.statement_names.items()}
     metrics = []
-    for row in data.get("metric", []):
-        metric = Metric(tuple(row["names"]), tuple(row.get("line_items", [])),
-                        tuple(row.get("statements", [])))
+    for group in cat.search_groups:
+        metric = Metric(group.names, group.line_items, group.statements)
         metrics.append((metric, _pattern(metric.names)))
     return statements, metrics
 

@@ -37,10 +37,11 @@ from core.retrieval.context import index_text, tag_statements, vector_text
 from core.storage import storage_for
 from core.store.coherence import Generation
 from core.store.doc_vectors import DocVectors
+from core.store.facts_table import with_statements
 from core.store.failures import add_failed, delete_failed, first_line
 from core.store.keyword import KeywordIndex, TextOf
 from core.store.vectors import VectorIndex
-from core.types import Chunk, DocumentMeta
+from core.types import Chunk, DocumentMeta, Fact
 
 log = logging.getLogger(__name__)
 
@@ -69,11 +70,14 @@ class CorpusStore:
 
     # --- writes -----------------------------------------------------------
     def add(
-        self, meta: DocumentMeta, chunks: list[Chunk], on_stage=None
+        self, meta: DocumentMeta, chunks: list[Chunk], on_stage=None,
+        facts: list[Fact] | None = None,
     ) -> tuple[DocumentMeta, bool]:
         """Index a document; returns ``(meta, False)`` when its doc_id is already present.
 
         ``on_stage`` (optional) is called with "embed" and "index" as each stage starts.
+        ``facts`` (``core.ingest.facts``) are written with the chunks, in the same
+        transaction; a fact whose table named no statement takes its chunk's tag.
         """
         stage = on_stage or (lambda _name: None)
         bad = [c.chunk_id for c in chunks if c.doc_id != meta.doc_id]
@@ -89,6 +93,7 @@ class CorpusStore:
             meta.sections = list(dict.fromkeys(c.section for c in chunks))
         chunks = [c.model_copy(update={"statement": tag})
                   for c, tag in zip(chunks, tag_statements(chunks), strict=True)]
+        facts = None if facts is None else with_statements(facts, chunks)
         # Embedding (minutes for a long filing) holds no lock: readers in this process
         # (sections, search) go on meanwhile; only the short index stage is serialised.
         stage("embed")
@@ -103,7 +108,7 @@ class CorpusStore:
                     meta.doc_id):
                 raise StoreError(add_failed(meta.file_name, self._where, None))
             try:
-                self.registry.write_pending(meta, chunks)
+                self.registry.write_pending(meta, chunks, facts)
                 self.vectors.add(chunks, vectors)
                 self._generation.wrote(self.registry.mark_ready(meta.doc_id))
             except BaseException as exc:
@@ -127,6 +132,10 @@ class CorpusStore:
                 raise StoreError(delete_failed(doc_id, self._where, exc)) from None
             self._generation.wrote(self.registry.remove(doc_id))
             self.keyword.invalidate(doc_id)
+
+    def write_facts(self, doc_id: str, facts: list[Fact]) -> None:
+        """Replace a stored document's facts (``facts --rebuild``); statements as in ``add``."""
+        self.registry.write_facts(doc_id, with_statements(facts, self.registry.chunks(doc_id)))
 
     def update_document(self, doc_id: str, **fields: str) -> DocumentMeta:
         """Correct a document's company / form_type / period / ticker (see
@@ -222,6 +231,18 @@ class CorpusStore:
                 self._sections = (ready, self.registry.sections())
             cached = self._sections[1]
         return {doc_id: list(titles) for doc_id, titles in cached.items()}
+
+    def facts(self, doc_ids: list[str] | None = None, *, metric: str | None = None,
+              fiscal_years: list[int] | None = None, concept: str | None = None,
+              statement: str | None = None) -> list[Fact]:
+        """Facts of ready documents matching every filter given, in document order."""
+        return self.registry.facts(doc_ids, metric=metric, fiscal_years=fiscal_years,
+                                   concept=concept, statement=statement)
+
+    def facts_status(self) -> dict[str, int]:
+        """doc_id -> number of facts, for documents whose facts were extracted (one
+        ingested before facts existed is absent: ``python -m core facts --rebuild``)."""
+        return self.registry.facts_status()
 
     def get_vectors(self, ids: list[str]) -> dict[str, np.ndarray]:
         """Stored chunk vectors by id (for rerankers: no re-encoding)."""

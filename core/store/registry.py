@@ -21,8 +21,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from core.errors import StoreError
+from core.store import facts_table
 from core.store.corrections import validate
-from core.types import Chunk, DocumentMeta
+from core.types import Chunk, DocumentMeta, Fact
 
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -102,6 +103,7 @@ class Registry:
         self._conn.execute("PRAGMA foreign_keys = ON")
         self._conn.execute("PRAGMA journal_mode = WAL")
         self._conn.executescript(SCHEMA)
+        self._conn.executescript(facts_table.SCHEMA)
         self._migrate()
         self._conn.commit()
 
@@ -201,10 +203,26 @@ class Registry:
         with self._lock:
             return [r[0] for r in self._conn.execute(sql, args).fetchall()]
 
+    def facts(self, doc_ids: list[str] | None = None, *, metric: str | None = None,
+              fiscal_years: list[int] | None = None, concept: str | None = None,
+              statement: str | None = None) -> list[Fact]:
+        """Facts of ready documents matching every filter given (``facts_table.query``)."""
+        sql, args = facts_table.query("?", doc_ids, metric, fiscal_years, concept, statement)
+        with self._lock:
+            return facts_table.to_facts(self._conn.execute(sql, args).fetchall())
+
+    def facts_status(self) -> dict[str, int]:
+        """doc_id -> number of facts, for ready documents whose facts were extracted."""
+        with self._lock:
+            return dict(self._conn.execute(facts_table.STATUS_SQL).fetchall())
+
     # --- writes -----------------------------------------------------------
-    def write_pending(self, meta: DocumentMeta, chunks: list[Chunk]) -> None:
-        """Insert a document as ``pending`` with all its chunks, in one transaction."""
+    def write_pending(self, meta: DocumentMeta, chunks: list[Chunk],
+                      facts: list[Fact] | None = None) -> None:
+        """Insert a document as ``pending`` with all its chunks (and its facts, when
+        extracted), in one transaction."""
         rows = [_chunk_row(c) for c in chunks]
+        fact_rows = None if facts is None else facts_table.fact_rows(meta.doc_id, facts)
         with self._lock, self._conn:
             seq = self._conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM documents").fetchone()
             self._conn.execute(
@@ -217,6 +235,22 @@ class Registry:
                 f"VALUES ({', '.join('?' * len(_FIELDS))})",
                 rows,
             )
+            if fact_rows is not None:
+                self._conn.executemany(facts_table.insert_sql("?"), fact_rows)
+                self._conn.execute(facts_table.count_sql("?"), (meta.doc_id, len(fact_rows)))
+
+    def write_facts(self, doc_id: str, facts: list[Fact]) -> None:
+        """Replace a document's facts (one transaction). Raises StoreError for an unknown
+        document."""
+        rows = facts_table.fact_rows(doc_id, facts)
+        with self._lock, self._conn:
+            if self._conn.execute("SELECT 1 FROM documents WHERE doc_id = ?",
+                                  (doc_id,)).fetchone() is None:
+                raise StoreError(f"No document {doc_id!r} in the corpus; `python -m core "
+                                 "docs` lists the ids.")
+            self._conn.execute("DELETE FROM facts WHERE doc_id = ?", (doc_id,))
+            self._conn.executemany(facts_table.insert_sql("?"), rows)
+            self._conn.execute(facts_table.count_sql("?"), (doc_id, len(rows)))
 
     def update_document(self, doc_id: str, **fields: str) -> DocumentMeta:
         """Correct a ready document's company, form_type, period or ticker (values checked

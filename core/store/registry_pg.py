@@ -14,10 +14,11 @@ import threading
 from collections.abc import Iterable
 
 from core.errors import StoreError
+from core.store import facts_table
 from core.store.corrections import validate
 from core.store.pg import db_errors, get_pool
 from core.store.registry import _FIELDS, _ISO_DATE, _chunk_row, _row_to_chunk
-from core.types import Chunk, DocumentMeta
+from core.types import Chunk, DocumentMeta, Fact
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS documents (
@@ -65,7 +66,7 @@ class PgRegistry:
         self._lock = threading.Lock()
         with db_errors(url), self._pool.connection() as conn, conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
-            for statement in filter(str.strip, SCHEMA.split(";")):
+            for statement in filter(str.strip, (SCHEMA + facts_table.SCHEMA).split(";")):
                 conn.execute(statement)  # one at a time: statements are prepared
 
     def _rows(self, sql: str, args: Iterable = ()) -> list[tuple]:
@@ -149,9 +150,20 @@ class PgRegistry:
         sql = f"SELECT c.chunk_id {_READY_JOIN} WHERE {' AND '.join(where)} ORDER BY d.seq, c.idx"
         return [r[0] for r in self._rows(sql, args)]
 
+    def facts(self, doc_ids: list[str] | None = None, *, metric: str | None = None,
+              fiscal_years: list[int] | None = None, concept: str | None = None,
+              statement: str | None = None) -> list[Fact]:
+        sql, args = facts_table.query("%s", doc_ids, metric, fiscal_years, concept, statement)
+        return facts_table.to_facts(self._rows(sql, args))
+
+    def facts_status(self) -> dict[str, int]:
+        return dict(self._rows(facts_table.STATUS_SQL))
+
     # --- writes -----------------------------------------------------------
-    def write_pending(self, meta: DocumentMeta, chunks: list[Chunk]) -> None:
+    def write_pending(self, meta: DocumentMeta, chunks: list[Chunk],
+                      facts: list[Fact] | None = None) -> None:
         rows = [_chunk_row(c) for c in chunks]
+        fact_rows = None if facts is None else facts_table.fact_rows(meta.doc_id, facts)
 
         def fn(cur):
             cur.execute(
@@ -160,6 +172,25 @@ class PgRegistry:
                 (meta.doc_id, meta.model_dump_json()))
             marks = ", ".join(["%s"] * len(_COLS))
             cur.executemany(f"INSERT INTO chunks ({', '.join(_COLS)}) VALUES ({marks})", rows)
+            if fact_rows is not None:
+                if fact_rows:
+                    cur.executemany(facts_table.insert_sql("%s"), fact_rows)
+                cur.execute(facts_table.count_sql("%s"), (meta.doc_id, len(fact_rows)))
+
+        self._write(fn)
+
+    def write_facts(self, doc_id: str, facts: list[Fact]) -> None:
+        rows = facts_table.fact_rows(doc_id, facts)
+
+        def fn(cur):
+            if cur.execute("SELECT 1 FROM documents WHERE doc_id = %s FOR UPDATE",
+                           (doc_id,)).fetchone() is None:
+                raise StoreError(f"No document {doc_id!r} in the corpus; `python -m core "
+                                 "docs` lists the ids.")
+            cur.execute("DELETE FROM facts WHERE doc_id = %s", (doc_id,))
+            if rows:
+                cur.executemany(facts_table.insert_sql("%s"), rows)
+            cur.execute(facts_table.count_sql("%s"), (doc_id, len(rows)))
 
         self._write(fn)
 

@@ -1,0 +1,82 @@
+"""Financial facts of a filing, extracted at ingest (``extract_facts``).
+
+Two sources: the statement, MD&A, segment and note tables of the parsed text
+(``table_facts``: line item, column period, caption scale, parentheses negative), and for
+an inline-XBRL filing its tagged numeric facts (``xbrl``: concept, context period, unit,
+scale, sign, decimals, dimensions). Each table fact is linked to the chunk holding its row
+and its page; each XBRL fact to the table fact it is printed as (``link``), else kept with
+``chunk_id=None`` (hidden in ``ix:header`` or printed in prose). Fact ids number the facts
+in extraction order (table facts in reading order, then XBRL facts in document order), so
+re-extracting the same file gives the same ids.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.ingest.facts.calendar import FiscalCalendar
+from core.ingest.facts.link import chunk_finder, link_xbrl, page_finder
+from core.ingest.facts.metric import metric_of
+from core.ingest.facts.table_facts import read_tables
+from core.ingest.facts.xbrl import is_inline_xbrl, read_xbrl
+from core.types import Chunk, DocumentMeta, Fact, ParsedDocument
+
+__all__ = ["extract_facts", "fiscal_calendar", "primary_statements"]
+
+_YTD = ((3, re.compile(r"\bnine\s+months\s+ended\b|\bthirty[-\s]nine\s+weeks\b", re.I)),
+        (2, re.compile(r"\bsix\s+months\s+ended\b|\btwenty[-\s]six\s+weeks\b", re.I)))
+
+
+def fiscal_calendar(meta: DocumentMeta, text: str = "") -> FiscalCalendar | None:
+    """The filing's fiscal calendar from its own period and period end; a 10-Q whose
+    quarter is not known from its period is placed by the year-to-date columns it prints."""
+    hint = None
+    if (meta.form_type or "").upper().startswith("10-Q"):
+        hint = next((q for q, rx in _YTD if rx.search(text[:400_000])), 1)
+    return FiscalCalendar.for_filing(meta.period, meta.period_end, meta.form_type, hint)
+
+
+def primary_statements(facts: list[Fact], chunks: list[Chunk]) -> list[Fact]:
+    """``facts`` with statement tags kept for the filer's own statements only: when Item 8
+    holds statements, a statement-shaped table elsewhere (a summary in MD&A, a schedule in
+    Item 15, an investee's statements filed as an exhibit) is no statement of the filing."""
+    sections = {c.chunk_id: c.section for c in chunks}
+
+    def in_item8(fact: Fact) -> bool:
+        return sections.get(fact.chunk_id or "", "").startswith("Item 8")
+
+    if not any(f.statement and in_item8(f) for f in facts):
+        return facts
+    for fact in facts:
+        if fact.statement and fact.chunk_id in sections and not in_item8(fact):
+            fact.statement = None
+            fact.metric = metric_of(fact)
+    return facts
+
+
+def extract_facts(meta: DocumentMeta, parsed: ParsedDocument, chunks: list[Chunk],
+                  data: bytes | None = None) -> list[Fact]:
+    """Every fact of one filing: see the module docstring."""
+    calendar = fiscal_calendar(meta, parsed.text)
+    find_chunk, find_page = chunk_finder(chunks), page_finder(parsed.pages)
+    statements = {c.chunk_id: c.statement for c in chunks if c.statement}
+
+    def statement_at(offset: int) -> str | None:
+        chunk = find_chunk(offset)
+        return statements.get(chunk.chunk_id) if chunk else None
+
+    table: list[Fact] = []
+    for tf in read_tables(parsed, calendar, meta.doc_id, statement_at):
+        fact = tf.fact
+        chunk = find_chunk(tf.offset, len(fact.row))
+        fact.chunk_id = chunk.chunk_id if chunk else None
+        fact.page = find_page(tf.offset)
+        table.append(fact)
+    tagged = [t.fact for t in read_xbrl(data, meta.doc_id, calendar)] \
+        if is_inline_xbrl(data) else []
+    link_xbrl(tagged, table)
+    facts = primary_statements(table + tagged, chunks)
+    for n, fact in enumerate(facts):
+        fact.fact_id = f"{meta.doc_id}-f{n:05d}"
+        fact.metric = metric_of(fact)
+    return facts

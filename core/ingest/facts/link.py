@@ -1,0 +1,91 @@
+"""Where each fact is printed: the chunk and page holding a table row, and the table fact
+an XBRL fact is printed as.
+
+Chunk offsets are exact offsets into ``parsed.text``; a row belongs to the chunk whose
+[start, end) holds it (overlapping text chunks: the first that holds the whole row). An
+XBRL fact is printed as a table fact with the same magnitude (tables print an expense
+"(262)" that XBRL tags as 262 with no sign), the same period end (within a few days: a
+bare-year column's end is the fiscal year's approximate end) and the same kind and length
+of period; among several, a statement table's row wins, then the first in reading order.
+A dimensional fact may be printed in a table of segments; an entity total never links to
+a row whose column is a member.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import defaultdict
+from datetime import date
+
+from core.types import Chunk, Fact, Page
+
+END_DAYS = 10
+
+
+def chunk_finder(chunks: list[Chunk]):
+    """``find(offset, length) -> Chunk | None``."""
+    ordered = sorted(chunks, key=lambda c: (c.start, c.index))
+    starts = [c.start for c in ordered]
+
+    def find(offset: int, length: int = 1) -> Chunk | None:
+        k = bisect.bisect_right(starts, offset)
+        holding = [c for c in ordered[max(0, k - 4):k] if c.start <= offset < c.end]
+        whole = [c for c in holding if offset + length <= c.end]
+        pick = whole or holding
+        return pick[0] if pick else None
+
+    return find
+
+
+def page_finder(pages: list[Page]):
+    ordered = sorted(pages, key=lambda p: p.start)
+    starts = [p.start for p in ordered]
+
+    def find(offset: int) -> int | None:
+        k = bisect.bisect_right(starts, offset) - 1
+        if k >= 0 and offset <= ordered[k].end:
+            return ordered[k].number
+        return None
+
+    return find
+
+
+def _key(value: float) -> float:
+    return round(abs(value), 2)
+
+
+def _close(a: str | None, b: str | None) -> bool:
+    if not a or not b:
+        return False
+    return abs((date.fromisoformat(a) - date.fromisoformat(b)).days) <= END_DAYS
+
+
+def link_xbrl(tagged: list[Fact], table: list[Fact]) -> None:
+    """Give each XBRL fact the chunk, page, row, column and label of the table fact it is
+    printed as, and each matched table fact its concept (in place)."""
+    by_value: dict[float, list[int]] = defaultdict(list)
+    for i, f in enumerate(table):
+        if f.value and f.unit != "percent":
+            by_value[_key(f.value)].append(i)
+    for x in tagged:
+        if not x.value:
+            continue
+        best = None
+        for i in by_value.get(_key(x.value), []):
+            t = table[i]
+            if t.period_type != x.period_type or not _close(t.end, x.end):
+                continue
+            if x.period_type == "duration" and t.months and x.months and t.months != x.months:
+                continue
+            if not x.dims and t.dims:
+                continue
+            rank = (t.statement is None, bool(t.concept), i)
+            if best is None or rank < best[0]:
+                best = (rank, i)
+        if best is None:
+            continue
+        t = table[best[1]]
+        x.chunk_id, x.page, x.row, x.column = t.chunk_id, t.page, t.row, t.column
+        x.label, x.statement = t.label, t.statement
+        if not x.dims and t.concept is None:
+            t.concept = x.concept

@@ -1,0 +1,24 @@
+"""The metric catalogue key of a fact (``core.metrics``): by its XBRL concept first, else by
+its printed line item within its statement and unit. A filing prints each line for
+several periods, so answers are remembered per (concept, label, statement, unit)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from core.metrics import metric_for_concept, metric_for_label
+from core.types import Fact
+
+
+def metric_of(fact: Fact) -> str | None:
+    """Catalogue key for a fact, or None when the catalogue does not know it. A member of
+    a dimension (a segment's column, an XBRL axis member) is printed under the member's
+    name, not the line item's: it is known by its concept only."""
+    if fact.dims:
+        return metric_for_concept(fact.concept) if fact.concept else None
+    return _metric(fact.concept, fact.label, fact.statement, fact.unit)
+
+
+@lru_cache(maxsize=20_000)
+def _metric(concept: str | None, label: str, statement: str | None, unit: str) -> str | None:
+    return metric_for_concept(concept) or metric_for_label(label, statement, unit=unit)

@@ -1,0 +1,222 @@
+"""The metric catalogue (``catalog.toml`` beside this module), loaded once.
+
+A ``Metric`` is either looked up (a line printed in a statement: its XBRL concepts and
+printed line-item patterns) or derived (a formula over other metrics, in the grammar of
+``core.figures.formula``). Three questions are answered here, for ingest and for queries:
+
+* ``metric_for_concept("us-gaap:Revenues")`` -> ``"revenue"``;
+* ``metric_for_label("Purchases of property, plant and equipment (PP&E)", "cash_flow")``
+  -> ``"capex"`` (the printed line, normalised, against each metric's patterns; a balance
+  metric is never read from a flow statement: "Inventories" on the cash-flow statement is
+  a change, not the balance);
+* ``find_metrics(text)``: the metric names a question uses, longest first.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+CATALOG = Path(__file__).with_name("catalog.toml")
+
+# Parenthesised sign alternatives and footnote marks dropped from printed labels.
+_SIGN_ALTERNATIVE = re.compile(
+    r"\((?:net )?(?:loss|losses|deficit|benefit|income|gain|gains|expense|expenses|"
+    r"used in|used for|used by|provided by|provided|used|decrease|increase|"
+    r"benefit\s*\)?\s*\(?expense|[a-z]|\d{1,2}|\*+)\)")
+_APOSTROPHE = re.compile(r"['\u2019\u2018`]")
+_PUNCT = re.compile(r"[^a-z0-9&%]+")
+_MOJIBAKE = ("\u00e2\u20ac\u201d", "\u00e2\u20ac\u201c", "\u00e2\u20ac\u2122", "\u00e2")
+
+
+def normalise_label(label: str) -> str:
+    """A printed line item reduced for matching: lower case, "(loss)"-style alternatives
+    and footnote marks removed, punctuation and dashes as spaces, spaces collapsed.
+
+    "Property, plant and equipment — net" -> "property plant and equipment net";
+    "Net cash provided by (used in) operating activities" ->
+    "net cash provided by operating activities".
+    """
+    text = label.lower()
+    for bad in _MOJIBAKE:
+        text = text.replace(bad, " ")
+    text = _SIGN_ALTERNATIVE.sub(" ", text)
+    text = _APOSTROPHE.sub("", text)
+    return " ".join(_PUNCT.sub(" ", text).split())
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One catalogue entry (see the field notes at the top of ``catalog.toml``)."""
+
+    key: str
+    names: tuple[str, ...]
+    label: str
+    concepts: tuple[str, ...] = ()
+    line_items: tuple[str, ...] = ()
+    statement: str | None = None
+    kind: Literal["flow", "instant"] | None = None
+    unit: str = "USD"
+    sign: Literal["as_printed", "positive"] = "as_printed"
+    formula: str | None = None
+    fallback: str | None = None
+    decimals: int | None = None
+
+    @property
+    def derived(self) -> bool:
+        """True for a metric computed by a formula rather than looked up."""
+        return self.formula is not None
+
+
+@dataclass(frozen=True)
+class MetricMatch:
+    """A metric named in a text: its key, the words used and where."""
+
+    key: str
+    name: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class SearchGroup:
+    """A retrieval glossary entry: names -> line items and statements to search."""
+
+    metrics: tuple[str, ...]
+    names: tuple[str, ...]
+    line_items: tuple[str, ...]
+    statements: tuple[str, ...]
+
+
+class Catalog:
+    """The loaded catalogue with its indexes (build with ``catalog()``)."""
+
+    def __init__(self, data: dict):
+        self.statement_names: dict[str, tuple[str, ...]] = {
+            k: tuple(v) for k, v in data.get("statement_names", {}).items()}
+        self.metrics: dict[str, Metric] = {}
+        for row in data.get("metric", []):
+            names = tuple(row["names"])
+            metric = Metric(
+                key=row["key"], names=names, label=row.get("label", names[0]),
+                concepts=tuple(row.get("concepts", [])),
+                line_items=tuple(row.get("line_items", [])),
+                statement=row.get("statement"), kind=row.get("kind"),
+                unit=row.get("unit", "USD"), sign=row.get("sign", "as_printed"),
+                formula=row.get("formula"), fallback=row.get("fallback"),
+                decimals=row.get("decimals"))
+            if metric.key in self.metrics:
+                raise ValueError(f"catalog.toml: metric {metric.key!r} is defined twice")
+            self.metrics[metric.key] = metric
+        self.search_groups = [
+            SearchGroup(tuple(g.get("metrics", [])), tuple(g["names"]),
+                        tuple(g.get("line_items", [])), tuple(g.get("statements", [])))
+            for g in data.get("search", [])]
+        self._patterns = {m.key: [re.compile(p) for p in m.line_items]
+                          for m in self.metrics.values()}
+        self._concepts: dict[str, list[tuple[str, int]]] = {}
+        for m in self.metrics.values():
+            for rank, concept in enumerate(m.concepts):
+                self._concepts.setdefault(concept.lower(), []).append((m.key, rank))
+        self._names = sorted(((_name_key(n), m.key) for m in self.metrics.values()
+                              for n in m.names), key=lambda x: -len(x[0]))
+        self._name_rx = [(re.compile(rf"(?<![a-z0-9&]){_name_rx(n)}(?![a-z0-9&])"), n, k)
+                         for n, k in self._names]
+
+    def get(self, key: str) -> Metric | None:
+        return self.metrics.get(key)
+
+    # --- concepts and labels -------------------------------------------------------
+    def concept_rank(self, key: str, concept: str | None) -> int | None:
+        """Priority (0 best) of ``concept`` among metric ``key``'s concepts, or None."""
+        if not concept:
+            return None
+        for k, rank in self._concepts.get(concept.lower(), []):
+            if k == key:
+                return rank
+        return None
+
+    def label_rank(self, key: str, label: str, statement: str | None = None,
+                   unit: str | None = None) -> int | None:
+        """Priority (0 best) of the first line-item pattern of ``key`` matching ``label``,
+        or None (no match, or the statement or unit cannot carry this metric)."""
+        metric = self.metrics.get(key)
+        if metric is None or not allowed(metric, statement, unit):
+            return None
+        norm = normalise_label(label)
+        for rank, rx in enumerate(self._patterns[key]):
+            if rx.search(norm):
+                return rank
+        return None
+
+    def metrics_for_concept(self, concept: str | None) -> list[str]:
+        return [k for k, _ in self._concepts.get((concept or "").lower(), [])]
+
+    def metrics_for_label(self, label: str, statement: str | None = None,
+                          unit: str | None = None) -> list[str]:
+        """Every looked-up metric whose patterns match ``label``, best match first."""
+        found = [(rank, i, key) for i, key in enumerate(self.metrics)
+                 if (rank := self.label_rank(key, label, statement, unit)) is not None]
+        return [key for _, _, key in sorted(found)]
+
+    # --- names in text -------------------------------------------------------------
+    def find_metrics(self, text: str) -> list[MetricMatch]:
+        """Metric names in ``text``, longest first where they overlap, in text order."""
+        low = _name_key(text)
+        taken: list[MetricMatch] = []
+        for rx, name, key in self._name_rx:
+            for m in rx.finditer(low):
+                if any(t.start < m.end() and m.start() < t.end for t in taken):
+                    continue
+                taken.append(MetricMatch(key, name, m.start(), m.end()))
+        return sorted(taken, key=lambda t: t.start)
+
+
+def allowed(metric: Metric, statement: str | None, unit: str | None) -> bool:
+    """Whether a line of ``statement`` in ``unit`` can be this metric: a balance (instant)
+    metric comes from the balance sheet (or a note), a flow never from the balance sheet;
+    amounts in a currency, per-share figures per share, share counts in shares."""
+    if statement and metric.kind == "instant" and statement != "balance":
+        return False
+    if statement == "balance" and metric.kind == "flow":
+        return False
+    if unit:
+        return unit_kind(unit) == unit_kind(metric.unit)
+    return True
+
+
+def unit_kind(unit: str) -> str:
+    """'money', 'per_share', 'shares', 'percent' or 'pure' for a fact or metric unit."""
+    u = unit.strip()
+    low = u.lower()
+    if "/share" in low or "per share" in low or low in {"usd/shares", "eps"}:
+        return "per_share"
+    if low in {"shares", "share"}:
+        return "shares"
+    if low in {"percent", "%"}:
+        return "percent"
+    if low in {"pure", "ratio", "times", "days"}:
+        return "pure"
+    if re.fullmatch(r"[A-Za-z]{3}", u):
+        return "money"
+    return "other"
+
+
+def _name_key(text: str) -> str:
+    """Text as names are matched: lower case, curly apostrophes straight, hyphens as
+    spaces (same length, so offsets hold)."""
+    return text.lower().replace("\u2019", "'").replace("-", " ")
+
+
+def _name_rx(name: str) -> str:
+    return re.escape(name).replace(r"\ ", r"\s+")
+
+
+@lru_cache(maxsize=4)
+def catalog(path: Path = CATALOG) -> Catalog:
+    """The catalogue read from ``path`` (cached)."""
+    return Catalog(tomllib.loads(path.read_text(encoding="utf-8")))

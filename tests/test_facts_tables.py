@@ -1,0 +1,298 @@
+"""Table facts: periods from column headings and the filing's fiscal calendar, the caption's
+scale, parentheses negative, units; for PDF-shaped text (pypdf layout lines through
+``pdf_layout``) and for EDGAR-shaped HTML tables (``load_html``)."""
+
+from __future__ import annotations
+
+from core.ingest.facts import extract_facts
+from core.ingest.facts.calendar import FiscalCalendar
+from core.ingest.html import load_html
+from core.ingest.pdf_layout import page_text
+from core.types import DocumentMeta, Page, ParsedDocument
+
+
+def _meta(period: str, end: str, form: str = "10-K") -> DocumentMeta:
+    return DocumentMeta(doc_id="abcdef0123456789", file_name="f", form_type=form,
+                        period=period, period_end=end)
+
+
+def _pdf(*pages: str) -> ParsedDocument:
+    texts, spans, page_spans, pos = [], [], [], 0
+    for number, raw in enumerate(pages, start=1):
+        text, tables = page_text(raw)
+        if texts:
+            pos += 2
+        page_spans.append(Page(number=number, start=pos, end=pos + len(text)))
+        spans.extend((pos + a, pos + b) for a, b in tables)
+        texts.append(text)
+        pos += len(text)
+    return ParsedDocument(text="\n\n".join(texts), pages=page_spans, table_spans=spans)
+
+
+def _find(facts, label: str, year: int, **kw):
+    found = [f for f in facts if f.label == label and f.fiscal_year == year
+             and all(getattr(f, k) == v for k, v in kw.items())]
+    assert len(found) == 1, (label, year, [f.model_dump() for f in facts if f.label == label])
+    return found[0]
+
+
+CASH_FLOW_PAGE = """\
+                         3M Company and Subsidiaries
+                     Consolidated Statement of Cash Flow s
+                          Years ended December 31
+
+(Millions)                                                  2018         2017         2016
+Cash Flows from Operating Activities
+Net income including noncontrolling interest           $    5,363   $    4,869   $    5,058
+Depreciation and amortization                               1,488        1,544        1,474
+Net cash provided by (used in) operating activities         6,439        6,240        6,662
+Cash Flows from Investing Activities
+Purchases of property, plant and equipment (PP&E)          (1,577)      (1,373)      (1,420)
+Proceeds from sale of PP&E and other assets                   262           49           58
+"""
+CASH_FLOW_NEXT = """\
+Cash Flows from Financing Activities
+Dividends paid to shareholders                             (3,193)      (2,803)      (2,678)
+Purchases of treasury stock                                (4,870)      (2,068)      (3,753)
+"""
+
+
+def test_pdf_cash_flow_statement_in_millions_with_negatives():
+    parsed = _pdf(CASH_FLOW_PAGE, CASH_FLOW_NEXT)
+    facts = extract_facts(_meta("FY2018", "2018-12-31"), parsed, [])
+    capex = _find(facts, "Purchases of property, plant and equipment (PP&E)", 2018)
+    assert capex.value == -1_577_000_000.0 and capex.printed == "(1,577)"
+    assert (capex.statement, capex.unit, capex.scale, capex.period_type) == \
+        ("cash_flow", "USD", 6, "duration")
+    assert (capex.fiscal_period, capex.months, capex.end, capex.column) == \
+        ("FY", 12, "2018-12-31", "2018")
+    assert capex.page == 1 and capex.row.startswith("Purchases of property")
+    assert _find(facts, "Net income including noncontrolling interest", 2016).value == 5.058e9
+    # the next page's rows continue the statement: same columns, scale and statement
+    dividends = _find(facts, "Dividends paid to shareholders", 2017)
+    assert (dividends.value, dividends.statement, dividends.page) == \
+        (-2_803_000_000.0, "cash_flow", 2)
+
+
+INCOME_HTML = """<html><body>
+<p>NVIDIA CORPORATION AND SUBSIDIARIES</p><p>CONSOLIDATED STATEMENTS OF INCOME</p>
+<p>(In millions, except per share data)</p>
+<table>
+<tr><td></td><td colspan="6">Year Ended</td></tr>
+<tr><td></td><td colspan="2">January 29, 2023</td><td colspan="2">January 30, 2022</td>
+<td colspan="2">January 31, 2021</td></tr>
+<tr><td>Revenue</td><td>$</td><td>26,974</td><td>$</td><td>26,914</td><td>$</td><td>16,675</td></tr>
+<tr><td>Interest expense</td><td></td><td>(262)</td><td></td><td>(236)</td><td></td>
+<td>(184)</td></tr>
+<tr><td>Acquisition termination cost</td><td></td><td>1,353</td><td></td><td>—</td><td></td>
+<td>—</td></tr>
+<tr><td>Net income per share:</td></tr>
+<tr><td>Diluted</td><td>$</td><td>1.74</td><td>$</td><td>3.85</td><td>$</td><td>1.73</td></tr>
+<tr><td>Weighted average shares used in per share computation:</td></tr>
+<tr><td>Diluted</td><td></td><td>2,507</td><td></td><td>2,535</td><td></td><td>2,510</td></tr>
+</table>
+<p>Debt maturities (in millions)</p>
+<table>
+<tr><td></td><td>2024</td><td>2025</td><td>Thereafter</td></tr>
+<tr><td>Senior notes</td><td>1,250</td><td>1,000</td><td>7,000</td></tr>
+</table>
+</body></html>"""
+
+
+def test_html_statement_52_53_week_years_scale_sign_units():
+    parsed = load_html(INCOME_HTML.encode())
+    facts = extract_facts(_meta("FY2023", "2023-01-29"), parsed, [])
+    revenue = _find(facts, "Revenue", 2023)
+    assert (revenue.value, revenue.statement, revenue.end, revenue.fiscal_period) == \
+        (26_974_000_000.0, "income", "2023-01-29", "FY")
+    assert _find(facts, "Revenue", 2021).end == "2021-01-31"  # 53-week year, a day later
+    assert _find(facts, "Interest expense", 2022).value == -236_000_000.0
+    assert _find(facts, "Acquisition termination cost", 2022).value == 0.0
+    eps = _find(facts, "Net income per share: Diluted", 2023)
+    assert (eps.value, eps.unit, eps.scale) == (1.74, "USD/share", 0)
+    shares = _find(facts, "Weighted average shares used in per share computation: Diluted",
+                   2022)
+    assert (shares.value, shares.unit) == (2_535_000_000.0, "shares")
+    assert not [f for f in facts if f.label == "Senior notes"]  # future years: no period
+
+
+def test_a_retailer_naming_its_year_by_the_year_it_starts():
+    parsed = load_html(INCOME_HTML.encode())
+    facts = extract_facts(_meta("FY2022", "2023-01-29"), parsed, [])
+    assert _find(facts, "Revenue", 2022).value == 26_974_000_000.0
+    assert _find(facts, "Revenue", 2020).end == "2021-01-31"
+
+
+QUARTER_HTML = """<html><body>
+<p>CONDENSED CONSOLIDATED STATEMENTS OF CASH FLOWS (Unaudited)</p><p>(In thousands)</p>
+<table>
+<tr><td></td><td colspan="2">Three Months Ended</td><td colspan="2">Six Months Ended</td></tr>
+<tr><td></td><td>July 30, 2023</td><td>July 31, 2022</td><td>July 30, 2023</td>
+<td>July 31, 2022</td></tr>
+<tr><td>Net cash provided by operating activities</td><td>6,348</td><td>1,270</td>
+<td>9,237</td><td>2,001</td></tr>
+</table>
+<p>CONDENSED CONSOLIDATED BALANCE SHEETS</p><p>(In thousands)</p>
+<table>
+<tr><td></td><td>July 30, 2023</td><td>January 29, 2023</td></tr>
+<tr><td>Total assets</td><td>49,555</td><td>41,182</td></tr>
+</table>
+<p>Revenue as a percentage of net revenue</p>
+<table>
+<tr><td></td><td>Three Months Ended July 30, 2023</td><td>Three Months Ended July 31, 2022</td></tr>
+<tr><td>Gross margin</td><td>70.1</td><td>43.5</td></tr>
+</table>
+</body></html>"""
+
+
+def test_10q_quarter_apart_from_year_to_date_and_instants():
+    parsed = load_html(QUARTER_HTML.encode())
+    facts = extract_facts(_meta("2024-Q2", "2023-07-30", "10-Q"), parsed, [])
+    cfo = [f for f in facts if f.label == "Net cash provided by operating activities"]
+    got = {(f.fiscal_year, f.fiscal_period, f.months): f.value for f in cfo}
+    assert got == {(2024, "Q2", 3): 6_348_000.0, (2023, "Q2", 3): 1_270_000.0,
+                   (2024, "H1", 6): 9_237_000.0, (2023, "H1", 6): 2_001_000.0}
+    assets = [f for f in facts if f.label == "Total assets"]
+    assert {(f.fiscal_year, f.period_type, f.fiscal_period) for f in assets} == \
+        {(2024, "instant", ""), (2023, "instant", "")}
+    margin = _find(facts, "Gross margin", 2024)
+    assert (margin.unit, margin.value, margin.fiscal_period) == ("percent", 70.1, "Q2")
+
+
+def test_a_10q_whose_quarter_is_only_its_end_date():
+    cal = FiscalCalendar.for_filing("2023-07-30", "2023-07-30", "10-Q", quarter_hint=2)
+    assert cal.resolve(__import__("datetime").date(2023, 7, 30), 6, False).fiscal_period == "H1"
+
+
+def test_chunks_and_pages_of_rows(settings):
+    """Through ``prepare``: every table fact points at the chunk whose span holds its row."""
+    from core.ingest.pipeline import prepare
+
+    cover = ("<p>ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) FORM 10-K For the fiscal year "
+             "ended January 29, 2023</p><p>NVIDIA CORPORATION</p>" + "<p>word </p>" * 40)
+    html = INCOME_HTML.replace("<body>", "<body>" + cover)
+    prepared = prepare(html.encode(), "nvda.htm", settings, company="NVIDIA", period="FY2023")
+    facts = [f for f in prepared.facts if f.source == "table"]
+    assert facts and prepared.meta.period_end == "2023-01-29"
+    chunks = {c.chunk_id: c for c in prepared.chunks}
+    for f in facts:
+        chunk = chunks[f.chunk_id]
+        assert f.row in prepared.parsed.text[chunk.start:chunk.end]
+
+
+SEGMENTS_HTML = """<html><body>
+<p>NOTES TO THE CONSOLIDATED FINANCIAL STATEMENTS</p>
+<table>
+<tr><td></td><td>Compute &amp; Networking</td><td>Graphics</td><td>All Other</td>
+<td>Consolidated</td></tr>
+<tr><td></td><td colspan="4">(In millions)</td></tr>
+<tr><td>Year Ended January 29, 2023:</td></tr>
+<tr><td>Revenue</td><td>$15,068</td><td>$11,906</td><td>$—</td><td>$26,974</td></tr>
+<tr><td>Operating income (loss)</td><td>$5,083</td><td>$4,552</td><td>$(5,411)</td>
+<td>$4,224</td></tr>
+<tr><td>Year Ended January 30, 2022:</td></tr>
+<tr><td>Revenue</td><td>$11,046</td><td>$15,868</td><td>$—</td><td>$26,914</td></tr>
+</table></body></html>"""
+
+
+def test_segment_table_with_periods_heading_row_groups():
+    facts = extract_facts(_meta("FY2023", "2023-01-29"), load_html(SEGMENTS_HTML.encode()), [])
+    got = {(f.label, f.fiscal_year, f.dims): f.value for f in facts}
+    assert got[("Revenue", 2023, "column=Graphics")] == 11_906_000_000.0
+    assert got[("Revenue", 2022, "column=Compute & Networking")] == 11_046_000_000.0
+    assert got[("Revenue", 2022, "")] == 26_914_000_000.0  # the consolidated column
+    assert got[("Operating income (loss)", 2023, "column=All Other")] == -5_411_000_000.0
+    assert {f.column for f in facts if f.dims == ""} == {"Consolidated"}
+
+
+BALANCE_PAGE = """\
+                          Consolidated Balance Sheets
+                     GENERAL MILLS, INC. AND SUBSIDIARIES
+                        (In Millions, Except Par Value)
+
+                                                          May 31, 2020      May 26, 2019
+
+ASSETS
+
+Current assets:
+
+Cash and cash equivalents ......................         $     1,677.8     $       450.0
+Receivables ....................................               1,615.1           1,679.7
+Total             current assets                               5,121.3           4,186.5
+Total assets                                             $    30,806.7     $    30,111.2
+"""
+
+
+def test_pdf_balance_sheet_with_headings_above_and_a_split_label():
+    parsed = _pdf(BALANCE_PAGE)
+    facts = extract_facts(_meta("FY2020", "2020-05-31"), parsed, [])
+    current = _find(facts, "Total current assets", 2020)
+    assert (current.value, current.period_type, current.statement, current.end) == \
+        (5_121_300_000.0, "instant", "balance", "2020-05-31")
+    assert _find(facts, "Receivables", 2019).value == 1_679_700_000.0
+    assert _find(facts, "Cash and cash equivalents", 2020).value == 1_677_800_000.0
+
+
+BROKEN_BALANCE_PAGE = """\
+MGM
+RESORTS
+INTERNATIONAL
+
+CONSOLIDATED
+BALANCE
+SHEETS
+
+(In thousands, except share data)
+
+December
+31,
+
+2018
+
+2017
+
+ASSETS
+Accounts receivable, net                         657,206         542,273
+Total current assets                           2,526,778       2,376,355
+"""
+OPERATIONS_PAGE = """\
+                 CONSOLIDATED STATEMENTS OF OPERATIONS
+                   (In thousands, except per share data)
+                         Year Ended December 31,
+                                        2020            2019           2018
+Revenues
+Casino                           $ 2,871,720     $ 6,517,759    $ 5,753,150
+Rooms                                830,382       2,322,579      2,212,573
+                                   5,162,082      12,899,672     11,763,096
+Expenses
+Casino                             1,701,783       3,623,899      3,199,775
+"""
+
+
+def test_pdf_headings_one_word_a_line_and_an_unnamed_total():
+    facts = extract_facts(_meta("FY2018", "2018-12-31"), _pdf(BROKEN_BALANCE_PAGE), [])
+    current = _find(facts, "Total current assets", 2017)
+    assert (current.value, current.statement, current.period_type) == \
+        (2_376_355_000.0, "balance", "instant")
+    facts = extract_facts(_meta("FY2020", "2020-12-31"), _pdf(OPERATIONS_PAGE), [])
+    total = _find(facts, "Total revenues", 2019)
+    assert (total.value, total.statement) == (12_899_672_000.0, "income")
+    assert "5,162,082" in total.row  # the row as printed, with no label
+
+
+def test_only_the_filers_own_statements_keep_their_tag():
+    from core.ingest.facts import primary_statements
+    from core.types import Chunk, Fact
+
+    def chunk(i: int, section: str) -> Chunk:
+        return Chunk(chunk_id=f"c-{i}", doc_id="d", index=i, text="t", section=section,
+                     start=i, end=i + 1)
+
+    chunks = [chunk(0, "Item 7. Management's Discussion"), chunk(1, "Item 8. Financial"),
+              chunk(2, "Item 16. Form 10-K Summary")]
+    facts = [Fact(fact_id=f"d-f{i:05d}", doc_id="d", source="table", label="Accounts payable",
+                  statement="balance", value=1.0, chunk_id=f"c-{i}") for i in range(3)]
+    kept = primary_statements(facts, chunks)
+    assert [f.statement for f in kept] == [None, "balance", None]
+    alone = [f.model_copy(update={"statement": "balance"}) for f in facts[::2]]
+    assert [f.statement for f in primary_statements(alone, chunks)] == ["balance", "balance"]
