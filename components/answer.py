@@ -11,6 +11,7 @@ import streamlit as st
 
 from components.citation_panel import quote_of
 from components.cite_text import render_cited_text
+from components.figures_view import as_results, render_figures
 from components.text import md_escape, safe_answer
 from core.cited import CitedPassage
 
@@ -58,6 +59,18 @@ def hover_info(passages: Mapping[int, CitedPassage]) -> dict[int, dict[str, str]
     return out
 
 
+def row_key(key: str) -> str:
+    """Session key of the fact row opened from the computation table of answer ``key``:
+    ``{"n": n, "row": printed row}``."""
+    return f"{key}_row"
+
+
+def opened_row(key: str, n: int) -> str:
+    """The fact row to highlight in citation ``n`` of answer ``key`` ('' when none)."""
+    got = st.session_state.get(row_key(key)) or {}
+    return str(got.get("row") or "") if got.get("n") == n else ""
+
+
 def render_answer(
     answer: str,
     citations: Sequence[Mapping[str, Any]],
@@ -73,14 +86,24 @@ def render_answer(
     beside: bool = True,
     open_citation: Callable[[Mapping[str, Any]], None] | None = None,
     checks: Sequence[Mapping[str, Any]] = (),
+    figures: Sequence[Any] = (),
+    evidence_ids: Sequence[str] = (),
 ) -> int | None:
     """Draw the answer and, when one is picked, its cited passage; returns the picked [n].
 
     ``passages`` (resolved citations) make the markers hoverable and ``panel`` draws the
     picked one: beside the answer (``beside``) or below it. ``open_citation`` is the older
-    call shape: called with the picked citation dict instead of drawing a panel."""
+    call shape: called with the picked citation dict instead of drawing a panel.
+    ``figures`` (``FigureResult``) are drawn under the answer text as computation tables,
+    their sources numbered by ``evidence_ids`` (the answer's numbered evidence); opening a
+    source picks its [n] and keeps the fact's row under ``row_key(key)`` for the panel."""
     passages = passages or {}
     pick_key = f"{key}_pick"
+    row = row_key(key)
+
+    def open_source(n: int, printed: str) -> None:
+        st.session_state[pick_key] = n
+        st.session_state[row] = {"n": n, "row": printed}
     numbers = [c.get("n") for c in citations]
     split = beside and panel is not None and bool(citations)
     main, side = st.columns([3, 2], gap="medium") if split else (st.container(), None)
@@ -95,8 +118,11 @@ def render_answer(
                                         selected=st.session_state.get(pick_key), checks=checks)
             if clicked in numbers:
                 st.session_state[pick_key] = clicked
+                st.session_state.pop(row, None)
         else:
             st.markdown(safe_answer(answer) or "_No answer._")
+        render_figures(as_results(figures), evidence_ids, key=f"{key}_figs",
+                       on_open=open_source if citations else None)
         if source:
             st.caption(f"Written by the {'LLM' if source == 'llm' else 'offline engine'}"
                        + (f" · {md_escape(stop_message)}" if stop_message else ""))
@@ -115,6 +141,7 @@ def render_answer(
                               for c in citations))
         picked = st.pills(
             "Open a citation", numbers, format_func=lambda n: f"[{n}]", key=pick_key,
+            on_change=lambda: st.session_state.pop(row, None),
             help="Or click a [n] marker in the answer: the passage opens "
                  + ("beside it." if split else "below."),
         )

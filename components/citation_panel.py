@@ -4,12 +4,14 @@ section's text around it for HTML and text filings)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import streamlit as st
 
 from components.text import md_escape
-from core.cited import CitedPassage, best_span
+from core.cited import CitedPassage, best_span, squeeze
 from core.types import Chunk
 
 PASSAGE, IN_FILING = "Passage", "In the filing"
@@ -27,6 +29,36 @@ def highlighted(text: str, span: tuple[int, int] | None, colour: str = MARK) -> 
     return (md_escape(text[:start]) + marked + md_escape(text[end:])).replace("\n", "  \n")
 
 
+def row_span(text: str, row: str) -> tuple[int, int] | None:
+    """Where a fact's printed row ('Revenue | $26,974 | $26,914') is in a chunk's text: the
+    exact row (letters and digits compared), else the line holding its label and most of
+    its figures."""
+    if not row.strip() or not text.strip():
+        return None
+    needle, _ = squeeze(row)
+    hay, index = squeeze(text)
+    if needle and (at := hay.find(needle)) >= 0:
+        return index[at], index[at + len(needle) - 1] + 1
+    cells = [c.strip() for c in row.split("|") if c.strip()]
+    label = squeeze(cells[0])[0] if cells else ""
+    figures = [squeeze(c)[0] for c in cells[1:] if re.search(r"\d", c)]
+    best, best_score, start = None, 0.0, 0
+    for line in text.split("\n"):
+        flat = squeeze(line)[0]
+        if label and flat.startswith(label):
+            score = 1 + sum(f in flat for f in figures) / max(1, len(figures))
+            if score > best_score:
+                best, best_score = (start, start + len(line.rstrip())), score
+        start += len(line) + 1
+    return best
+
+
+def with_row(p: CitedPassage, row: str) -> CitedPassage:
+    """``p`` with the fact's row as the part to highlight (the page image marks it too)."""
+    span = row_span(p.text, row)
+    return replace(p, highlight=span, claim="") if span else p
+
+
 def passage_header(p: CitedPassage) -> None:
     """'[n] Source' and where it is (section, printed page)."""
     st.markdown(f"**[{p.n}] {md_escape(p.source)}**")
@@ -40,8 +72,9 @@ def passage_header(p: CitedPassage) -> None:
         st.caption("A page you saved to the web snapshot.")
 
 
-def render_passage(p: CitedPassage) -> None:
-    """The passage with the cited sentence highlighted (context headings shown apart)."""
+def render_passage(p: CitedPassage, row: str = "") -> None:
+    """The passage with the cited sentence (or the figure's ``row``) highlighted, context
+    headings shown apart."""
     if p.kind == "missing":
         st.warning(f"[{p.n}] The cited passage is no longer in the corpus and was not stored "
                    "with this run (its document was deleted or re-ingested differently).")
@@ -50,7 +83,10 @@ def render_passage(p: CitedPassage) -> None:
         st.caption("Table: " + md_escape(p.context).replace("\n", " · "))
     with st.container(border=True):
         st.markdown(highlighted(p.text, p.highlight) or "_(empty passage)_")
-    if p.claim:
+    if row:
+        found = "highlighted above" if p.highlight else "not found word for word in the passage"
+        st.caption(f"The row the figure was read from: “{md_escape(row)}” ({found})")
+    elif p.claim:
         found = "highlighted above" if p.highlight else "not found word for word in the passage"
         st.caption(f"The answer says: “{md_escape(p.claim)}” ({found})")
     if p.kind == "stored":
@@ -75,8 +111,9 @@ def render_section_context(p: CitedPassage, neighbours: Sequence[Chunk],
 
 
 def render_page_view(p: CitedPassage, page_image: Callable[[CitedPassage, int], object],
-                     *, key: str) -> None:
-    """The PDF page(s) holding the passage, rendered, the passage marked."""
+                     *, key: str, what: str = "the cited sentence") -> None:
+    """The PDF page(s) holding the passage, rendered, the passage marked (``what``: the
+    highlighted part, named in the caption)."""
     first = p.page or 1
     pages = list(range(first, max(first, p.page_end or first) + 1))
     page = pages[0]
@@ -89,7 +126,7 @@ def render_page_view(p: CitedPassage, page_image: Callable[[CitedPassage, int], 
         st.warning(f"The page could not be rendered: {md_escape(str(exc))}")
         return
     label = f"printed page {p.page_label}, " if p.page_label and page == first else ""
-    marked = ("the cited sentence is marked in orange, the rest of the passage in yellow"
+    marked = (f"{what} is marked in orange, the rest of the passage in yellow"
               if shown.sentence_marked else "the passage is marked in yellow"
               if shown.passage_marked else "the passage could not be located word for word on "
               "the rendered page (its text was extracted differently); the index places it here")
@@ -104,8 +141,14 @@ def render_citation_panel(
     page_image: Callable[[CitedPassage, int], object] | None = None,
     open_section: Callable[[], None] | None = None,
     on_close: Callable[[], None] | None = None,
+    row: str = "",
 ) -> None:
-    """The side panel of one citation: passage first, then where it is in the filing."""
+    """The side panel of one citation: passage first, then where it is in the filing.
+
+    ``row``: a fact's printed row, opened from the computation table; it is highlighted
+    instead of the answer's sentence (in the passage, the section text and the PDF page)."""
+    if row:
+        p = with_row(p, row)
     with st.container(border=True):
         head, close = st.columns([5, 1], vertical_alignment="center")
         with head:
@@ -113,7 +156,7 @@ def render_citation_panel(
         if on_close is not None:
             close.button("✕", key=f"{key}_close", help="Close the passage", on_click=on_close)
         if p.kind != "chunk":
-            render_passage(p)
+            render_passage(p, row)
             return
         view = st.segmented_control(
             "View", [PASSAGE, IN_FILING], default=PASSAGE, key=f"{key}_view",
@@ -121,10 +164,11 @@ def render_citation_panel(
             help="In the filing: the PDF page itself, or the section's text around the passage.",
         ) or PASSAGE
         if view == PASSAGE:
-            render_passage(p)
+            render_passage(p, row)
             return
         if p.is_pdf and page_image is not None and p.page:
-            render_page_view(p, page_image, key=key)
+            render_page_view(p, page_image, key=key,
+                             what="the figure's row" if row else "the cited sentence")
         else:
             if p.original is None and p.document is not None and p.document.n_pages:
                 st.caption("The original file was not kept for this document (ingested before "

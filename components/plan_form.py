@@ -1,5 +1,7 @@
 """The plan under review as one card per step: sub-question, tool, filings by name, section
-(from the chosen filings), keywords, depends-on; move, remove and add steps.
+(from the chosen filings), keywords, depends-on; for figure steps the metric and periods
+(a look-up) or the formula (a compute step), the unit and decimals; move, remove and add
+steps.
 
 Every change goes through a widget callback that updates the ``StepDraft`` list and hands
 it to ``save`` (the page keeps it with the run, so a refresh finds the edits). Widget
@@ -9,17 +11,45 @@ keys carry each step's ``uid``, so values follow a step when it moves.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import get_args
 
 import streamlit as st
 
 from components.text import md_escape, preview
 from core.cited import document_name
+from core.figures.model import UnitAsked
 from core.plan_draft import StepDraft, add, justification_text, move, parse_keywords, remove
 from core.types import DocumentMeta
 
-TOOL_LABELS = {"filing_search": "Search the filings", "web_search": "Search the web (news)"}
+TOOL_LABELS = {"filing_search": "Search the filings", "web_search": "Search the web (news)",
+               "figure_lookup": "Look up a figure (facts)",
+               "compute": "Compute (a formula over figures)"}
 ANY_SECTION = ""
+USUAL = "(usual)"
+UNITS = [USUAL, *get_args(UnitAsked)]
+DECIMALS: list[int | None] = [None, 0, 1, 2, 3, 4]
 Save = Callable[[list[StepDraft]], None]
+
+
+def metric_options(current: str | None = None) -> tuple[list[str], dict[str, str]]:
+    """Catalogue metric keys (empty first) and their labels; an unknown current value is
+    kept so the analyst sees it (the plan check names the fix)."""
+    from core.metrics import catalog
+
+    metrics = catalog().metrics
+    labels = {"": "(choose a metric)",
+              **{k: f"{m.label} ({k})" for k, m in sorted(metrics.items(),
+                                                          key=lambda kv: kv[1].label)}}
+    options = list(labels)
+    if current and current not in labels:
+        options.append(current)
+        labels[current] = f"{current} (not in the catalogue)"
+    return options, labels
+
+
+def parse_periods(text: str) -> list[str]:
+    """'fy2022, FY2023 ;FY2024-q1' -> ['FY2022', 'FY2023', 'FY2024-Q1']."""
+    return [p.upper() for p in parse_keywords(text)]
 
 
 def section_options(draft: StepDraft, sections: Mapping[str, Sequence[str]],
@@ -74,8 +104,14 @@ class PlanForm:
         value = st.session_state.get(self._k(uid, name))
         if name == "keywords":
             value = parse_keywords(value or "")
-        elif name == "section":
+        elif name == "periods":
+            value = parse_periods(value or "")
+        elif name in ("section", "metric"):
             value = value or None
+        elif name == "formula":
+            value = " ".join((value or "").split()) or None
+        elif name == "unit":
+            value = None if value in (None, "", USUAL) else value
         elif name in ("doc_ids", "depends_on"):
             value = list(value or [])
         setattr(d, name, value)
@@ -91,11 +127,13 @@ class PlanForm:
     def render(self, problems: Mapping[int | None, Sequence[str]]) -> None:
         for i, d in enumerate(self.drafts):
             self._card(i, d, problems.get(i, []))
-        c1, c2, _ = st.columns([1, 1, 3])
-        c1.button("Add a filing step", key=f"{self.key}_add_filing", width="stretch",
-                  on_click=lambda: self._set_list(add(self.drafts, "filing_search")))
-        c2.button("Add a web step", key=f"{self.key}_add_web", width="stretch",
-                  on_click=lambda: self._set_list(add(self.drafts, "web_search")))
+        cols = st.columns([1, 1, 1, 1, 1])
+        for col, (tool, label) in zip(cols, (
+                ("filing_search", "Add a filing step"), ("web_search", "Add a web step"),
+                ("figure_lookup", "Add a figure look-up"), ("compute", "Add a compute step")),
+                strict=False):
+            col.button(label, key=f"{self.key}_add_{tool}", width="stretch",
+                       on_click=lambda t=tool: self._set_list(add(self.drafts, t)))
 
     def _card(self, i: int, d: StepDraft, problems: Sequence[str]) -> None:
         n = len(self.drafts)
@@ -129,7 +167,9 @@ class PlanForm:
         tool_col.selectbox("Tool", list(TOOL_LABELS), format_func=TOOL_LABELS.get,
                            key=self._init(uid, "tool", d.tool), on_change=cb,
                            args=(uid, "tool"))
-        if d.tool == "filing_search":
+        if d.tool in ("figure_lookup", "compute"):
+            self._figure_fields(d, scope_col, section_col)
+        elif d.tool == "filing_search":
             known = [x for x in d.doc_ids if x in self.docs]
             scope_col.multiselect(
                 "Companies / filings", list(self.docs), key=self._init(uid, "doc_ids", known),
@@ -150,9 +190,13 @@ class PlanForm:
                               "they take no filing or section.")
         cols = st.columns(3 if self.dependencies else 2)
         kw_col, note_col = cols[0], cols[-1]
-        kw_col.text_input("Keywords", key=self._init(uid, "keywords", ", ".join(d.keywords)),
-                          on_change=cb, args=(uid, "keywords"),
-                          help="Comma-separated terms keyword search must match.")
+        if d.tool in ("figure_lookup", "compute"):
+            self._unit_fields(d, kw_col)
+        else:
+            kw_col.text_input("Keywords",
+                              key=self._init(uid, "keywords", ", ".join(d.keywords)),
+                              on_change=cb, args=(uid, "keywords"),
+                              help="Comma-separated terms keyword search must match.")
         if self.dependencies:
             earlier = [e.uid for e in self.drafts[:i]]
             dep_labels = {e.uid: f"Step {j + 1}: {preview(e.sub_question, 50)}"
@@ -166,3 +210,51 @@ class PlanForm:
         note_col.text_input("Your reason (optional)", key=self._init(uid, "note", d.note),
                             on_change=cb, args=(uid, "note"),
                             help="Recorded with the plan instead of the planner's reason.")
+
+    def _figure_fields(self, d: StepDraft, left, right) -> None:
+        """A look-up's filings, metric and periods; a compute step's formula."""
+        uid, cb = d.uid, self._on_change
+        if d.tool == "figure_lookup":
+            known = [x for x in d.doc_ids if x in self.docs]
+            left.multiselect(
+                "Companies / filings", list(self.docs), key=self._init(uid, "doc_ids", known),
+                format_func=lambda x: self.names.get(x, x), on_change=cb,
+                args=(uid, "doc_ids"), placeholder="All filings",
+                help="Whose facts to read (empty: every filing).")
+            metric = getattr(d, "metric", None) or ""
+            options, labels = metric_options(metric)
+            k = self._init(uid, "metric", metric)
+            if st.session_state[k] not in options:
+                st.session_state[k] = metric
+            m_col, p_col = right.columns([3, 2])
+            m_col.selectbox("Metric", options, key=k, format_func=lambda o: labels.get(o, o),
+                            on_change=cb, args=(uid, "metric"),
+                            help="The catalogue metric to look up in the filings' facts.")
+            p_col.text_input("Periods", key=self._init(uid, "periods", ", ".join(
+                getattr(d, "periods", None) or [])), on_change=cb, args=(uid, "periods"),
+                placeholder="FY2022, FY2023",
+                help="Fiscal periods, comma-separated: FY2023, FY2024-Q1.")
+        else:
+            left.text_input("Formula", key=self._init(uid, "formula",
+                                                      getattr(d, "formula", None) or ""),
+                            on_change=cb, args=(uid, "formula"),
+                            placeholder="revenue[FY2023] / revenue[FY2022] - 1",
+                            help="Metric keys with periods, numbers, + - * /, parentheses, "
+                                 "avg(...), abs(...).")
+            right.caption("Computed from the look-up steps it depends on; no search, no LLM.")
+
+    def _unit_fields(self, d: StepDraft, col) -> None:
+        """The unit and rounding a figure step states its result in."""
+        uid, cb = d.uid, self._on_change
+        unit = getattr(d, "unit", None) or USUAL
+        k = self._init(uid, "unit", unit)
+        if st.session_state[k] not in UNITS:
+            st.session_state[k] = USUAL
+        u_col, d_col = col.columns(2)
+        u_col.selectbox("Unit", UNITS, key=k, on_change=cb, args=(uid, "unit"),
+                        help="The unit the figure is stated in (usual: the metric's own).")
+        dec = getattr(d, "decimals", None)
+        k = self._init(uid, "decimals", dec if dec in DECIMALS else None)
+        d_col.selectbox("Decimals", DECIMALS, key=k, on_change=cb, args=(uid, "decimals"),
+                        format_func=lambda v: USUAL if v is None else str(v),
+                        help="Decimal places to round to.")

@@ -13,7 +13,8 @@ DECISION_STYLE: dict[str, tuple[str, str]] = {
     "FINISH": ("green", "✓"),
 }
 COVERAGE_STYLE: dict[str, str] = {"answered": "green", "partial": "orange", "none": "red"}
-TOOL_LABEL = {"filing_search": "filing search", "web_search": "web search"}
+TOOL_LABEL = {"filing_search": "filing search", "web_search": "web search",
+              "figure_lookup": "figure look-up", "compute": "compute"}
 
 
 def decision_style(decision: str) -> tuple[str, str]:

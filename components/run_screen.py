@@ -15,8 +15,9 @@ from typing import Any
 import streamlit as st
 
 from components import keys, services
-from components.answer import render_answer
+from components.answer import opened_row, render_answer
 from components.citation_panel import render_citation_panel
+from components.figures_view import as_results, evidence_numbers, figure_sources
 from components.jobs import follow
 from components.run_view import RunView
 from core.cited import CitedPassage
@@ -32,9 +33,39 @@ def open_in_library(p: CitedPassage) -> None:
     st.switch_page("pages/library.py")
 
 
+def answer_figures(record: Any, event: Any = None) -> tuple[list[Any], list[Any]]:
+    """The figures an answer states (``AnswerReady.figures`` when the event carries them,
+    else ``Answer.figures`` of the record) and the answer's numbered evidence."""
+    answer = getattr(record, "answer", None)
+    figures = getattr(event, "figures", None) or getattr(answer, "figures", None) or []
+    evidence = list(getattr(answer, "evidence", None) or [])
+    return as_results(figures), evidence
+
+
+def with_figure_sources(citations: Sequence[dict[str, Any]], figures: Sequence[Any],
+                        evidence: Sequence[Any]) -> list[dict[str, Any]]:
+    """``citations`` plus the evidence the computation table cites and the text does not
+    (each figure input's source can be opened like a marker)."""
+    out = [dict(c) for c in citations]
+    have = {c.get("n") for c in out}
+    numbers = evidence_numbers([e.id for e in evidence])
+    for src in figure_sources(figures, numbers):
+        if src.n in have or src.n > len(evidence):
+            continue
+        e = evidence[src.n - 1]
+        out.append({"n": src.n, "evidence_id": e.id, "kind": e.kind, "label": e.label,
+                    "url": e.url})
+        have.add(src.n)
+    return sorted(out, key=lambda c: int(c.get("n") or 0))
+
+
 def cited_answer(answer: str, citations: Sequence[dict[str, Any]], *, key: str, record: Any,
-                 beside: bool = True, **kwargs: Any) -> None:
-    """The answer with hoverable [n] markers; a picked one opens its passage in place."""
+                 beside: bool = True, event: Any = None, **kwargs: Any) -> None:
+    """The answer with hoverable [n] markers; a picked one opens its passage in place. The
+    figures it states are drawn under it; their sources open the same way."""
+    figures, evidence = answer_figures(record, event)
+    if figures:
+        citations = with_figure_sources(citations, figures, evidence)
     passages = services.passages(record, answer=answer, citations=citations)
     pick_key = f"{key}_pick"
 
@@ -43,10 +74,11 @@ def cited_answer(answer: str, citations: Sequence[dict[str, Any]], *, key: str, 
 
     def panel(p: CitedPassage) -> None:
         render_citation_panel(p, key=f"{key}_p{p.n}", page_image=services.page_image,
-                              open_section=lambda: open_in_library(p), on_close=close)
+                              open_section=lambda: open_in_library(p), on_close=close,
+                              row=opened_row(key, p.n))
 
     render_answer(answer, citations, key=key, passages=passages, panel=panel, beside=beside,
-                  **kwargs)
+                  figures=figures, evidence_ids=[e.id for e in evidence], **kwargs)
 
 
 def trace_label(record: Any, live: bool = False) -> str:
@@ -69,8 +101,8 @@ def render_finished(record: Any, *, key: str, graph=None, offline: bool = True,
 
     def on_answer(e) -> None:
         cited_answer(e.answer, e.citations, key=f"{key}_cite", record=record, beside=beside,
-                     stop_reason=e.stop_reason, stop_message=e.stop_message, source=e.source,
-                     invalid_markers=e.invalid_markers, not_found=e.not_found,
+                     event=e, stop_reason=e.stop_reason, stop_message=e.stop_message,
+                     source=e.source, invalid_markers=e.invalid_markers, not_found=e.not_found,
                      checks=getattr(e, "checks", []))
 
     with st.expander(trace_label(record), expanded=False, key=f"{key}_trace"):

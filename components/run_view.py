@@ -23,14 +23,29 @@ from components.usage_meter import render_usage, usage_from_events
 from core.agent import events as ev
 
 
+def figure_fields(step: Any) -> str:
+    """A figure step's fields in one cell: 'revenue · FY2022, FY2023 · USD millions' or the
+    formula ('' for a text step)."""
+    parts = [getattr(step, "formula", None) or getattr(step, "metric", None) or "",
+             ", ".join(getattr(step, "periods", None) or []),
+             getattr(step, "unit", None) or ""]
+    decimals = getattr(step, "decimals", None)
+    if decimals is not None:
+        parts.append(f"{decimals} decimal(s)")
+    return " · ".join(p for p in parts if p)
+
+
 def plan_frame(plan: Sequence[Any]) -> pd.DataFrame:
-    """Read-only table of a plan (PlanStep list)."""
-    return pd.DataFrame([
-        {"#": i + 1, "sub-question": s.sub_question, "tool": s.tool,
-         "section": s.section or "(any)", "keywords": ", ".join(s.keywords),
-         "uses steps": ", ".join(str(d + 1) for d in getattr(s, "depends_on", []) or [])}
-        for i, s in enumerate(plan)
-    ])
+    """Read-only table of a plan (PlanStep list); figure steps show metric, periods, formula."""
+    rows = [{"#": i + 1, "sub-question": s.sub_question, "tool": s.tool,
+             "section": s.section or "(any)", "keywords": ", ".join(s.keywords),
+             "figure": figure_fields(s),
+             "uses steps": ", ".join(str(d + 1) for d in getattr(s, "depends_on", []) or [])}
+            for i, s in enumerate(plan)]
+    frame = pd.DataFrame(rows)
+    if not frame.empty and not frame["figure"].any():
+        frame = frame.drop(columns=["figure"])
+    return frame
 
 
 class RunView:
@@ -163,4 +178,5 @@ class RunView:
                 stop_message=e.stop_message, source=e.source,
                 invalid_markers=e.invalid_markers, not_found=e.not_found,
                 open_citation=self.open_citation, checks=getattr(e, "checks", []),
+                figures=getattr(e, "figures", None) or [],
             )

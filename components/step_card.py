@@ -10,6 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from components.evidence import bar_label, render_hits, render_rerank_chart
+from components.figure_step import FIGURE_TOOLS, render_facts_found, render_figure_computed
 from components.policy_badge import (
     TOOL_LABEL,
     decision_style,
@@ -39,16 +40,23 @@ class StepCard:
         self.started = started
         self.number = (started.step or 0) + 1
         self.labels: dict[str, str] = {}  # evidence id -> short label, for the distilled context
+        self.figure_step = started.tool in FIGURE_TOOLS
         self.box = st.status(self._label("running…"), expanded=True, state="running")
         with self.box:
             self.head = st.empty()
+            self.facts = st.empty()  # figure steps: facts looked up, arithmetic
+            self.computed = st.empty()
             self.query = st.empty()
             self.strategy = st.empty()
-            reranked_tab, retrieved_tab = st.tabs(["Reranked evidence", "Retrieved candidates"])
-            with reranked_tab:
-                self.reranked = st.empty()
-            with retrieved_tab:
-                self.retrieved = st.empty()
+            if self.figure_step:  # text search only for the nearest lines, if at all
+                self.reranked, self.retrieved = st.empty(), st.empty()
+            else:
+                reranked_tab, retrieved_tab = st.tabs(["Reranked evidence",
+                                                       "Retrieved candidates"])
+                with reranked_tab:
+                    self.reranked = st.empty()
+                with retrieved_tab:
+                    self.retrieved = st.empty()
             self.context = st.empty()
             self.reflection = st.empty()
             self.policy = st.empty()
@@ -82,6 +90,14 @@ class StepCard:
         handler = getattr(self, f"_on_{event.type}", None)
         if handler is not None:
             handler(event)
+
+    def _on_facts_found(self, e) -> None:
+        with self.facts.container():
+            render_facts_found(e, key=f"{self.key}_facts")
+
+    def _on_figure_computed(self, e) -> None:
+        with self.computed.container():
+            render_figure_computed(e, key=f"{self.key}_computed")
 
     def _on_query_rewritten(self, e: ev.QueryRewritten) -> None:
         with self.query.container():

@@ -33,7 +33,9 @@ st.title("Evaluate")
 st.caption(
     "Score the baseline and the deep agent on a question set: answer metrics after RAGAS "
     "(faithfulness, answer correctness, context precision and recall — judged by the configured "
-    "LLM, or by clearly named offline approximations), gold-evidence retrieval per strategy "
+    "LLM, or by clearly named offline approximations), numeric correctness (is the first figure "
+    "the answer states the reference's, and is it stated anywhere; by rule, with scale, sign "
+    "and rounding tolerance), gold-evidence retrieval per strategy "
     "(recall@k, MRR@10, nDCG@10), citation validity and cost."
 )
 
@@ -198,8 +200,9 @@ st.subheader("Per question")
 frame = ec.questions_frame(saved.results)
 if not frame.empty:
     st.dataframe(frame, hide_index=True, width="stretch")
-    quality = st.selectbox("Quality axis", ["answer_correctness", "faithfulness",
-                                            "context_recall", "gold_evidence_recall"],
+    quality = st.selectbox("Quality axis", ["answer_correctness", "numeric_correctness",
+                                            "faithfulness", "context_recall",
+                                            "gold_evidence_recall"],
                            key=ec.EVAL_QUALITY, format_func=ec.metric_label)
     ec.render_cost_quality(frame, quality, key="eval_scatter")
 

@@ -14,6 +14,10 @@ Reported per system:
   gold document whose page span (page..page_end, 1-based physical) holds a gold page
   (FinanceBench ``page_index`` is 0-based physical: gold page = page_index + 1, as
   ``core.retrieval.measure.sets`` maps it);
+- figure right: share of the questions whose reference states a figure for which the
+  answer's FIRST stated figure is it (``core.evaluation.numeric_correctness``: within 1%
+  or the reference's rounding, scale and sign tolerated), and for the metric questions
+  (question_type metrics-generated) the first-figure-right and figure-anywhere shares;
 - answer correctness, OFFLINE approximation (``core.evaluation.answer_correctness``:
   numeric agreement + term F1 + embedding similarity);
 - self-check: share of the answer's sentences its self-check marked supported (deep only,
@@ -40,9 +44,10 @@ def load_set(folder: Path):
         row = json.loads(line)
         pages = sorted({int(e["page_index"]) + 1 for e in row.get("evidence") or []})
         gold = [GoldEvidence(document=f"{row['doc']}.pdf", page=p) for p in pages]
+        kind = row.get("question_type") or ""
         questions.append(EvalQuestion(id=row["id"].replace("financebench_id_", "fb"),
                                       question=row["question"], ground_truth=row["answer"],
-                                      gold=gold))
+                                      gold=gold, tags=[kind] if kind else []))
     return QuestionSet(name=folder.name, source=str(folder), sha="fb", questions=questions)
 
 
@@ -64,6 +69,28 @@ def cited_gold(record, q, store, documents) -> bool:
         if any(doc == e.doc_id and lo <= page <= (hi or lo) for doc, page in want):
             return True
     return False
+
+
+METRIC_TYPE = "metrics-generated"
+
+
+def figure_verdicts(result, q) -> tuple[bool | None, bool | None]:
+    """(first figure right, figure anywhere) of one result: its stored numeric metrics, or
+    the rule run now on its answer (results saved before the metric existed)."""
+    first, anywhere = result.metrics.get("numeric_correctness"), result.metrics.get(
+        "numeric_anywhere")
+    if first is None or anywhere is None:
+        from core.evaluation.numeric_correctness import judge_figures
+
+        v = judge_figures(result.answer, q.ground_truth, q.question)
+        return v.first, v.anywhere
+    return (None if first.value is None else first.value >= 1.0,
+            None if anywhere.value is None else anywhere.value >= 1.0)
+
+
+def _share(flags: list[bool | None]) -> str:
+    known = [f for f in flags if f is not None]
+    return f"{sum(known)}/{len(known)}" if known else "-"
 
 
 def _self_check(record) -> float | None:
@@ -114,11 +141,17 @@ def main(argv: list[str]) -> int:
     for system in systems:
         results = [r for r in saved.results if r.system == system]
         hits, correct, calls, secs, support = 0, [], 0, [], []
+        first_all, first_metric, any_metric = [], [], []
         for r in results:
+            q = by_q[r.question_id]
             record = load_run(settings, r.run_id) if r.run_id else None
-            if record is not None and cited_gold(record, by_q[r.question_id], corpus.store,
-                                                 documents):
+            if record is not None and cited_gold(record, q, corpus.store, documents):
                 hits += 1
+            first, anywhere = figure_verdicts(r, q)
+            first_all.append(first)
+            if METRIC_TYPE in q.tags:
+                first_metric.append(bool(first))
+                any_metric.append(bool(anywhere))
             ac = r.metrics.get("answer_correctness")
             if ac is not None and ac.value is not None:
                 correct.append(ac.value)
@@ -128,16 +161,21 @@ def main(argv: list[str]) -> int:
             if share is not None:
                 support.append(share)
         n = len(results)
-        rows.append((system, n, hits, statistics.mean(correct) if correct else float("nan"),
+        rows.append((system, f"{hits}/{n}", _share(first_all), _share(first_metric),
+                     _share(any_metric), statistics.mean(correct) if correct else float("nan"),
                      calls / max(n, 1), statistics.mean(secs) if secs else 0.0,
                      statistics.mean(support) if support else None))
-    print(f"\n{args.out}: {len(qset.questions)} questions, offline engine\n")
-    print("| system | cited gold page | answer correctness (offline approx.) | "
-          "self-check supported | LLM calls/q | s/q |")
-    print("| --- | --- | --- | --- | --- | --- |")
-    for system, n, hits, corr, calls, secs, sup in rows:
+    n_metric = sum(METRIC_TYPE in q.tags for q in qset.questions)
+    print(f"\n{args.out}: {len(qset.questions)} questions ({n_metric} {METRIC_TYPE}), "
+          "offline engine\n")
+    print("| system | cited gold page | first figure right (references with a figure) | "
+          "metric q: first figure right | metric q: figure anywhere | "
+          "answer correctness (offline approx.) | self-check supported | LLM calls/q | s/q |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for system, hits, first, m_first, m_any, corr, calls, secs, sup in rows:
         sup_s = f"{sup:.2f}" if sup is not None else "-"
-        print(f"| {system} | {hits}/{n} | {corr:.3f} | {sup_s} | {calls:.1f} | {secs:.1f} |")
+        print(f"| {system} | {hits} | {first} | {m_first} | {m_any} | {corr:.3f} | {sup_s} | "
+              f"{calls:.1f} | {secs:.1f} |")
     return 0
 
 

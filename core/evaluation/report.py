@@ -17,9 +17,11 @@ from core.evaluation.results import (
 COST_KEYS: tuple[str, ...] = ("wall_s", "llm_calls", "tokens", "judge_tokens")
 RETRIEVAL_KEYS: tuple[str, ...] = tuple(f"recall@{k}" for k in RECALL_KS) + ("mrr@10", "ndcg@10")
 LABELS = {
-    "faithfulness": "faithful", "answer_correctness": "correct", "context_precision": "ctx prec",
-    "context_recall": "ctx rec", "gold_evidence_recall": "gold ev", "citation_validity":
-    "cite valid", "cited_sentences": "cited", "self_check": "self-check", "wall_s": "sec",
+    "faithfulness": "faithful", "answer_correctness": "correct",
+    "numeric_correctness": "fig first", "numeric_anywhere": "fig any",
+    "context_precision": "ctx prec", "context_recall": "ctx rec",
+    "gold_evidence_recall": "gold ev", "citation_validity": "cite valid",
+    "cited_sentences": "cited", "self_check": "self-check", "wall_s": "sec",
     "llm_calls": "calls", "tokens": "tokens", "judge_tokens": "judge tok",
 }
 

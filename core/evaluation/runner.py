@@ -7,7 +7,8 @@ For every question: the retrieval configurations are scored against its filing
 gold evidence (ranked lists cached across evaluations), then each system runs
 (the deep agent with its plan approved as proposed) and its answer is scored:
 faithfulness, answer correctness, context precision and recall (by the judge),
-gold evidence recall, citation validity and cited sentences (by rule), cost
+numeric correctness (the first figure stated, and the reference figure anywhere), gold
+evidence recall, citation validity and cited sentences (by rule), cost
 (from the run record). Each result is written as soon as it is computed; a
 rerun with the same evaluation id reuses every result whose inputs are
 unchanged (its fingerprint), so a killed evaluation continues where it stopped.
@@ -36,6 +37,7 @@ from core.evaluation.evidence_recall import gold_evidence_recall
 from core.evaluation.faithfulness import faithfulness
 from core.evaluation.gold import GoldTarget, Piece, resolve_question, snapshot_urls
 from core.evaluation.judge import EvalSample, Judge
+from core.evaluation.numeric_correctness import numeric_scores
 from core.evaluation.questions import EvalQuestion, QuestionSet
 from core.evaluation.report import summarise
 from core.evaluation.results import (
@@ -107,8 +109,8 @@ def score_record(q: EvalQuestion, record: Any, targets: list[GoldTarget],
                         ground_truth=q.ground_truth, gold=targets,
                         invalid_markers=list(answer.invalid_markers) if answer else [])
     scores = [faithfulness(sample, judge), answer_correctness(sample, judge),
-              context_precision(sample, judge), context_recall(sample, judge),
-              gold_evidence_recall(pieces, targets),
+              *numeric_scores(sample), context_precision(sample, judge),
+              context_recall(sample, judge), gold_evidence_recall(pieces, targets),
               citation_validity(text, evidence, sample.invalid_markers), cited_sentences(text),
               self_check_share(answer)]
     return {s.key: s for s in scores}

@@ -1,0 +1,245 @@
+"""The figures an answer states, drawn under it: for each ``FigureResult`` the stated value,
+the computation table (input, period, value, unit, source [n]), what is missing, the facts
+that disagree; a plotly chart when one metric has values for several periods; and a way
+to open each input's source (the statement chunk with the fact's row highlighted).
+
+``[n]`` is the 1-based place of the input's chunk among the answer's numbered evidence
+(``Answer.evidence``), the same number the answer's markers use. Frame and figure builders
+are plain functions (tested without a browser); ``render_figures`` draws them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from components.text import md_escape
+from core.figures.model import FigureInput, FigureResult, WorkRow
+
+COLUMNS = ["input", "period", "value", "unit", "source"]
+SCALED_UNITS = {"USD thousands": 1e3, "USD millions": 1e6, "USD billions": 1e9}
+BAR_COLOUR = "#1f4e79"
+OpenSource = Callable[[int, str], None]
+"""Called with ``(n, row)`` when the analyst opens an input's source."""
+
+
+@dataclass(frozen=True)
+class FigureSource:
+    """A source the analyst can open from the table: evidence [n] and the row to mark."""
+
+    n: int
+    row: str
+    label: str
+
+
+def as_results(items: Iterable[Any] | None) -> list[FigureResult]:
+    """``FigureResult`` records from models or their dicts (events and run records)."""
+    out = []
+    for item in items or []:
+        out.append(item if isinstance(item, FigureResult) else FigureResult.model_validate(item))
+    return out
+
+
+def evidence_numbers(evidence_ids: Sequence[str]) -> dict[str, int]:
+    """Evidence id -> its [n] (1-based, the first place it holds)."""
+    out: dict[str, int] = {}
+    for n, eid in enumerate(evidence_ids, start=1):
+        out.setdefault(eid, n)
+    return out
+
+
+def base_value(value: float, unit: str) -> str:
+    """A fact's value in base units, readable: '$26,974 million', '$1.23', '12.5%'."""
+    if unit == "percent":
+        return f"{value:,.1f}%"
+    if unit.endswith("/share"):
+        return f"${value:,.2f}" if unit.startswith("USD") else f"{value:,.2f} {unit}"
+    if unit == "USD" and abs(value) >= 1e6:
+        return f"${value / 1e6:,.0f} million"
+    if unit == "USD":
+        return f"${value:,.0f}"
+    if unit == "shares" and abs(value) >= 1e6:
+        return f"{value / 1e6:,.1f} million shares"
+    return f"{value:,.2f}".rstrip("0").rstrip(".")
+
+
+def _fact_of(result: FigureResult, row: WorkRow) -> FigureInput | None:
+    """The input a table row stands for (same chunk and period, else same chunk)."""
+    with_chunk = [i for i in result.inputs if i.fact is not None and i.fact.chunk_id
+                  and i.fact.chunk_id == row.chunk_id]
+    return next((i for i in with_chunk if i.period == row.period), None) or (
+        with_chunk[0] if with_chunk else None)
+
+
+def _rows(result: FigureResult) -> list[WorkRow]:
+    """The result's computation table, or one row per input when it has none."""
+    if result.rows:
+        return list(result.rows)
+    return [WorkRow(input=i.label or i.metric, period=i.period,
+                    value="missing" if i.value is None else base_value(i.value, i.unit),
+                    unit=i.unit, chunk_id=i.fact.chunk_id if i.fact else None,
+                    page=i.fact.page if i.fact else None,
+                    source=(f"XBRL {i.fact.concept}" if i.fact.source == "xbrl"
+                            and i.fact.concept else f"{i.fact.source} row") if i.fact else "")
+            for i in result.inputs]
+
+
+def source_cell(row: WorkRow, numbers: Mapping[str, int]) -> str:
+    """'[3] p. 52 · XBRL us-gaap:Revenues'; 'p. 52 (not in the answer's evidence)'."""
+    n = numbers.get(row.chunk_id or "")
+    where = " ".join(x for x in (f"[{n}]" if n else "", f"p. {row.page}" if row.page else "")
+                     if x)
+    text = " · ".join(x for x in (where, row.source) if x)
+    if row.chunk_id and not n:
+        text += " (not in the answer's evidence)"
+    return text
+
+
+def table_frame(result: FigureResult, numbers: Mapping[str, int]) -> pd.DataFrame:
+    """The computation table of one result: input, period, value, unit, source."""
+    return pd.DataFrame([{"input": r.input, "period": r.period, "value": r.value,
+                          "unit": r.unit, "source": source_cell(r, numbers)}
+                         for r in _rows(result)], columns=COLUMNS)
+
+
+def figure_sources(results: Sequence[FigureResult],
+                   numbers: Mapping[str, int]) -> list[FigureSource]:
+    """The sources the table cites, one per [n] and row, in table order."""
+    out: list[FigureSource] = []
+    seen: dict[tuple[int, str], int] = {}
+    for result in results:
+        for row in _rows(result):
+            n = numbers.get(row.chunk_id or "")
+            if not n:
+                continue
+            fact = _fact_of(result, row)
+            printed = fact.fact.row if fact and fact.fact else ""
+            label = " ".join(x for x in (row.input, row.period) if x)
+            if (n, printed) in seen:
+                i = seen[(n, printed)]
+                old = out[i]
+                if row.period and row.period not in old.label:
+                    out[i] = FigureSource(n, printed, f"{old.label}, {row.period}")
+                continue
+            seen[(n, printed)] = len(out)
+            out.append(FigureSource(n, printed, label))
+    return out
+
+
+def series_frame(results: Sequence[FigureResult]) -> pd.DataFrame:
+    """Long frame ``metric, label, period, value, unit`` of every input with a value (base
+    units), one row per metric and period (the first value found)."""
+    rows, seen = [], set()
+    for result in results:
+        for i in result.inputs:
+            if i.value is None or (i.metric, i.period) in seen:
+                continue
+            seen.add((i.metric, i.period))
+            name = i.label.rsplit(",", 1)[0] if i.period and i.label.endswith(i.period) \
+                else i.label
+            rows.append({"metric": i.metric, "label": name or i.metric, "period": i.period,
+                         "value": i.value, "unit": i.unit})
+    return pd.DataFrame(rows, columns=["metric", "label", "period", "value", "unit"])
+
+
+def multi_period(frame: pd.DataFrame) -> list[str]:
+    """Metrics of ``series_frame`` with values for two periods or more."""
+    if frame.empty:
+        return []
+    counts = frame.groupby("metric", sort=False)["period"].nunique()
+    return [m for m, c in counts.items() if c >= 2]
+
+
+def chart_figure(frame: pd.DataFrame, metric: str):
+    """Bars of one metric by period (USD in millions), each labelled with its value."""
+    import plotly.graph_objects as go
+
+    data = frame[frame["metric"] == metric].sort_values("period")
+    unit = data["unit"].iloc[0]
+    scale, axis = (1e6, "USD millions") if unit == "USD" else (1.0, unit)
+    values = data["value"] / scale
+    labels = [base_value(v, unit) for v in data["value"]]
+    fig = go.Figure(go.Bar(x=data["period"], y=values, text=labels, textposition="outside",
+                           marker_color=BAR_COLOUR, cliponaxis=False,
+                           hovertemplate="%{x}: %{text}<extra></extra>"))
+    label = str(data["label"].iloc[0])
+    title = f"{label[:1].upper()}{label[1:]} by period"
+    fig.update_layout(title=title, margin=dict(l=10, r=10, t=40, b=10), height=260,
+                      yaxis_title=axis, xaxis_title=None, xaxis_type="category",
+                      yaxis_range=[0, float(values.abs().max()) * 1.2 or 1])
+    return fig
+
+
+def _headline(result: FigureResult) -> str:
+    req = result.request
+    periods = ", ".join(req.periods)
+    name = req.name[:1].upper() + req.name[1:] if req.name else "Figure"
+    value = result.display or ("not computed" if result.value is None else str(result.value))
+    return f"**{md_escape(name)}**" + (f" ({md_escape(periods)})" if periods else "") \
+        + f": {md_escape(value)}"
+
+
+def _alternatives(result: FigureResult) -> pd.DataFrame:
+    rows = []
+    for i in result.inputs:
+        if i.fact is None or not i.alternatives:
+            continue
+        for f, used in [(i.fact, "used"), *((a, "not used") for a in i.alternatives)]:
+            rows.append({"input": i.label, "value": base_value(f.value, f.unit),
+                         "found as": f"{f.source} {f.concept or f.label}".strip(),
+                         "page": f.page, "row": f.row, "": used})
+    return pd.DataFrame(rows)
+
+
+def render_result(result: FigureResult, numbers: Mapping[str, int], *, key: str) -> None:
+    """One figure: its value, the computation table, the work, what is missing, notes."""
+    st.markdown(_headline(result))
+    frame = table_frame(result, numbers)
+    if not frame.empty:  # st.table renders Markdown in cells: filing text is escaped
+        st.table(frame.map(lambda v: md_escape(str(v)) if v is not None else ""),
+                 hide_index=True, border="horizontal")
+    if result.work:
+        st.caption("Work: " + md_escape(result.work))
+    for m in result.missing:
+        st.warning("Missing: " + md_escape(m))
+    for name in result.no_statements:
+        st.info(md_escape(f"{name} holds no financial statements (no figures to read)."))
+    for note in result.notes:
+        st.caption(md_escape(note))
+    disagree = _alternatives(result)
+    if not disagree.empty:
+        with st.expander("Facts that disagree, side by side"):
+            st.dataframe(disagree, hide_index=True, width="stretch")
+
+
+def render_figures(results: Sequence[FigureResult], evidence_ids: Sequence[str], *,
+                   key: str, on_open: OpenSource | None = None) -> None:
+    """Every figure the answer states, a chart per multi-period metric, the sources."""
+    if not results:
+        return
+    numbers = evidence_numbers(evidence_ids)
+    with st.container(border=True, key=f"{key}_figures"):
+        st.markdown("**Computation**")
+        for i, result in enumerate(results):
+            render_result(result, numbers, key=f"{key}_fig{i}")
+        series = series_frame(results)
+        for metric in multi_period(series)[:3]:
+            st.plotly_chart(chart_figure(series, metric), key=f"{key}_chart_{metric}",
+                            config={"displayModeBar": False})
+        sources = figure_sources(results, numbers)
+        if sources and on_open is not None:
+            pick = f"{key}_fig_source"
+
+            def opened() -> None:
+                i = st.session_state.get(pick)
+                st.session_state[pick] = None
+                if i is not None:
+                    on_open(sources[i].n, sources[i].row)
+
+            st.pills("Open a source (the statement, its row highlighted)",
+                     list(range(len(sources))), key=pick, on_change=opened,
+                     format_func=lambda i: f"[{sources[i].n}] {sources[i].label}")
