@@ -425,8 +425,6 @@ def test_figure_answer_with_its_computation_table(page, tmp_path):
     """NVIDIA's iXBRL 10-K (fiscal 2023): the revenue question is answered with the figure
     first, the computation table and chart under it, and a source that opens the income
     statement with the revenue row highlighted."""
-    if not NVDA_FIXTURE.is_file():
-        pytest.skip(f"{NVDA_FIXTURE} is not there (added with the facts layer)")
     pg = page
     base = pg.base_url
     filing = tmp_path / "nvda-10k-fy2023.html"
