@@ -42,6 +42,13 @@ from core.figures.formula import (
 )
 from core.figures.model import FigureRequest
 from core.figures.phrases import Names, percent_of, read_expression
+from core.figures.precision import (
+    asks_category,
+    not_reported,
+    share_of_period,
+    times_of_an_amount,
+    unmapped_measure,
+)
 from core.figures.units import default_decimals, natural_unit
 from core.retrieval.scope import match_companies, resolve_scope
 from core.types import DocumentMeta
@@ -59,7 +66,8 @@ _PERIOD_WORDS = re.compile(
 _PAREN = re.compile(r"\([^()]*\)|\[[^\]]*\]")
 _SEGMENT_WORDS = (r"(?:segments?|business(?:es)?|divisions?|products?|services|offerings?|"
                   r"devices?|regions?|launch(?:es)?|lines?|brands?|sales|group|units?)")
-_QUALIFIED_AFTER = re.compile(rf"\s*(?:generated\s+|earned\s+|derived\s+|contributed\s+)?"
+_QUALIFIED_AFTER = re.compile(rf"\s*(?:(?:was|were|is|are)\s+)?"
+                              rf"(?:generated\s+|earned\s+|derived\s+|contributed\s+)?"
                               rf"(?:from|of|by|in|for)\s+(?:its\s+|the\s+|their\s+)?"
                               rf"(?:[\w&-]+\s+){{0,4}}?{_SEGMENT_WORDS}\b", re.I)
 _PARTS = re.compile(r"\b(?:segments?|divisions?|product\s+(?:lines?|categor(?:y|ies)))\b",
@@ -141,6 +149,33 @@ def _asked_metric(text: str, names: Names) -> tuple[Node, str, int, int] | None:
             start, group[0][2]
 
 
+def _refined(asked: str, found: tuple[Node, str, int, int], sentences: list[str],
+             companies: list[str], names: Names) -> tuple[str, str, tuple] | None:
+    """An instruction beside the question naming a more specific metric than the asked
+    sentence ("... sold its inventory? Calculate the inventory turnover ratio") takes its
+    place: ``(sentence, stripped, found)``, or None."""
+    node, words = found[0], found[1].lower()
+    if not isinstance(node, Ref):
+        return None
+    for s in sentences:
+        if s == asked or definition(s) or not _CUE.search(s):
+            continue
+        stripped = _strip_for_metric(s, companies)
+        other = _asked_metric(stripped, names)
+        if other and isinstance(other[0], Ref) and other[0].metric != node.metric and \
+                re.search(rf"(?<![a-z0-9]){re.escape(words)}(?![a-z0-9])", other[1].lower()):
+            return s, stripped, other
+    return None
+
+
+def _blank_defined(text: str, names: Names) -> str:
+    """``text`` without the names the question defines itself (same length)."""
+    low = text.lower().replace("-", " ")
+    for name in names.local:
+        low = re.sub(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", " " * len(name), low)
+    return low
+
+
 def _assemble(node: Node, aggregate: str, periods: list[str]) -> Node:
     """The asked formula over the periods: one value, an average, a change, a CAGR."""
     if aggregate == "average" and len(periods) >= 2:
@@ -189,7 +224,7 @@ def parse_figure_question(question: str, documents: list[DocumentMeta]
     """The figure ``question`` asks for, or None when it asks for none (module docstring)."""
     sentences = _sentences(question)
     asked = _asked_sentence(sentences)
-    if asked is None or _NOT_FIGURE.search(asked):
+    if asked is None or _NOT_FIGURE.search(asked) or asks_category(asked):
         return None
     defs, names, definitions = read_definitions(sentences)
     companies = list(match_companies(question, documents)) if documents else []
@@ -197,9 +232,15 @@ def parse_figure_question(question: str, documents: list[DocumentMeta]
     found = _asked_metric(stripped, names)
     if found is None:
         return None
+    refined = _refined(asked, found, sentences, companies, names)
+    if refined:
+        asked, stripped, found = refined
     node, words, start, end = found
     if _qualified(stripped, start, end):
         return None  # a segment's or a product's figure, not the entity total
+    if unmapped_measure(stripped, start, end, not isinstance(node, Ref)) or \
+            not_reported(_blank_defined(stripped, names)):
+        return None  # a measure the catalogue cannot map, or not a reported GAAP figure
     margin = re.match(r"\s*%?\s*margin\b", stripped[end:], re.I)
     if margin and isinstance(node, Ref) and natural_unit(node, "value", False) == \
             "USD millions":
@@ -210,9 +251,13 @@ def parse_figure_question(question: str, documents: list[DocumentMeta]
     percent = unit_asked(question) == "percent" or percent_of(stripped[start:end]) or \
         bool(margin)
     amount = natural_unit(node, "value", False, defs).startswith("USD")
+    if times_of_an_amount(asked, natural_unit(node, "value", False, defs)):
+        return None  # "how many times": a turnover, not the balance
     aggregate = aggregate_asked(stripped, start, end, percent, amount)
     periods = periods_asked(asked) or periods_asked(
         " ".join(s for s in sentences if s not in definitions))
+    if share_of_period(asked, periods):
+        return None  # a share of a quarter inside its year, not the quarter's figure
     scope = resolve_scope(question, documents) if documents else None
     doc_ids = list(scope.doc_ids or []) if scope else []
     if _SERIES.search(asked) and len(_scope_periods(doc_ids, documents)) > 1:
