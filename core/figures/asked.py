@@ -32,7 +32,9 @@ _USD_SCALE = re.compile(
 _PERCENT = re.compile(
     r"\bin\s+(?:units\s+of\s+)?(?:percents?|percentages?|%)|\(\s*(?:as\s+an?\s+)?(?:%|percent"
     r"(?:age)?)\s*\)|\bas\s+an?\s+(?:%|percent(?:age)?)(?!\s*of)|\bin\s+%|\bpercent(?:age)?\s+"
-    r"(?:change|growth|increase|decrease)|%\s+(?:change|growth)", re.I)
+    r"(?:change|growth|increase|decrease)|%\s+(?:change|growth)|\bby\s+what\s+(?:%|percent"
+    r"(?:age)?)|\bwhat\s+(?:%|percent(?:age)?)\s+(?:change|growth|increase|decrease|did)\b",
+    re.I)
 _DECIMALS = re.compile(r"\bround\w*\s+(?:\w+\s+){0,4}?to\s+(?:the\s+)?(\w+)\s+decimals?"
                        r"(?:\s+places?|\s+points?)?", re.I)
 _NEAREST = re.compile(r"\bto\s+the\s+nearest\s+(whole\s+number|integer|dollar|tenth|"
@@ -42,6 +44,12 @@ _AVERAGE = re.compile(r"\b(?:average|avg|mean)\b", re.I)
 _CHANGE = re.compile(r"\b(?:change[sd]?|growth|grow|grew|increase[sd]?|decrease[sd]?|"
                      r"decline[sd]?|rise|rose|fell|fall)\b", re.I)
 _RELATIVE_CHANGE = re.compile(r"\b(?:growth|grow|grew|rate)\b|%|\bpercent", re.I)
+# Two periods joined after a change verb, the periods themselves blanked out of the
+# asked sentence: "grew from [FY2024] to [FY2025]", "fell between [2014] and [2015]".
+_BETWEEN = re.compile(r"\b(?:from|between)\s+(?:the\s+)?(?:to|and|through|thru|until|"
+                      r"vs\.?|versus|-|\u2013)(?:\s|$|[,.?])", re.I)
+_SEQUENTIAL = re.compile(r"\b(?:sequential(?:ly)?|quarter[\s-]+(?:over|on|to)[\s-]+quarter|"
+                         r"q/q|qoq|(?:prior|previous|preceding)\s+quarter)\b", re.I)
 _YEARS = re.compile(r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten)[\s-]+years?\b",
                     re.I)
 _RANGE = re.compile(r"(?:from|between)?\s*(?:FY\s*|fiscal\s+(?:year\s+)?)?(\d{4})\s*(?:-|–|to|"
@@ -87,11 +95,15 @@ def years_span(question: str) -> int | None:
 
 
 def aggregate_asked(asked: str, first: int, last: int, percent: bool,
-                    amount: bool = True) -> str:
+                    amount: bool = True, money_asked: bool = False) -> str:
     """'value', 'average', 'change', 'pct_change', 'cagr' or 'compare' for the asked
-    sentence, the metric named at ``asked[first:last]``. A change asked in percent is
-    relative for an amount (revenue) and a difference for a ratio or a margin (its change
-    in percentage points) unless the words say growth or a percent change."""
+    sentence (periods blanked), the metric named at ``asked[first:last]``. A change asked
+    in percent is relative for an amount (revenue) and a difference for a ratio or a
+    margin (its change in percentage points) unless the words say growth or a percent
+    change; a change asked in USD (``money_asked``) is the difference. A change verb after
+    the metric is a change between two periods joined by "from ... to" / "between ...
+    and" ("How much did revenue grow from FY2024 to FY2025?"), a comparison otherwise
+    ("What was revenue in 2023 and how did it change from 2022?")."""
     if _CAGR.search(asked):
         return "cagr"
     before, after = asked[:first], asked[last:]
@@ -100,11 +112,14 @@ def aggregate_asked(asked: str, first: int, last: int, percent: bool,
     change_before = _CHANGE.search(before[-40:]) if before else None
     change_after = re.match(r"\s*(?:\w+\s+)?(?:growth|change|increase|decrease)\b", after,
                             re.I)
-    if change_before or change_after:
-        words = before[-40:] + " " + (change_after.group(0) if change_after else "")
+    verb_after = _CHANGE.search(after)
+    between = verb_after and _BETWEEN.search(" ".join(after[verb_after.start():].split()))
+    if change_before or change_after or between:
+        words = before[-40:] + " " + (change_after.group(0) if change_after else "") + \
+            (verb_after.group(0) if between else "")
         relative = _RELATIVE_CHANGE.search(words) is not None or (percent and amount)
-        return "pct_change" if relative else "change"
-    if _CHANGE.search(after) or re.search(r"\b(?:compared?|versus|vs\.?)\b", after, re.I):
+        return "pct_change" if relative and not (money_asked and amount) else "change"
+    if verb_after or re.search(r"\b(?:compared?|versus|vs\.?)\b", after, re.I):
         return "compare"
     return "value"
 
@@ -133,6 +148,16 @@ def expand_range(text: str, periods: list[str], aggregate: str, years: int | Non
             return [f"FY{y}" for y in range(lo, hi + 1)]
     if aggregate in {"change", "pct_change", "cagr", "compare"} and len(periods) >= 2:
         return [periods[0], periods[-1]]
+    quarters = [p for p in periods if "-Q" in p]
+    if aggregate in {"change", "pct_change"} and len(periods) == 1 and quarters:
+        # A quarter's change: year over year (the same quarter a year before) unless the
+        # words say sequential.
+        y, q = int(quarters[0][2:6]), int(quarters[0][-1])
+        if _SEQUENTIAL.search(text):
+            y, q = (y - 1, 4) if q == 1 else (y, q - 1)
+        else:
+            y -= 1
+        return [f"FY{y}-Q{q}", quarters[0]]
     if aggregate in {"change", "pct_change", "compare"} and len(annual) == 1:
         y = int(annual[0][2:6])
         return [f"FY{y - 1}", f"FY{y}"]

@@ -39,7 +39,7 @@ _OP_RX = re.compile(
     r"|(?P<word>(?<![\w-])(?:" + "|".join(w for w, _ in _OPERATOR_WORDS) + r")(?![\w-]))", re.I)
 _WORD_OPS = [(re.compile(rf"^{w}$", re.I), op) for w, op in _OPERATOR_WORDS]
 _FY = re.compile(r"\b(?:FY\s*['\u2019]?|fiscal\s+(?:year\s+)?)(\d{4}|\d{2})\b|"
-                 r"(?<![\d$.,])((?:19|20)\d\d)(?![\d,])", re.I)
+                 r"(?<![\d$.,])((?:19|20)\d\d)(?!\d|,\d)", re.I)
 _PRIOR = re.compile(r"\b(?:prior|previous|preceding|last)\s+(?:fiscal\s+)?year(?:['\u2019]s)?\b"
                     r"|\bbeginning\s+of\s+(?:the\s+)?(?:fiscal\s+)?year\b", re.I)
 _AVERAGE = re.compile(r"\b(?:average|avg|mean)\b", re.I)

@@ -49,7 +49,7 @@ from core.figures.precision import (
     times_of_an_amount,
     unmapped_measure,
 )
-from core.figures.units import default_decimals, natural_unit
+from core.figures.units import default_decimals, fits_unit, natural_unit
 from core.retrieval.scope import match_companies, resolve_scope
 from core.types import DocumentMeta
 
@@ -62,7 +62,7 @@ _NOT_FIGURE = re.compile(r"\b(?:why|drove|drive[sn]?|driver|drivers|reasons?|exp
 _PERIOD_WORDS = re.compile(
     r"\b(?:year[\s-]+end(?:ed|ing)?|at\s+the\s+end\s+of|end\s+of|as\s+of|for|in|during|of)?"
     r"\s*(?:(?:Q[1-4]\s*(?:of\s+)?)?(?:FY\s*['\u2019]?|fiscal\s+(?:year\s+)?)\d{2,4}"
-    r"(?:\s*-?\s*Q[1-4])?|(?<![\d$.,])(?:19|20)\d\d(?![\d,]))", re.I)
+    r"(?:\s*-?\s*Q[1-4])?|(?<![\d$.,])(?:19|20)\d\d(?!\d|,\d))", re.I)
 _PAREN = re.compile(r"\([^()]*\)|\[[^\]]*\]")
 _SEGMENT_WORDS = (r"(?:segments?|business(?:es)?|divisions?|products?|services|offerings?|"
                   r"devices?|regions?|launch(?:es)?|lines?|brands?|sales|group|units?)")
@@ -253,7 +253,8 @@ def parse_figure_question(question: str, documents: list[DocumentMeta]
     amount = natural_unit(node, "value", False, defs).startswith("USD")
     if times_of_an_amount(asked, natural_unit(node, "value", False, defs)):
         return None  # "how many times": a turnover, not the balance
-    aggregate = aggregate_asked(stripped, start, end, percent, amount)
+    money_asked = (unit_asked(question) or "").startswith("USD")
+    aggregate = aggregate_asked(stripped, start, end, percent, amount, money_asked)
     periods = periods_asked(asked) or periods_asked(
         " ".join(s for s in sentences if s not in definitions))
     if share_of_period(asked, periods):
@@ -276,7 +277,7 @@ def parse_figure_question(question: str, documents: list[DocumentMeta]
     metric = node.metric if isinstance(node, Ref) else None
     unit = unit_asked(question)
     natural = natural_unit(node, aggregate, percent, defs)
-    if unit is None or (unit.startswith("USD") and not natural.startswith("USD")):
+    if unit is None or fits_unit(formula, unit, defs):
         unit = natural
     decimals = decimals_asked(question)
     if decimals is None:

@@ -47,14 +47,26 @@ def natural_unit(node: Node, aggregate: str, percent: bool,
                  defs: dict[str, Node] | None = None) -> str:
     """The unit a figure has when the question asks none ('USD millions', 'ratio', ...)."""
     defs = defs or {}
-    if aggregate in {"pct_change", "cagr"} or percent:
-        return "percent"
+    if aggregate in {"pct_change", "cagr"} or (percent and _money(node, defs) < 1):
+        return "percent"  # an amount asked "in percent" stays an amount (fits_unit)
     if isinstance(node, Ref):
         metric = catalog().get(node.metric)
         if metric is not None and not (metric.unit == "percent" and node.metric in defs):
             return _CATALOGUE_UNIT.get(metric.unit, "ratio")
     # A question's own definition as a plain division is a ratio unless it asks a percent.
     return "USD millions" if _money(node, defs) >= 1 else "ratio"
+
+
+def fits_unit(node: Node, unit: str, defs: dict[str, Node] | None = None) -> str | None:
+    """The unit to state ``node`` in when ``unit`` does not fit its kind, or None when it
+    fits: an amount is never stated as a percent, a ratio or days (its dollars would be
+    rescaled: "$3,694 million" shown "369,400,000,000.0%"), a pure number never in USD."""
+    money = _money(node, defs or {}) >= 1
+    if money and unit in {"percent", "ratio", "times", "days"}:
+        return "USD millions"
+    if not money and unit in SCALE:
+        return natural_unit(node, "value", False, defs)
+    return None
 
 
 def default_decimals(metric: str | None, unit: str) -> int:

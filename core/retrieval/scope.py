@@ -33,7 +33,7 @@ _Q_AFTER = re.compile(r"\b(?:FY\s*)?(\d{4})\s*-?\s*Q([1-4])\b", re.I)
 _Q_WORDS = re.compile(r"\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter"
                       r"\s+(?:of\s+)?(?:fiscal\s+(?:year\s+)?|FY\s*)?(\d{4})\b", re.I)
 _FY = re.compile(r"\b(?:FY\s*['\u2019]?|fiscal\s+(?:year\s+)?)(\d{4}|\d{2})\b", re.I)
-_YEAR = re.compile(r"(?<![\d$.,])((?:19|20)\d\d)(?![\d,])")
+_YEAR = re.compile(r"(?<![\d$.,])((?:19|20)\d\d)(?!\d|,\d)")
 _LATEST = re.compile(r"\b(?:most\s+recent|latest|last|newest|current)\b", re.I)
 _FILE_YQ = re.compile(r"((?:19|20)\d\d)\s*[_\- ]?\s*Q([1-4])|Q([1-4])\s*[_\- ]?((?:19|20)\d\d)",
                       re.I)
