@@ -13,9 +13,6 @@ concept=None, statement=None) -> list[Fact]`` (the corpus store; a fake in tests
 
 from __future__ import annotations
 
-import re
-from datetime import date, timedelta
-
 from core.figures.definitions import expand
 from core.figures.formula import FormulaError, Node, Ref, bind, evaluate, inputs, parse, render
 from core.figures.formula import substitute as substitute_refs
@@ -28,7 +25,8 @@ from core.figures.lookup import (
     to_input,
 )
 from core.figures.model import FigureInput, FigureRequest, FigureResult, WorkRow
-from core.figures.units import SCALE, amount, display, in_unit
+from core.figures.quarters import own_quarters
+from core.figures.units import SCALE, amount, default_decimals, display, fits_unit, in_unit
 from core.metrics import catalog
 from core.types import Fact
 
@@ -72,65 +70,6 @@ def _one_filing(refs: list[Ref], found: dict[Ref, list], years: dict[str, int]) 
     return min(docs, key=lambda d: _doc_rank(d, last, [], years))
 
 
-def calendar_quarter(end: str) -> tuple[int, int] | None:
-    """The calendar quarter a fiscal quarter ending on ``end`` mostly lies in (its middle,
-    45 days before the end: a quarter ending April 30 is Q1, one ending July 1 is Q2)."""
-    try:
-        mid = date.fromisoformat(end[:10]) - timedelta(days=45)
-    except ValueError:
-        return None
-    return mid.year, (mid.month - 1) // 3 + 1
-
-
-def _owner(period: str, docs: list) -> tuple[str | None, bool]:
-    """``(the one filing a quarter names by the calendar, named by its file name)``: the
-    file name says the year and the quarter ("2023 Q1 NVDA.pdf"), or the filing's period
-    ends in that calendar quarter."""
-    year, quarter = split_period(period)
-    named = [d.doc_id for d in docs
-             if re.search(rf"(?<!\d){year}(?!\d)", d.file_name)
-             and re.search(rf"(?i)q{quarter}(?!\d)", d.file_name)]
-    dated = [d.doc_id for d in docs if d.period_end and
-             calendar_quarter(d.period_end) == (year, quarter)]
-    found = list(dict.fromkeys(named or dated))
-    return (found[0] if len(found) == 1 else None), bool(named)
-
-
-def _own_quarters(request: FigureRequest, store, node: Node, extra: list[Ref],
-                  notes: list[str]) -> tuple[Node, list[Ref]]:
-    """A quarter named by the calendar is the filing's own fiscal quarter: "Q1 2023" of
-    "2023 Q1 NVDA.pdf", whose quarter is Q1 FY2024, is read as FY2024-Q1 (file names,
-    questions and a 10-Q known only by its end date use the calendar)."""
-    quarters = {r.period for r in inputs(node) + extra if "-Q" in r.period}
-    if not quarters or not request.doc_ids:
-        return node, extra
-    try:
-        docs = [d for d in store.documents() if d.doc_id in request.doc_ids]
-    except (AttributeError, TypeError):
-        docs = []
-    moves: dict[str, str] = {}
-    for period in sorted(quarters):
-        owner, by_name = _owner(period, docs)
-        if owner is None and len(request.doc_ids) == 1:
-            owner = request.doc_ids[0]
-        if owner is None:
-            continue
-        own = [f for f in store.facts([owner]) if f.months == 3 and f.end
-               and re.fullmatch(r"Q[1-4]", f.fiscal_period or "") and f.fiscal_year]
-        fiscal = {f"FY{f.fiscal_year}-{f.fiscal_period}" for f in own}
-        if not own or (period in fiscal and not by_name):
-            continue  # a fiscal quarter the filing prints (its own, or a comparative)
-        last = max(own, key=lambda f: f.end)
-        mine = f"FY{last.fiscal_year}-{last.fiscal_period}"
-        if mine != period:
-            moves[period] = mine
-            notes.append(f"{period} read as the filing's own fiscal quarter, {mine}.")
-    if not moves:
-        return node, extra
-    move = lambda r: Ref(r.metric, moves.get(r.period, r.period))  # noqa: E731
-    return substitute_refs(node, move), [move(r) for r in extra]
-
-
 def gather(request: FigureRequest, store) -> tuple[Node, list[FigureInput], list[str]]:
     """``(formula with fallbacks applied, inputs, notes)`` for ``request``."""
     cat = catalog()
@@ -144,7 +83,7 @@ def gather(request: FigureRequest, store) -> tuple[Node, list[FigureInput], list
     if request.aggregate == "value" and isinstance(node, Ref) and len(request.periods) > 1:
         # "What was X in 2023 and how did it change from 2022?": the earlier values beside.
         extra = [Ref(node.metric, p) for p in request.periods if p != node.period]
-    node, extra = _own_quarters(request, store, node, extra, notes)
+    node, extra = own_quarters(request, store, node, extra, notes)
     for _ in range(4):
         refs = inputs(node) + [r for r in extra if r not in inputs(node)]
         if not refs:
@@ -229,10 +168,15 @@ def compute(request: FigureRequest, inputs_: list[FigureInput], *,
     node = node if node is not None else parse(request.formula)
     unit = request.unit or "USD millions"
     decimals = request.decimals if request.decimals is not None else 2
+    notes = list(notes or [])
+    own = fits_unit(node, unit)
+    if own:
+        notes.append(f"{request.name} cannot be stated in {unit}: stated in {own}.")
+        unit, decimals = own, default_decimals(None, own)
     missing = [i.note for i in inputs_ if i.value is None]
     rows = [_row(i) for i in inputs_]
     result = FigureResult(request=request, unit=unit, inputs=inputs_, rows=rows,
-                          missing=missing, notes=list(notes or []))
+                          missing=missing, notes=notes)
     if missing:
         return result
     try:
