@@ -28,6 +28,7 @@ def ask(question: str):
     "By what percentage did Acme's revenues decline from 2013 to 2014?",
     "By what percent did Acme's gross profit increase between fiscal 2023 and fiscal 2024?",
     "How much did Acme's operating income grow from FY2023 to FY2024?",
+    "How much did Acme's total assets increase from FY2023 to FY2024?",
 ])
 def test_a_change_verb_between_two_periods_is_a_percent_change(question):
     r = ask(question)
@@ -53,6 +54,10 @@ def test_a_quarter_year_over_year_is_the_same_quarter_a_year_before():
     assert r.formula == "(revenue[FY2025-Q2] - revenue[FY2024-Q2]) / revenue[FY2024-Q2]"
     r = ask("What was Acme's sequential change in revenue in Q2 of FY2025, in percent?")
     assert r.periods == ["FY2025-Q1", "FY2025-Q2"]
+    r = ask("How much did Acme's gross profit grow sequentially in Q2 of fiscal 2025?")
+    assert r.aggregate == "pct_change" and r.periods == ["FY2025-Q1", "FY2025-Q2"]
+    r = ask("By what percent did Acme's revenue fall year over year in Q2 of fiscal 2025?")
+    assert r.periods == ["FY2024-Q2", "FY2025-Q2"] and r.unit == "percent"
 
 
 def test_a_bare_year_followed_by_a_comma_is_that_fiscal_year():

@@ -48,6 +48,10 @@ _RELATIVE_CHANGE = re.compile(r"\b(?:growth|grow|grew|rate)\b|%|\bpercent", re.I
 # asked sentence: "grew from [FY2024] to [FY2025]", "fell between [2014] and [2015]".
 _BETWEEN = re.compile(r"\b(?:from|between)\s+(?:the\s+)?(?:to|and|through|thru|until|"
                       r"vs\.?|versus|-|\u2013)(?:\s|$|[,.?])", re.I)
+_OVER_PERIOD = re.compile(r"\b(?:year[\s-]+(?:over|on)[\s-]+year|yoy|y/y|sequential(?:ly)?|"
+                          r"quarter[\s-]+(?:over|on)[\s-]+quarter|(?:from|versus|vs\.?|"
+                          r"compared\s+(?:to|with))\s+(?:the\s+)?(?:prior|previous|preceding|"
+                          r"same)\s+(?:fiscal\s+)?(?:year|quarter|period))\b", re.I)
 _SEQUENTIAL = re.compile(r"\b(?:sequential(?:ly)?|quarter[\s-]+(?:over|on|to)[\s-]+quarter|"
                          r"q/q|qoq|(?:prior|previous|preceding)\s+quarter)\b", re.I)
 _YEARS = re.compile(r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten)[\s-]+years?\b",
@@ -113,11 +117,14 @@ def aggregate_asked(asked: str, first: int, last: int, percent: bool,
     change_after = re.match(r"\s*(?:\w+\s+)?(?:growth|change|increase|decrease)\b", after,
                             re.I)
     verb_after = _CHANGE.search(after)
-    between = verb_after and _BETWEEN.search(" ".join(after[verb_after.start():].split()))
+    rest = " ".join(after[verb_after.start():].split()) if verb_after else ""
+    between = bool(verb_after) and (_BETWEEN.search(rest) or _OVER_PERIOD.search(rest))
     if change_before or change_after or between:
-        words = before[-40:] + " " + (change_after.group(0) if change_after else "") + \
-            (verb_after.group(0) if between else "")
-        relative = _RELATIVE_CHANGE.search(words) is not None or (percent and amount)
+        words = before[-40:] + " " + (change_after.group(0) if change_after else "")
+        # A verb between two periods ("grew from FY2024 to FY2025") asks how much in
+        # relative terms unless the question asks dollars.
+        relative = _RELATIVE_CHANGE.search(words) is not None or (percent and amount) or \
+            (between and amount and not verb_after.group(0).lower().startswith("change"))
         return "pct_change" if relative and not (money_asked and amount) else "change"
     if verb_after or re.search(r"\b(?:compared?|versus|vs\.?)\b", after, re.I):
         return "compare"

@@ -67,6 +67,13 @@ class Names:
                 found.append((hit.key, hit.start, hit.end))
         return sorted(found, key=lambda f: f[1])
 
+    def blank(self, text: str) -> str:
+        """``text`` (lower case) without the names the question defines (same length)."""
+        low = text.lower().replace("-", " ")
+        for name in self.local:
+            low = re.sub(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", " " * len(name), low)
+        return low
+
 
 def _period_label(match: re.Match) -> str:
     year = match.group(1) or match.group(2)

@@ -38,11 +38,15 @@ _NOT_REPORTED = re.compile(
 _SHARE_OF = re.compile(
     r"(?:(?:as\s+an?\s+)?(?:%|\bpercent(?:age)?|\bshare|\bproportion|\bfraction)\s+of|"
     r"\bdivided\s+by|\brelative\s+to)\s+(?:the\s+|its\s+|their\s+)?$", re.I)
+# The share word right before the metric (its "of" may be blanked with a period after it:
+# "what percentage of [fiscal 2023] revenue").
+_SHARE_BEFORE = re.compile(r"(?:%|\bpercent(?:age)?|\bshare|\bproportion|\bfraction)(?:\s+of)?"
+                           r"\s+(?:the\s+|its\s+|their\s+|total\s+)?$", re.I)
 _FRAME = frozenset("""what how which did does do has have is was were in for from by the
     total net our its their please calculate compute determine find according based and
     of a an to at as on with company company's firm firm's much many this that be been
     reported annual quarterly consolidated overall fiscal year""".split())
-_HEAD_AFTER = re.compile(r"\s*(?:turnover|turns|per\s+(?!share\b)\w+|multiples?|yield|"
+_HEAD_AFTER = re.compile(r"\s*(?:turnover|turns|per\s+\w+|multiples?|yield|"
                          r"intensity|days|backlog|headcount)\b", re.I)
 _TIMES = re.compile(r"\bhow\s+many\s+times\b", re.I)
 _PART_OF_YEAR = re.compile(r"\b(?:Q[1-4]|H[12]|(?:first|second|third|fourth|final|last)\s+"
@@ -81,6 +85,18 @@ def unmapped_measure(stripped: str, start: int, end: int, joined: bool) -> str |
         if after:
             return " ".join(f"{stripped[start:end]} {after.group(0)}".split())
     return None
+
+
+def share_numerator(stripped: str, start: int, end: int, find) -> str | None:
+    """For "what percentage of <metric> was spent on <metric2>": the numerator's key
+    (metric2); '' when the share of the metric names no numerator the catalogue knows
+    (no figure: never the metric itself); None when the metric is not asked as a whole
+    whose share is wanted. ``find``: ``Names.find``."""
+    if not _SHARE_BEFORE.search(stripped[:start]) or \
+            unmapped_measure(stripped, start, end, True):
+        return None
+    after = [hit for hit in find(stripped[end:])]
+    return after[0][0] if after else ""
 
 
 def times_of_an_amount(asked: str, natural: str) -> bool:

@@ -45,6 +45,7 @@ from core.figures.phrases import Names, percent_of, read_expression
 from core.figures.precision import (
     asks_category,
     not_reported,
+    share_numerator,
     share_of_period,
     times_of_an_amount,
     unmapped_measure,
@@ -168,14 +169,6 @@ def _refined(asked: str, found: tuple[Node, str, int, int], sentences: list[str]
     return None
 
 
-def _blank_defined(text: str, names: Names) -> str:
-    """``text`` without the names the question defines itself (same length)."""
-    low = text.lower().replace("-", " ")
-    for name in names.local:
-        low = re.sub(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", " " * len(name), low)
-    return low
-
-
 def _assemble(node: Node, aggregate: str, periods: list[str]) -> Node:
     """The asked formula over the periods: one value, an average, a change, a CAGR."""
     if aggregate == "average" and len(periods) >= 2:
@@ -239,8 +232,14 @@ def parse_figure_question(question: str, documents: list[DocumentMeta]
     if _qualified(stripped, start, end):
         return None  # a segment's or a product's figure, not the entity total
     if unmapped_measure(stripped, start, end, not isinstance(node, Ref)) or \
-            not_reported(_blank_defined(stripped, names)):
+            not_reported(names.blank(stripped)):
         return None  # a measure the catalogue cannot map, or not a reported GAAP figure
+    part = share_numerator(stripped, start, end, names.find) if isinstance(node, Ref) \
+        else None
+    if part == "":
+        return None  # "what percent of revenue ...": a share of it, never the whole
+    if part:  # "what percentage of revenue went to R&D": R&D / revenue
+        node, words = BinOp("/", Ref(part, "t"), node), f"{words} share"
     margin = re.match(r"\s*%?\s*margin\b", stripped[end:], re.I)
     if margin and isinstance(node, Ref) and natural_unit(node, "value", False) == \
             "USD millions":
@@ -249,7 +248,7 @@ def parse_figure_question(question: str, documents: list[DocumentMeta]
         words = f"{words} % margin"
         end += margin.end()
     percent = unit_asked(question) == "percent" or percent_of(stripped[start:end]) or \
-        bool(margin)
+        bool(margin) or bool(part)
     amount = natural_unit(node, "value", False, defs).startswith("USD")
     if times_of_an_amount(asked, natural_unit(node, "value", False, defs)):
         return None  # "how many times": a turnover, not the balance
