@@ -49,6 +49,17 @@ def normalise_label(label: str) -> str:
     return " ".join(_PUNCT.sub(" ", text).split())
 
 
+@lru_cache(maxsize=1 << 16)
+def _label_forms(label: str) -> tuple[str, ...]:
+    """The normalised forms a label is matched in: itself and, for "Balance sheet: Total
+    assets" / "Operating expenses: Cost of sales", the line under the heading carried
+    into the label. Empty forms are dropped."""
+    forms = [normalise_label(label)]
+    if ":" in label:
+        forms.append(normalise_label(label.rsplit(":", 1)[1]))
+    return tuple(f for f in forms if f)
+
+
 @dataclass(frozen=True)
 class Metric:
     """One catalogue entry (see the field notes at the top of ``catalog.toml``)."""
@@ -118,6 +129,14 @@ class Catalog:
             for g in data.get("search", [])]
         self._patterns = {m.key: [re.compile(p) for p in m.line_items]
                           for m in self.metrics.values()}
+        # Anchored patterns only: the first alternative matching at the start is then the
+        # first pattern matching at all (unanchored ones are tried one by one).
+        self._joined = {k: re.compile("|".join(f"(?P<r{i}>{rx.pattern})"
+                                               for i, rx in enumerate(v)))
+                        for k, v in self._patterns.items()
+                        if v and all(rx.pattern.startswith("^") for rx in v)}
+        self._for_label = lru_cache(maxsize=1 << 16)(self._metrics_for_label)
+        self._allowed_keys = lru_cache(maxsize=256)(self._allowed_metrics)
         self._concepts: dict[str, list[tuple[str, int]]] = {}
         for m in self.metrics.values():
             for rank, concept in enumerate(m.concepts):
@@ -147,15 +166,25 @@ class Catalog:
         metric = self.metrics.get(key)
         if metric is None or not allowed(metric, statement, unit):
             return None
-        forms = [normalise_label(label)]
-        if ":" in label:
-            # "Balance sheet: Total assets", "Operating expenses: Cost of sales": the line
-            # under a heading carried into the label.
-            forms.append(normalise_label(label.rsplit(":", 1)[1]))
-        for rank, rx in enumerate(self._patterns[key]):
-            if any(rx.search(form) for form in forms if form):
-                return rank
-        return None
+        return self._rank(key, _label_forms(label))
+
+    def _rank(self, key: str, forms: tuple[str, ...]) -> int | None:
+        """The first of ``key``'s patterns matching one of ``forms``: one search per form
+        over the patterns joined as alternatives (tried in order, so the first one that
+        matches is the best ranked; each pattern is anchored, ``^...``, so a search is a
+        match at the start), then that form's matching pattern by name."""
+        joined = self._joined.get(key)
+        if joined is None:
+            return next((rank for rank, rx in enumerate(self._patterns[key])
+                         if any(rx.search(form) for form in forms)), None)
+        best = None
+        for form in forms:
+            m = joined.search(form)
+            if m:
+                rank = int(next(n for n, v in m.groupdict().items()
+                                if n.startswith("r") and v is not None)[1:])
+                best = rank if best is None else min(best, rank)
+        return best
 
     def metrics_for_concept(self, concept: str | None) -> list[str]:
         return [k for k, _ in self._concepts.get((concept or "").lower(), [])]
@@ -163,9 +192,23 @@ class Catalog:
     def metrics_for_label(self, label: str, statement: str | None = None,
                           unit: str | None = None) -> list[str]:
         """Every looked-up metric whose patterns match ``label``, best match first."""
-        found = [(rank, i, key) for i, key in enumerate(self.metrics)
-                 if (rank := self.label_rank(key, label, statement, unit)) is not None]
-        return [key for _, _, key in sorted(found)]
+        return list(self._for_label(label, statement, unit))
+
+    def _metrics_for_label(self, label: str, statement: str | None,
+                           unit: str | None) -> tuple[str, ...]:
+        # The label is normalised once for every metric (ingest calls this for every
+        # fact; results are cached per label, statement and unit in ``_for_label``).
+        forms = _label_forms(label)
+        found = [(rank, i, key) for i, key in self._allowed_keys(statement, unit)
+                 if (rank := self._rank(key, forms)) is not None]
+        return tuple(key for _, _, key in sorted(found))
+
+    def _allowed_metrics(self, statement: str | None,
+                         unit: str | None) -> tuple[tuple[int, str], ...]:
+        """``(catalogue order, key)`` of the metrics a line of ``statement`` in ``unit``
+        may report (cached in ``_allowed_keys``)."""
+        return tuple((i, key) for i, (key, metric) in enumerate(self.metrics.items())
+                     if allowed(metric, statement, unit))
 
     # --- names in text -------------------------------------------------------------
     def find_metrics(self, text: str) -> list[MetricMatch]:
@@ -193,6 +236,7 @@ def allowed(metric: Metric, statement: str | None, unit: str | None) -> bool:
     return True
 
 
+@lru_cache(maxsize=1024)
 def unit_kind(unit: str) -> str:
     """'money', 'per_share', 'shares', 'percent' or 'pure' for a fact or metric unit."""
     u = unit.strip()
