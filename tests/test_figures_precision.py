@@ -111,3 +111,19 @@ def test_a_share_of_a_metric_takes_the_numerator_named_after_it():
     assert r.formula == "sga[FY2020] / operating_expenses[FY2020]"
     assert ask("What percentage of Acme's FY2020 revenue did its largest customer "
                "account for?") is None
+
+
+def test_a_share_written_in_words_joins_the_two_metrics():
+    r = ask("What was Acme's R&D spending as a share of revenue in fiscal 2020?")
+    assert r.formula == "rnd[FY2020] / revenue[FY2020]" and r.unit == "percent"
+    r = ask("What was Acme's stock-based compensation expense as a percent of revenue in "
+            "FY2020?")
+    assert r.formula == "stock_compensation[FY2020] / revenue[FY2020]"
+    r = ask("What was Acme's SG&A relative to revenue in FY2020?")
+    assert r.formula == "sga[FY2020] / revenue[FY2020]" and r.unit == "ratio"
+
+
+def test_a_share_of_an_unmapped_denominator_is_no_figure():
+    assert ask("What was Acme's FY2020 capital expenditure as a share of its store "
+               "count?") is None
+    assert ask("What was Acme's net income relative to headcount in FY2020?") is None

@@ -32,6 +32,7 @@ _OPERATOR_WORDS = [
     (r"as\s+an?\s+(?:%|percent(?:age)?)\s+of", "/"), (r"as\s+(?:%|percent(?:age)?)\s+of", "/"),
     (r"divided\s+by", "/"), (r"multiplied\s+by", "*"), (r"over", "/"), (r"times", "*"),
     (r"plus", "+"), (r"minus", "-"), (r"less", "-"), (r"%\s+of", "/"),
+    (r"as\s+an?\s+(?:share|proportion|fraction)\s+of", "/"), (r"relative\s+to", "/"),
 ]
 _OP_RX = re.compile(
     r"(?P<sym>[+*/()])|(?P<minus>(?<![A-Za-z0-9])-(?=\s|\(|$)|(?<=\s)-(?=\S)|(?<=\))-)"
@@ -231,5 +232,7 @@ def read_expression(text: str, names: Names | None = None) -> Node:
 
 
 def percent_of(text: str) -> bool:
-    """True when ``text`` says "X as a % of Y" / "X % of Y" (the result is a percentage)."""
-    return re.search(r"(?:%|\bpercent(?:age)?)\s+of\b", text, re.I) is not None
+    """True when ``text`` says "X as a % of Y" / "X % of Y" / "X as a share of Y" (the
+    result is a percentage)."""
+    return re.search(r"(?:%|\bpercent(?:age)?|\bas\s+an?\s+(?:share|proportion|fraction))\s+"
+                     r"of\b", text, re.I) is not None

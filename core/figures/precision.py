@@ -48,6 +48,11 @@ _FRAME = frozenset("""what how which did does do has have is was were in for fro
     reported annual quarterly consolidated overall fiscal year""".split())
 _HEAD_AFTER = re.compile(r"\s*(?:turnover|turns|per\s+\w+|multiples?|yield|"
                          r"intensity|days|backlog|headcount)\b", re.I)
+# A share asked after a single metric whose denominator was not read with it ("X as a
+# share of <something unmapped>"): no figure rather than X itself.
+_SHARE_AFTER = re.compile(r"\s*(?:[\w-]+\s+){0,2}?(?:(?:as\s+an?\s+)?(?:%|percent(?:age)?|"
+                          r"share|proportion|fraction)\s+of|relative\s+to|divided\s+by)\b",
+                          re.I)
 _TIMES = re.compile(r"\bhow\s+many\s+times\b", re.I)
 _PART_OF_YEAR = re.compile(r"\b(?:Q[1-4]|H[12]|(?:first|second|third|fourth|final|last)\s+"
                            r"(?:fiscal\s+)?(?:quarter|half)|month\s+of)\b", re.I)
@@ -81,7 +86,7 @@ def unmapped_measure(stripped: str, start: int, end: int, joined: bool) -> str |
         if content:
             return " ".join(content)
     if not joined:
-        after = _HEAD_AFTER.match(stripped[end:])
+        after = _HEAD_AFTER.match(stripped[end:]) or _SHARE_AFTER.match(stripped[end:])
         if after:
             return " ".join(f"{stripped[start:end]} {after.group(0)}".split())
     return None

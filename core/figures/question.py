@@ -81,8 +81,10 @@ _SERIES = re.compile(r"\b(?:over\s+time|over\s+(?:the\s+|these\s+)?(?:reported\s
                      r"(?:reported\s+)?(?:quarters|periods|years)|these\s+quarters|quarter\s+"
                      r"to\s+quarter|each\s+(?:reported\s+)?(?:period|quarter)|trend(?:s|ed)?|"
                      r"historical\s+periods|reported\s+(?:quarters|periods))\b", re.I)
-_GAP_OK = re.compile(r"^\s*(?:[-+*/]|(?:as\s+an?\s+)?(?:%|percent(?:age)?)\s+of|divided\s+by|"
-                     r"less|minus|plus|times|over|to)\s*(?:the\s+)?$", re.I)
+_GAP_OK = re.compile(r"^\s*(?:(?:expenses?|spending|spend|costs?|outlays?|amounts?)\s+)?"
+                     r"(?:[-+*/]|(?:as\s+an?\s+)?(?:%|percent(?:age)?|share|proportion|"
+                     r"fraction)\s+of|divided\s+by|relative\s+to|less|minus|plus|times|over|"
+                     r"to)\s*(?:the\s+|its\s+|total\s+)?$", re.I)
 
 
 def _sentences(question: str) -> list[str]:
