@@ -92,3 +92,21 @@ def test_a_year_over_year_quarter_pair_never_collapses_into_one_quarter():
         formula="(revenue[FY2024-Q1] - revenue[FY2023-Q1]) / revenue[FY2023-Q1]",
         periods=["FY2023-Q1", "FY2024-Q1"], doc_ids=[doc], decimals=1)
     assert answer_figure(asked, store).value == round((7192 - 8288) / 8288 * 100, 1)
+
+
+def test_the_metrics_own_change_verb_with_one_period_is_a_change_from_the_year_before():
+    r = ask("How much did Acme's inventories rise in fiscal 2024?")
+    assert r.aggregate == "change" and r.formula == "inventory[FY2024] - inventory[FY2023]"
+    r = ask("What percentage did Acme's revenue grow in fiscal 2024?")
+    assert r.formula == "(revenue[FY2024] - revenue[FY2023]) / revenue[FY2023]"
+
+
+def test_a_comparison_asked_in_percent_is_the_percent_change():
+    r = ask("What was Acme's revenue in the second quarter of fiscal 2025 compared to the "
+            "prior-year quarter, in percent?")
+    assert r.formula == "(revenue[FY2025-Q2] - revenue[FY2024-Q2]) / revenue[FY2024-Q2]"
+
+
+def test_a_change_over_a_series_stays_a_series():
+    r = ask("How has Acme's revenue changed over time?")
+    assert r.aggregate == "value" and " - " not in r.formula and len(r.periods) >= 2

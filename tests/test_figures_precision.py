@@ -127,3 +127,19 @@ def test_a_share_of_an_unmapped_denominator_is_no_figure():
     assert ask("What was Acme's FY2020 capital expenditure as a share of its store "
                "count?") is None
     assert ask("What was Acme's net income relative to headcount in FY2020?") is None
+
+
+@pytest.mark.parametrize("question", [
+    "What was Acme's revenue in the first half of fiscal 2020?",
+    "What were Acme's trailing twelve month revenues as of FY2020?",
+    "What was Acme's operating cash flow for the nine months ended September 30, 2020?",
+    "What was Acme's revenue for the three months ended March 31, 2020?",
+    "What was Acme's year-to-date capital expenditure in 2020?",
+])
+def test_a_span_the_periods_do_not_read_is_not_the_fiscal_year(question):
+    assert ask(question) is None
+
+
+def test_two_growths_compared_are_not_one_figure():
+    assert ask("Did Acme's operating expenses rise faster than revenue in FY2020?") is None
+    assert ask("Did Acme's net income outpace revenue growth in FY2020?") is None

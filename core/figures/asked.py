@@ -52,6 +52,10 @@ _OVER_PERIOD = re.compile(r"\b(?:year[\s-]+(?:over|on)[\s-]+year|yoy|y/y|sequent
                           r"quarter[\s-]+(?:over|on)[\s-]+quarter|(?:from|versus|vs\.?|"
                           r"compared\s+(?:to|with))\s+(?:the\s+)?(?:prior|previous|preceding|"
                           r"same)\s+(?:fiscal\s+)?(?:year|quarter|period))\b", re.I)
+_SECOND_CLAUSE = re.compile(r"(?:[,;]|\band\b|\bor\b)\s*(?:how|what|by\s+how|did|has|was|"
+                            r"is|were)\b|\b(?:compared?|versus|vs\.?)\b", re.I)
+_OVER_SERIES = re.compile(r"\bover\s+time\b|\bacross\b|\b(?:these|the\s+reported|recent|"
+                          r"previous)\s+(?:quarters|periods|years|ones)\b|\btrend", re.I)
 _SEQUENTIAL = re.compile(r"\b(?:sequential(?:ly)?|quarter[\s-]+(?:over|on|to)[\s-]+quarter|"
                          r"q/q|qoq|(?:prior|previous|preceding)\s+quarter)\b", re.I)
 _YEARS = re.compile(r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten)[\s-]+years?\b",
@@ -119,7 +123,11 @@ def aggregate_asked(asked: str, first: int, last: int, percent: bool,
     verb_after = _CHANGE.search(after)
     rest = " ".join(after[verb_after.start():].split()) if verb_after else ""
     between = bool(verb_after) and (_BETWEEN.search(rest) or _OVER_PERIOD.search(rest))
-    if change_before or change_after or between:
+    # "How much did inventories rise in 2023?": the metric's own verb; "What was revenue
+    # in 2023 and how did it change from 2022?": a second clause, a comparison.
+    own_verb = bool(verb_after) and not _SECOND_CLAUSE.search(after[:verb_after.start()]) \
+        and not _OVER_SERIES.search(asked)
+    if change_before or change_after or between or own_verb:
         words = before[-40:] + " " + (change_after.group(0) if change_after else "")
         # A verb between two periods ("grew from FY2024 to FY2025") asks how much in
         # relative terms unless the question asks dollars.
@@ -127,7 +135,8 @@ def aggregate_asked(asked: str, first: int, last: int, percent: bool,
             (between and amount and not verb_after.group(0).lower().startswith("change"))
         return "pct_change" if relative and not (money_asked and amount) else "change"
     if verb_after or re.search(r"\b(?:compared?|versus|vs\.?)\b", after, re.I):
-        return "compare"
+        # Compared in percent, an amount's comparison is its percent change.
+        return "pct_change" if percent and amount and not money_asked else "compare"
     return "value"
 
 

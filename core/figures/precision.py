@@ -16,7 +16,10 @@ offsets hold) and says why no single reported figure answers it, or None:
 * a count of times asked of an amount ("how many times did X sell its inventory"): a
   turnover, not the balance;
 * a share of one period inside another ("what percent of FY2023 repurchases occurred in
-  Q4"): not the quarter's figure.
+  Q4"): not the quarter's figure; a span the periods read cannot say (a half year, nine
+  months, trailing twelve months, year to date, "three months ended <date>" when no
+  quarter was read): not the fiscal year's figure;
+* two growths compared ("did expenses rise faster than revenue"): not one figure.
 """
 
 from __future__ import annotations
@@ -53,6 +56,14 @@ _HEAD_AFTER = re.compile(r"\s*(?:turnover|turns|per\s+\w+|multiples?|yield|"
 _SHARE_AFTER = re.compile(r"\s*(?:[\w-]+\s+){0,2}?(?:(?:as\s+an?\s+)?(?:%|percent(?:age)?|"
                           r"share|proportion|fraction)\s+of|relative\s+to|divided\s+by)\b",
                           re.I)
+_TWO_COMPARED = re.compile(r"\b(?:faster|slower|quicker)\s+than\b|\bout(?:pac|grow|grew|perform)"
+                           r"\w*", re.I)
+_QUARTER_SPAN = re.compile(r"\b(?:three|3)[\s-]+months?\b|\b(?:thirteen|13)[\s-]+weeks?\b",
+                           re.I)
+_OTHER_SPAN = re.compile(r"\b(?:first|second|1st|2nd)\s+half\b|\bH[12]\b|\bhalf[\s-]+year|"
+                         r"\b(?:six|nine|6|9)[\s-]+months?\b|\b(?:twenty[\s-]six|thirty[\s-]nine|26|39)"
+                         r"[\s-]+weeks?\b|\btrailing\b|\bTTM\b|\bLTM\b|"
+                         r"\byear[\s-]+to[\s-]+date\b|\bYTD\b", re.I)
 _TIMES = re.compile(r"\bhow\s+many\s+times\b", re.I)
 _PART_OF_YEAR = re.compile(r"\b(?:Q[1-4]|H[12]|(?:first|second|third|fourth|final|last)\s+"
                            r"(?:fiscal\s+)?(?:quarter|half)|month\s+of)\b", re.I)
@@ -107,6 +118,18 @@ def share_numerator(stripped: str, start: int, end: int, find) -> str | None:
 def times_of_an_amount(asked: str, natural: str) -> bool:
     """'How many times ...' asked of an amount: a turnover, never the amount itself."""
     return _TIMES.search(asked) is not None and natural.startswith("USD")
+
+
+def two_compared(asked: str) -> bool:
+    """Two metrics' changes compared ("rise faster than revenue", "outpaced sales")."""
+    return _TWO_COMPARED.search(asked) is not None
+
+
+def span_not_read(asked: str, periods: list[str]) -> bool:
+    """A span other than a fiscal year or a quarter, which the periods read miss."""
+    if periods and _QUARTER_SPAN.search(asked) and not any("-Q" in p for p in periods):
+        return True
+    return _OTHER_SPAN.search(asked) is not None
 
 
 def share_of_period(asked: str, periods: list[str]) -> bool:

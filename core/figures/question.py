@@ -47,7 +47,9 @@ from core.figures.precision import (
     not_reported,
     share_numerator,
     share_of_period,
+    span_not_read,
     times_of_an_amount,
+    two_compared,
     unmapped_measure,
 )
 from core.figures.units import default_decimals, fits_unit, natural_unit
@@ -258,8 +260,9 @@ def parse_figure_question(question: str, documents: list[DocumentMeta]
     aggregate = aggregate_asked(stripped, start, end, percent, amount, money_asked)
     periods = periods_asked(asked) or periods_asked(
         " ".join(s for s in sentences if s not in definitions))
-    if share_of_period(asked, periods):
-        return None  # a share of a quarter inside its year, not the quarter's figure
+    if share_of_period(asked, periods) or span_not_read(asked, periods) or \
+            two_compared(asked):
+        return None  # a part of a year or a span not read; two growths compared
     scope = resolve_scope(question, documents) if documents else None
     doc_ids = list(scope.doc_ids or []) if scope else []
     if _SERIES.search(asked) and len(_scope_periods(doc_ids, documents)) > 1:
