@@ -3,6 +3,7 @@ silently wrong), while the figure questions beside them still read right."""
 
 import pytest
 
+from core.figures.precision import asks_category
 from core.figures.question import parse_figure_question
 from core.types import DocumentMeta
 
@@ -143,3 +144,10 @@ def test_a_span_the_periods_do_not_read_is_not_the_fiscal_year(question):
 def test_two_growths_compared_are_not_one_figure():
     assert ask("Did Acme's operating expenses rise faster than revenue in FY2020?") is None
     assert ask("Did Acme's net income outpace revenue growth in FY2020?") is None
+
+
+def test_what_followed_by_a_verb_is_not_a_category():
+    assert not asks_category("What were product revenues for Acme in FY2020?")
+    assert not asks_category("What is the segment margin of Acme in FY2020?")
+    assert asks_category("What geographic region had the most sales for Acme?")
+    assert ask("What is Acme's FY2020 revenue?").formula == "revenue[FY2020]"

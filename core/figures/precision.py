@@ -32,7 +32,8 @@ _CATEGORY_NOUNS = (r"(?:kinds?|types?|sorts?|categor(?:y|ies)|regions?|segments?
                    r"programs?|components?|items?|events?|factors?)")
 _CATEGORY = re.compile(
     rf"^(?:(?:(?!\b(?:what|how|which|who)\b)[^?]){{0,90}}?,\s*)?(?:and\s+)?"
-    rf"(?:(?:which|who|whom|whose)\b|what\s+(?:\w+\s+)?{_CATEGORY_NOUNS}\b)", re.I)
+    rf"(?:(?:which|who|whom|whose)\b|what\s+(?:(?!(?:was|were|is|are|did|does|do|has|have|"
+    rf"had|the)\b)\w+\s+)?{_CATEGORY_NOUNS}\b)", re.I)
 _NOT_REPORTED = re.compile(
     r"(?<![\w-])(?:adjusted|non[\s-]?gaap|guidance|guided|forecast\w*|outlook|expected|"
     r"expects?|projected|projections?|pro[\s-]forma|constant[\s-]currency|organic|"
