@@ -38,8 +38,9 @@ _STATEMENTS = (  # squashed lower-case caption line -> statement (order matters)
     ("income", re.compile(r"statements?of(?:consolidated)?(?:operations|income|earnings)")),
 )
 
-_PROSE = re.compile(r"\b(?:our|we|see|are|is|was|were|in\s+the|included|refer|follows)\b",
-                    re.I)  # a sentence naming a statement is no title
+_PROSE = re.compile(r"\b(?:our|we|see|are|is|was|were|in\s+the|included|refer|follows|"
+                    r"analysis)\b", re.I)  # a sentence (or MD&A's "Analysis of the
+# Consolidated Statements of Income") naming a statement is no title
 Row = tuple[int, list[str], str]  # (offset of the line in the text, cells, kind)
 
 
