@@ -124,7 +124,7 @@ def expand_range(text: str, periods: list[str], aggregate: str, years: int | Non
                  ) -> list[str]:
     """Every fiscal year of a range for an average ("FY2015 - FY2017" -> 2015, 2016,
     2017); a single year with "3 year average" reaches back; others keep their ends."""
-    annual = [p for p in periods if "-Q" not in p]
+    annual = [p for p in periods if "-" not in p]
     if aggregate == "average" and annual:
         lo, hi = int(annual[0][2:6]), int(annual[-1][2:6])
         if len(annual) == 1 and years:

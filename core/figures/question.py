@@ -29,6 +29,7 @@ from core.figures.asked import (
     unit_asked,
     years_span,
 )
+from core.figures.dated import dated_periods
 from core.figures.definitions import definition, expand, read_definitions
 from core.figures.formula import (
     BinOp,
@@ -184,7 +185,17 @@ def _latest_period(doc_ids: list[str], documents: list[DocumentMeta]) -> str | N
     return periods[-1] if periods else None
 
 
-def parse_figure_question(question: str, documents: list[DocumentMeta]
+def _periods(text: str, documents: list[DocumentMeta], store) -> list[str]:
+    """The periods ``text`` names: those named by an end date or as a part of a year on the
+    filers' own calendar (``dated``), and the others as ``periods_asked`` reads them."""
+    dated = dated_periods(text, documents, store)
+    for a, b, _ in dated:
+        text = text[:a] + " " * (b - a) + text[b:]
+    labels = {label for _, _, label in dated} | set(periods_asked(text))
+    return sorted(labels, key=lambda s: (int(s[2:6]), s))
+
+
+def parse_figure_question(question: str, documents: list[DocumentMeta], store=None
                           ) -> FigureRequest | None:
     """The figure ``question`` asks for, or None when it asks for none (module docstring)."""
     sentences = _sentences(question)
@@ -211,10 +222,11 @@ def parse_figure_question(question: str, documents: list[DocumentMeta]
         bool(margin)
     amount = natural_unit(node, "value", False, defs).startswith("USD")
     aggregate = aggregate_asked(stripped, start, end, percent, amount)
-    periods = periods_asked(asked) or periods_asked(
-        " ".join(s for s in sentences if s not in definitions))
     scope = resolve_scope(question, documents) if documents else None
     doc_ids = list(scope.doc_ids or []) if scope else []
+    in_scope = [d for d in documents if not doc_ids or d.doc_id in doc_ids]
+    periods = _periods(asked, in_scope, store) or _periods(
+        " ".join(s for s in sentences if s not in definitions), in_scope, store)
     if _SERIES.search(asked) and len(_scope_periods(doc_ids, documents)) > 1:
         periods = _scope_periods(doc_ids, documents)
     if not periods:

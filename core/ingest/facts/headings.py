@@ -101,7 +101,7 @@ def duration_groups(text: str) -> list[str]:
     starts = sorted({m.start() for _, rx in _DURATIONS[:3] for m in rx.finditer(text)})
     if len(starts) < 2:
         return []
-    return [text[a:b].strip(" ,") for a, b in zip(starts, [*starts[1:], len(text)])]
+    return [text[a:b].strip(" ,") for a, b in zip(starts, [*starts[1:], len(text)], strict=True)]
 
 
 def durations(text: str) -> set[int]:

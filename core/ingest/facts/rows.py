@@ -159,6 +159,11 @@ def table_rows(text: str, a: int, b: int, floor: int) -> tuple[list[str], list[R
         kind = _kind(cells)
         if kind == "data":
             cells = _wholerow_label(cells)
+            if not rows and cells[0][:1].islower() and captions and \
+                    not captions[-1].endswith((":", ".", ";")) and len(captions[-1]) <= 120:
+                # a line item broken over a page or span edge ("... for taxes" above
+                # "on income | 2,269"): the printed label whole again
+                cells = [f"{captions.pop()} {cells[0]}", *cells[1:]]
         if kind == "head" and _HEADING_CELL.match(cells[0].strip()):
             cells = ["", *cells]  # "December 1, | December 2,": headings with no label cell
         if kind == "text" and not any(k in ("data", "head") for _, _, k in rows):

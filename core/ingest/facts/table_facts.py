@@ -177,7 +177,9 @@ def _emit(ctx: _Context, body, columns: list[Column], scale: int, statement: str
     group, totalled = "", False
     period: Column | None = None
     members = columns
+    before = ""  # the label of the row just above, when it had no figures
     for offset, cells, kind in body:
+        above, before = before, (row_label(cells) if kind in ("group", "text") else "")
         if kind == "blank" and group and not totalled:
             cells, kind = [f"Total {group[:1].lower()}{group[1:]}", *cells[1:]], "data"
         if kind != "data":
@@ -194,6 +196,9 @@ def _emit(ctx: _Context, body, columns: list[Column], scale: int, statement: str
         label = row_label(cells)
         if not label:
             continue
+        if above and label[:1].islower() and not above.endswith(":"):
+            label = f"{above} {label}"  # a line item broken over two lines ("... for taxes"
+            # above "on income  2,269"): the printed label whole again
         totalled = totalled or label.lower().startswith("total")
         if GENERIC.match(label) and len(label.split()) <= 4 and group:
             label = f"{group}: {label}"
