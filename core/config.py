@@ -119,7 +119,7 @@ class Settings(BaseSettings):
     expand_line_items: bool = Field(
         default=True,
         description="Add the line items of the metrics a query names to its keyword query "
-        "(core.retrieval.glossary.toml).",
+        "(the metric catalogue, core/metrics/catalog.toml).",
     )
 
     # --- LLM -----------------------------------------------------------------

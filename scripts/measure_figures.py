@@ -117,7 +117,7 @@ def measure(questions: list[dict], store, documents, verbose: bool = False) -> l
 
     rows = []
     for q in questions:
-        request = parse_figure_question(q["question"], documents)
+        request = parse_figure_question(q["question"], documents, store)
         row = {"id": q["id"], "doc": q["doc"], "reference": q["answer"], "request": None,
                "stated": "", "value": None, "right": False, "sentence": ""}
         if request is not None:

@@ -296,3 +296,66 @@ def test_only_the_filers_own_statements_keep_their_tag():
     assert [f.statement for f in kept] == [None, "balance", None]
     alone = [f.model_copy(update={"statement": "balance"}) for f in facts[::2]]
     assert [f.statement for f in primary_statements(alone, chunks)] == ["balance", "balance"]
+    quarterly = [chunk(0, "Part I — Item 1. Financial Statements"),
+                 chunk(1, "Part I — Item 2. Management's Discussion and Analysis"),
+                 chunk(2, "Part II — Item 1. Legal Proceedings")]
+    facts = [f.model_copy(update={"statement": "income"}) for f in facts]
+    kept = primary_statements(facts, quarterly)  # an obligor group's "Statement of Income"
+    assert [f.statement for f in kept] == ["income", None, None]  # in MD&A is not the 10-Q's
+
+
+def _text_with_table(caption: str, table: str) -> ParsedDocument:
+    """Text as a PDF parse leaves it: caption lines, then the table span alone."""
+    text = f"{caption}\n\n{table}"
+    start = len(caption) + 2
+    return ParsedDocument(text=text, pages=[Page(number=1, start=0, end=len(text))],
+                          table_spans=[(start, len(text))])
+
+
+def test_a_group_heading_line_left_above_the_table_spreads_over_its_columns():
+    """PDF layout often leaves "Three Months Ended  Six Months Ended" as a caption line above
+    the table span: the quarter columns and the year-to-date columns are still told apart."""
+    parsed = _text_with_table(
+        "Condensed Consolidated Statements of Earnings\n$ in millions (unaudited)\n"
+        "Three Months Ended Six Months Ended",
+        "| July 29, 2023 | July 30, 2022 | July 29, 2023 | July 30, 2022\n"
+        "Revenue | $9,583 | $10,329 | $19,050 | $20,976\n"
+        "Operating income | 348 | 371 | 659 | 833")
+    facts = extract_facts(_meta("2024-Q2", "2023-07-29", "10-Q"), parsed, [])
+    got = {(f.fiscal_year, f.fiscal_period, f.months): f.value for f in facts
+           if f.label == "Revenue"}
+    assert got == {(2024, "Q2", 3): 9_583e6, (2023, "Q2", 3): 10_329e6,
+                   (2024, "H1", 6): 19_050e6, (2023, "H1", 6): 20_976e6}
+
+
+def test_columns_that_read_as_one_period_with_different_values_give_no_fact():
+    """Member columns (worldwide, U.S., international) under repeated dates: a line has one
+    value per period, so a row whose columns read as the same period twice with different
+    values is not read as periods at all; the statement's own figure stays the only one."""
+    parsed = _text_with_table(
+        "Revenues by Geography\n(MILLIONS)",
+        "| Worldwide July 2, 2023 | U.S. July 2, 2023 | International July 2, 2023\n"
+        "Total revenues | $12,734 | $6,185 | $6,548")
+    facts = extract_facts(_meta("2023-Q2", "2023-07-02", "10-Q"), parsed, [])
+    assert [f for f in facts if f.label == "Total revenues"] == []
+
+
+def test_a_line_item_broken_over_two_lines_keeps_its_whole_label():
+    """"Income from continuing operations before provision for taxes" printed above "on
+    income | 2,269 | ...", inside a table or at the start of a span (a page edge)."""
+    heads = "| July 2, 2023 | July 3, 2022\n"
+    broken = ("Income from continuing operations before provision/(benefit) for taxes\n"
+              "on income | 2,269 | 11,447\n")
+    caption = "Condensed Consolidated Statements of Income\n(MILLIONS)\nThree Months Ended"
+    inside = _text_with_table(caption, heads + "Revenues | $12,734 | $27,742\n" + broken)
+    edge = _text_with_table(caption, heads + "Revenues | $12,734 | $27,742")
+    start = len(edge.text) + 2
+    edge.text += "\n\n" + broken
+    edge.table_spans.append((start, len(edge.text)))
+    edge.pages[0].end = len(edge.text)
+    for parsed in (inside, edge):
+        facts = extract_facts(_meta("2023-Q2", "2023-07-02", "10-Q"), parsed, [])
+        pretax = [f for f in facts if f.value == 2_269e6]
+        assert [(f.label, f.metric) for f in pretax] == [
+            ("Income from continuing operations before provision/(benefit) for taxes on "
+             "income", "pretax_income")]

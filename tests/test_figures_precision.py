@@ -131,14 +131,23 @@ def test_a_share_of_an_unmapped_denominator_is_no_figure():
 
 
 @pytest.mark.parametrize("question", [
-    "What was Acme's revenue in the first half of fiscal 2020?",
+    "What was Acme's revenue in the second half of fiscal 2020?",
     "What were Acme's trailing twelve month revenues as of FY2020?",
-    "What was Acme's operating cash flow for the nine months ended September 30, 2020?",
-    "What was Acme's revenue for the three months ended March 31, 2020?",
     "What was Acme's year-to-date capital expenditure in 2020?",
+    "What was Acme's LTM operating income at the end of FY2020?",
 ])
 def test_a_span_the_periods_do_not_read_is_not_the_fiscal_year(question):
     assert ask(question) is None
+
+
+@pytest.mark.parametrize("question, period", [
+    ("What was Acme's revenue in the first half of fiscal 2020?", "FY2020-H1"),
+    ("What was Acme's operating cash flow for the nine months ended September 30, 2020?",
+     "FY2020-9M"),
+    ("What was Acme's revenue for the three months ended March 31, 2020?", "FY2020-Q1"),
+])
+def test_a_span_the_periods_read_is_that_span(question, period):
+    assert ask(question).periods == [period]
 
 
 def test_two_growths_compared_are_not_one_figure():

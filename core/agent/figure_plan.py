@@ -105,7 +105,7 @@ def parse_request(text: str, deps: AgentDeps, scope: list[str]) -> FigureRequest
     from core.figures.question import parse_figure_question
 
     docs = [d for d in deps.corpus.documents if not scope or d.doc_id in scope]
-    return parse_figure_question(text, docs)
+    return parse_figure_question(text, docs, deps.facts)
 
 
 def split_question(question: str, deps: AgentDeps, scope: list[str]) -> FigureSplit:

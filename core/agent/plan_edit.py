@@ -21,8 +21,9 @@ from core.errors import PlanValidationError
 TOOLS = ("filing_search", "web_search", "figure_lookup", "compute")
 MAX_PLAN_STEPS = 20
 MAX_DECIMALS = 8
-PERIOD = re.compile(r"FY\d{4}(?:-Q[1-4])?")
-"""A fiscal period as figure steps name it: 'FY2023', 'FY2024-Q1'."""
+PERIOD = re.compile(r"FY\d{4}(?:-(?:Q[1-4]|H1|9M))?")
+"""A fiscal period as figure steps name it: 'FY2023', 'FY2024-Q1', 'FY2024-H1' (six months
+to date), 'FY2024-9M'."""
 
 
 def _split(value: Any) -> list[str]:

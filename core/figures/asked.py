@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from core.figures.formula import BinOp, Call, Node, Num, bind
 from core.retrieval.scope import Period, question_periods
 
 _NUMBER_WORDS = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
@@ -155,7 +156,7 @@ def expand_range(text: str, periods: list[str], aggregate: str, years: int | Non
                  ) -> list[str]:
     """Every fiscal year of a range for an average ("FY2015 - FY2017" -> 2015, 2016,
     2017); a single year with "3 year average" reaches back; others keep their ends."""
-    annual = [p for p in periods if "-Q" not in p]
+    annual = [p for p in periods if "-" not in p]
     if aggregate == "average" and annual:
         lo, hi = int(annual[0][2:6]), int(annual[-1][2:6])
         if len(annual) == 1 and years:
@@ -181,3 +182,19 @@ def expand_range(text: str, periods: list[str], aggregate: str, years: int | Non
         y = int(annual[0][2:6])
         return [f"FY{y - years}", f"FY{y}"]
     return periods
+
+
+def assemble(node: Node, aggregate: str, periods: list[str]) -> Node:
+    """The asked formula over the periods: one value, an average, a change, a CAGR."""
+    if aggregate == "average" and len(periods) >= 2:
+        return Call("avg", tuple(bind(node, p) for p in periods))
+    if aggregate in {"change", "pct_change", "cagr"} and len(periods) >= 2:
+        a, b = bind(node, periods[0]), bind(node, periods[-1])
+        if aggregate == "change":
+            return BinOp("-", b, a)
+        if aggregate == "pct_change":
+            return BinOp("/", BinOp("-", b, a), a)
+        years = int(periods[-1][2:6]) - int(periods[0][2:6])
+        return BinOp("-", BinOp("^", BinOp("/", b, a), BinOp("/", Num(1), Num(years))),
+                     Num(1))
+    return bind(node, periods[-1])

@@ -7,7 +7,8 @@
     power    := atom ("^" unary)?                 (right-associative)
     atom     := number | ref | func "(" formula ("," formula)* ")" | "(" formula ")"
     ref      := metric "[" period "]"             revenue[FY2019], capex[FY2024-Q1]
-    period   := FY2019 | FY2024-Q1 | t | t-1 | t+1  (t: the period asked; catalogue formulas)
+    period   := FY2019 | FY2024-Q1 | FY2024-H1 | FY2024-9M | t | t-1 | t+1
+                (H1, 9M: six and nine months to date; t: the period asked, catalogue formulas)
     func     := avg | abs | sum | min | max
 
 Examples: ``capex[FY2018]``; ``revenue[FY2019] / avg(ppe_net[FY2018], ppe_net[FY2019])``;
@@ -34,7 +35,7 @@ FUNCTIONS: dict[str, Callable[[list[float]], float]] = {
     "max": max,
 }
 _ARITY = {"abs": (1, 1)}
-_PERIOD = re.compile(r"FY(\d{4})(?:-Q([1-4]))?|t(?:([+-])(\d+))?")
+_PERIOD = re.compile(r"FY(\d{4})(?:-(Q[1-4]|H1|9M))?|t(?:([+-])(\d+))?")
 _TOKEN = re.compile(r"\s*(?:(?P<num>\d+(?:\.\d+)?|\.\d+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
                     r"|(?P<period>\[[^\]]*\])|(?P<op>[-+*/^(),]))")
 _PREC = {"+": 1, "-": 1, "*": 2, "/": 2, "^": 3}
@@ -171,7 +172,8 @@ class _Parser:
         self.take()
         period = nxt[1][1:-1].strip().replace(" ", "")
         if not _PERIOD.fullmatch(period):
-            raise self.error(nxt[2], f"period {period!r} is not FY2019, FY2024-Q1, t or t-1")
+            raise self.error(nxt[2], f"period {period!r} is not FY2019, FY2024-Q1, "
+                             "FY2024-H1, t or t-1")
         if self.known is not None and value not in self.known:
             near = difflib.get_close_matches(value, sorted(self.known), n=1)
             hint = f"; did you mean {near[0]!r}?" if near else ""
@@ -258,7 +260,7 @@ def shift_period(period: str, years: int) -> str:
     m = _PERIOD.fullmatch(period)
     if not m or not m.group(1):
         raise FormulaError(f"Cannot shift period {period!r}: it is not FY2019 or FY2024-Q1.")
-    quarter = f"-Q{m.group(2)}" if m.group(2) else ""
+    quarter = f"-{m.group(2)}" if m.group(2) else ""
     return f"FY{int(m.group(1)) + years}{quarter}"
 
 

@@ -73,6 +73,7 @@ def doc_years(facts: Iterable[Fact]) -> dict[str, int]:
 
 
 _YTD = {2: "H1", 3: "9M"}
+_YTD_QUARTER = {"H1": 2, "9M": 3}
 
 
 def year_to_date(fact: Fact, year: int, quarter: int) -> bool:
@@ -87,6 +88,11 @@ def candidates(metric: Metric, period: str, facts: Iterable[Fact]) -> list[tuple
     for the quarter alone falls back to the year to date (said in the input's note)."""
     year, quarter = split_period(period)
     facts = list(facts)
+    ytd = _YTD_QUARTER.get(period[7:])
+    if ytd and metric.kind != "instant":  # "FY2024-H1": six months to date, never a quarter
+        return [(r, f) for f in facts if year_to_date(f, year, ytd)
+                and (r := match_rank(metric, f)) is not None]
+    quarter = quarter or ytd  # a balance at the end of the first half: its Q2 date
     out = []
     for f in facts:
         if not period_matches(metric, f, year, quarter):

@@ -61,10 +61,14 @@ _TWO_COMPARED = re.compile(r"\b(?:faster|slower|quicker)\s+than\b|\bout(?:pac|gr
                            r"\w*", re.I)
 _QUARTER_SPAN = re.compile(r"\b(?:three|3)[\s-]+months?\b|\b(?:thirteen|13)[\s-]+weeks?\b",
                            re.I)
-_OTHER_SPAN = re.compile(r"\b(?:first|second|1st|2nd)\s+half\b|\bH[12]\b|\bhalf[\s-]+year|"
-                         r"\b(?:six|nine|6|9)[\s-]+months?\b|\b(?:twenty[\s-]six|thirty[\s-]nine|26|39)"
-                         r"[\s-]+weeks?\b|\btrailing\b|\bTTM\b|\bLTM\b|"
-                         r"\byear[\s-]+to[\s-]+date\b|\bYTD\b", re.I)
+# Spans the periods read may hold ("FY2024-H1", "FY2024-9M", from core.figures.dated),
+# and those they never do.
+_HALF = re.compile(r"\b(?:first|1st)\s+half\b|\bH1\b|\b(?:six|6)[\s-]+months?\b|"
+                   r"\b(?:twenty[\s-]six|26)[\s-]+weeks?\b", re.I)
+_NINE = re.compile(r"\b(?:nine|9)[\s-]+months?\b|\b(?:thirty[\s-]nine|39)[\s-]+weeks?\b", re.I)
+_TO_DATE = re.compile(r"\byear[\s-]+to[\s-]+date\b|\bYTD\b", re.I)
+_NEVER_READ = re.compile(r"\b(?:second|2nd)\s+half\b|\bH2\b|\bhalf[\s-]+year|\btrailing\b|"
+                         r"\bTTM\b|\bLTM\b", re.I)
 _TIMES = re.compile(r"\bhow\s+many\s+times\b", re.I)
 _PART_OF_YEAR = re.compile(r"\b(?:Q[1-4]|H[12]|(?:first|second|third|fourth|final|last)\s+"
                            r"(?:fiscal\s+)?(?:quarter|half)|month\s+of)\b", re.I)
@@ -130,7 +134,13 @@ def span_not_read(asked: str, periods: list[str]) -> bool:
     """A span other than a fiscal year or a quarter, which the periods read miss."""
     if periods and _QUARTER_SPAN.search(asked) and not any("-Q" in p for p in periods):
         return True
-    return _OTHER_SPAN.search(asked) is not None
+    if _NEVER_READ.search(asked):
+        return True
+    for rx, part in ((_HALF, "-H1"), (_NINE, "-9M")):
+        if rx.search(asked) and not any(p.endswith(part) for p in periods):
+            return True
+    return _TO_DATE.search(asked) is not None and \
+        not any(p.endswith(("-H1", "-9M")) for p in periods)
 
 
 def share_of_period(asked: str, periods: list[str]) -> bool:
@@ -138,6 +148,6 @@ def share_of_period(asked: str, periods: list[str]) -> bool:
     occurred in Q4"): two nested periods and share-of words."""
     if not _PERIOD_SHARE.search(asked):
         return False
-    years = {p[:6] for p in periods if "-Q" not in p}
-    parts = {p[:6] for p in periods if "-Q" in p}
+    years = {p[:6] for p in periods if "-" not in p}
+    parts = {p[:6] for p in periods if "-" in p}
     return bool(years & parts) or (bool(years) and _PART_OF_YEAR.search(asked) is not None)

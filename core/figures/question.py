@@ -23,21 +23,20 @@ from datetime import date, timedelta
 
 from core.figures.asked import (
     aggregate_asked,
+    assemble,
     decimals_asked,
     expand_range,
     periods_asked,
     unit_asked,
     years_span,
 )
+from core.figures.dated import dated_periods
 from core.figures.definitions import definition, expand, read_definitions
 from core.figures.formula import (
     BinOp,
-    Call,
     FormulaError,
     Node,
-    Num,
     Ref,
-    bind,
     render,
 )
 from core.figures.model import FigureRequest
@@ -173,22 +172,6 @@ def _refined(asked: str, found: tuple[Node, str, int, int], sentences: list[str]
     return None
 
 
-def _assemble(node: Node, aggregate: str, periods: list[str]) -> Node:
-    """The asked formula over the periods: one value, an average, a change, a CAGR."""
-    if aggregate == "average" and len(periods) >= 2:
-        return Call("avg", tuple(bind(node, p) for p in periods))
-    if aggregate in {"change", "pct_change", "cagr"} and len(periods) >= 2:
-        a, b = bind(node, periods[0]), bind(node, periods[-1])
-        if aggregate == "change":
-            return BinOp("-", b, a)
-        if aggregate == "pct_change":
-            return BinOp("/", BinOp("-", b, a), a)
-        years = int(periods[-1][2:6]) - int(periods[0][2:6])
-        return BinOp("-", BinOp("^", BinOp("/", b, a), BinOp("/", Num(1), Num(years))),
-                     Num(1))
-    return bind(node, periods[-1])
-
-
 def doc_period(doc: DocumentMeta) -> str | None:
     """A filing's period as a formula period: 'FY2023', 'FY2024-Q1'; a 10-Q known only by
     its end date gets the calendar quarter of it (the look-up reads the filing's own
@@ -216,7 +199,17 @@ def _latest_period(doc_ids: list[str], documents: list[DocumentMeta]) -> str | N
     return periods[-1] if periods else None
 
 
-def parse_figure_question(question: str, documents: list[DocumentMeta]
+def _periods(text: str, documents: list[DocumentMeta], store) -> list[str]:
+    """The periods ``text`` names: those named by an end date or as a part of a year on the
+    filers' own calendar (``dated``), and the others as ``periods_asked`` reads them."""
+    dated = dated_periods(text, documents, store)
+    for a, b, _ in dated:
+        text = text[:a] + " " * (b - a) + text[b:]
+    labels = {label for _, _, label in dated} | set(periods_asked(text))
+    return sorted(labels, key=lambda s: (int(s[2:6]), s))
+
+
+def parse_figure_question(question: str, documents: list[DocumentMeta], store=None
                           ) -> FigureRequest | None:
     """The figure ``question`` asks for, or None when it asks for none (module docstring)."""
     sentences = _sentences(question)
@@ -258,13 +251,14 @@ def parse_figure_question(question: str, documents: list[DocumentMeta]
         return None  # "how many times": a turnover, not the balance
     money_asked = (unit_asked(question) or "").startswith("USD")
     aggregate = aggregate_asked(stripped, start, end, percent, amount, money_asked)
-    periods = periods_asked(asked) or periods_asked(
-        " ".join(s for s in sentences if s not in definitions))
+    scope = resolve_scope(question, documents) if documents else None
+    doc_ids = list(scope.doc_ids or []) if scope else []
+    in_scope = [d for d in documents if not doc_ids or d.doc_id in doc_ids]
+    periods = _periods(asked, in_scope, store) or _periods(
+        " ".join(s for s in sentences if s not in definitions), in_scope, store)
     if share_of_period(asked, periods) or span_not_read(asked, periods) or \
             two_compared(asked):
         return None  # a part of a year or a span not read; two growths compared
-    scope = resolve_scope(question, documents) if documents else None
-    doc_ids = list(scope.doc_ids or []) if scope else []
     if _SERIES.search(asked) and len(_scope_periods(doc_ids, documents)) > 1:
         periods = _scope_periods(doc_ids, documents)
     if not periods:
@@ -275,7 +269,7 @@ def parse_figure_question(question: str, documents: list[DocumentMeta]
         aggregate = "value"
     used: set[str] = set()
     try:
-        formula = expand(_assemble(node, aggregate, periods), defs, used)
+        formula = expand(assemble(node, aggregate, periods), defs, used)
     except FormulaError:
         return None
     metric = node.metric if isinstance(node, Ref) else None

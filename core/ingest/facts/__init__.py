@@ -36,14 +36,19 @@ def fiscal_calendar(meta: DocumentMeta, text: str = "") -> FiscalCalendar | None
     return FiscalCalendar.for_filing(meta.period, meta.period_end, meta.form_type, hint)
 
 
+_QUARTERLY_STATEMENTS = re.compile(r"Part I\W+Item 1\.|Item 1\.\s+Financial Statements", re.I)
+
+
 def primary_statements(facts: list[Fact], chunks: list[Chunk]) -> list[Fact]:
     """``facts`` with statement tags kept for the filer's own statements only: when Item 8
-    holds statements, a statement-shaped table elsewhere (a summary in MD&A, a schedule in
-    Item 15, an investee's statements filed as an exhibit) is no statement of the filing."""
+    (a 10-Q's Part I, Item 1) holds statements, a statement-shaped table elsewhere (a
+    summary in MD&A, an obligor group's statement, a schedule in Item 15, an investee's
+    statements filed as an exhibit) is no statement of the filing."""
     sections = {c.chunk_id: c.section for c in chunks}
 
     def in_item8(fact: Fact) -> bool:
-        return sections.get(fact.chunk_id or "", "").startswith("Item 8")
+        section = sections.get(fact.chunk_id or "", "")
+        return section.startswith("Item 8") or bool(_QUARTERLY_STATEMENTS.match(section))
 
     if not any(f.statement and in_item8(f) for f in facts):
         return facts

@@ -94,6 +94,16 @@ def spread(rows: list[list[str]], n: int) -> list[str]:
     return texts
 
 
+def duration_groups(text: str) -> list[str]:
+    """A group heading line printed apart from the table ("Three Months Ended Six Months
+    Ended", "Three Months Ended June 30, Six Months Ended June 30,") split into its groups
+    in order; [] when the line names fewer than two durations."""
+    starts = sorted({m.start() for _, rx in _DURATIONS[:3] for m in rx.finditer(text)})
+    if len(starts) < 2:
+        return []
+    return [text[a:b].strip(" ,") for a, b in zip(starts, [*starts[1:], len(text)], strict=True)]
+
+
 def durations(text: str) -> set[int]:
     return {months for months, rx in _DURATIONS if rx.search(text)}
 

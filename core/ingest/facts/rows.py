@@ -38,8 +38,9 @@ _STATEMENTS = (  # squashed lower-case caption line -> statement (order matters)
     ("income", re.compile(r"statements?of(?:consolidated)?(?:operations|income|earnings)")),
 )
 
-_PROSE = re.compile(r"\b(?:our|we|see|are|is|was|were|in\s+the|included|refer|follows)\b",
-                    re.I)  # a sentence naming a statement is no title
+_PROSE = re.compile(r"\b(?:our|we|see|are|is|was|were|in\s+the|included|refer|follows|"
+                    r"analysis)\b", re.I)  # a sentence (or MD&A's "Analysis of the
+# Consolidated Statements of Income") naming a statement is no title
 Row = tuple[int, list[str], str]  # (offset of the line in the text, cells, kind)
 
 
@@ -158,6 +159,11 @@ def table_rows(text: str, a: int, b: int, floor: int) -> tuple[list[str], list[R
         kind = _kind(cells)
         if kind == "data":
             cells = _wholerow_label(cells)
+            if not rows and cells[0][:1].islower() and captions and \
+                    not captions[-1].endswith((":", ".", ";")) and len(captions[-1]) <= 120:
+                # a line item broken over a page or span edge ("... for taxes" above
+                # "on income | 2,269"): the printed label whole again
+                cells = [f"{captions.pop()} {cells[0]}", *cells[1:]]
         if kind == "head" and _HEADING_CELL.match(cells[0].strip()):
             cells = ["", *cells]  # "December 1, | December 2,": headings with no label cell
         if kind == "text" and not any(k in ("data", "head") for _, _, k in rows):

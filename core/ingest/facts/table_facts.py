@@ -21,6 +21,8 @@ from core.ingest.facts.cells import Figure, read_figure, scale_of, unit_of
 from core.ingest.facts.headings import (
     Column,
     clean_heading,
+    duration_groups,
+    durations,
     has_period_words,
     read_column,
     spread,
@@ -110,6 +112,7 @@ def _read_table(ctx: _Context, a: int, b: int, floor: int, prev: _Table | None,
             continue
         n = max(widths)
         shared = " ".join([shared_caption, *(h[0] for h in heads)])
+        heads = _with_groups(heads, captions, n)
         columns = [read_column(t, shared) for t in spread(heads, n)] if heads else []
         by_rows = None
         if not any(c.has_period for c in columns):
@@ -130,6 +133,19 @@ def _read_table(ctx: _Context, a: int, b: int, floor: int, prev: _Table | None,
               shared if by_rows is not None else None)
         last = _Table(columns, scale, statement, b)
     return last
+
+
+def _with_groups(heads: list[list[str]], captions: list[str], n: int) -> list[list[str]]:
+    """``heads`` with a group heading line the layout left above the table (the nearest
+    caption line naming two or more durations) as their first row, when the heading rows
+    name no duration themselves and the groups divide the columns evenly."""
+    if not heads or any(durations(" ".join(h)) for h in heads):
+        return heads
+    for line in reversed(captions[-3:]):
+        groups = duration_groups(line)
+        if groups and n % len(groups) == 0:
+            return [["", *groups], *heads]
+    return heads
 
 
 def _row_periods(body, n: int, shared: str) -> list[Column] | None:
@@ -161,7 +177,9 @@ def _emit(ctx: _Context, body, columns: list[Column], scale: int, statement: str
     group, totalled = "", False
     period: Column | None = None
     members = columns
+    before = ""  # the label of the row just above, when it had no figures
     for offset, cells, kind in body:
+        above, before = before, (row_label(cells) if kind in ("group", "text") else "")
         if kind == "blank" and group and not totalled:
             cells, kind = [f"Total {group[:1].lower()}{group[1:]}", *cells[1:]], "data"
         if kind != "data":
@@ -178,10 +196,14 @@ def _emit(ctx: _Context, body, columns: list[Column], scale: int, statement: str
         label = row_label(cells)
         if not label:
             continue
+        if above and label[:1].islower() and not above.endswith(":"):
+            label = f"{above} {label}"  # a line item broken over two lines ("... for taxes"
+            # above "on income  2,269"): the printed label whole again
         totalled = totalled or label.lower().startswith("total")
         if GENERIC.match(label) and len(label.split()) <= 4 and group:
             label = f"{group}: {label}"
         row = " | ".join(cells)
+        found: list[Fact] = []
         for k, cell in enumerate(cells[1:]):
             if k >= len(columns) or not columns[k].has_period:
                 continue
@@ -193,7 +215,20 @@ def _emit(ctx: _Context, body, columns: list[Column], scale: int, statement: str
             if fact is not None:
                 if row_shared is not None:
                     fact.dims = _member(columns[k].heading)
-                ctx.out.append(TableFact(offset, fact))
+                found.append(fact)
+        ctx.out.extend(TableFact(offset, f) for f in _consistent(found))
+
+
+def _consistent(facts: list[Fact]) -> list[Fact]:
+    """A row's facts without those whose columns read as one period with different values
+    (member columns, "U.S. | International", read as periods): one line has one value
+    per period, so such columns are not the periods they seem to be."""
+    values: dict[tuple, set[float]] = {}
+    for f in facts:
+        key = (f.fiscal_year, f.fiscal_period, f.months, f.end, f.unit, f.dims)
+        values.setdefault(key, set()).add(round(f.value, 6))
+    return [f for f in facts if len(values[(f.fiscal_year, f.fiscal_period, f.months, f.end,
+                                             f.unit, f.dims)]) == 1]
 
 
 def _fact(ctx: _Context, label: str, row: str, cell: str, figure: Figure, col: Column,
