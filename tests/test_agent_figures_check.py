@@ -93,3 +93,16 @@ def test_an_llm_verdict_stands_unless_a_figure_rule_finds_a_fault():
     out = check_figures(llm, numbered, _know())
     assert (out[0].verdict, out[0].judge) == ("unsupported", "offline")
     assert (out[1].verdict, out[1].judge) == ("unsupported", "llm")
+
+
+def test_an_input_line_quoting_its_printed_row_is_judged_by_its_own_figure():
+    """An input line quotes the row it was read from, with the other years' figures: those
+    are the source, not stated figures (they used to make the line unsupported, and the
+    answer lost its inputs)."""
+    line = ("- Revenue, FY2023: $26,974 million (table row: Revenue | $26,974 | $26,914, "
+            "p. 50) [1]")
+    checks, _ = check_answer(line, _numbered(), figures=_know())
+    assert checks[0].verdict == "supported"
+    wrong = line.replace("$26,974 million", "$26,914 million")
+    checks, _ = check_answer(wrong, _numbered(), figures=_know())
+    assert checks[0].verdict == "unsupported"  # its own figure still has to agree

@@ -30,6 +30,7 @@ _ROW = re.compile(r"^\s*(?:[-*•]\s*)?(?P<label>[^:\[\]\n]{2,120}?):\s+[-−(]?
 _AMOUNT = re.compile(r"(?<![\w.])([-−(]?)([$€£]?)\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
                      r"(?![\w]|-[A-Za-z])")  # not '3M', '8-K', '10-Q': names, not amounts
 _YEAR = re.compile(r"(?:19|20)\d\d")
+_QUOTED_ROW = re.compile(r"\(table row:.*\)", re.S)
 _PAGE = re.compile(r"\bpp?\.\s*\d+(?:\s*[-–]\s*\d+)?")
 
 
@@ -184,7 +185,9 @@ def figure_verdict(sentence: str, marks: list[int], numbered: dict[int, Evidence
 
     if not marks or not know.results:
         return None
-    plain = _MARK.sub("", sentence)
+    # The printed row quoted as an input's source ("(table row: Total revenues | 5,162,082 |
+    # 12,899,672 | ...)") holds the other periods' figures too: they are no stated figures.
+    plain = _QUOTED_ROW.sub(" ", _MARK.sub("", sentence))
     keys = {m.key for m in find_metrics(plain)}
     metrics = [m for m in sorted(know.metrics()) if m in keys]
     stated = amounts(plain)
