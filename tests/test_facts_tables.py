@@ -359,3 +359,41 @@ def test_a_line_item_broken_over_two_lines_keeps_its_whole_label():
         assert [(f.label, f.metric) for f in pretax] == [
             ("Income from continuing operations before provision/(benefit) for taxes on "
              "income", "pretax_income")]
+
+
+def _release() -> DocumentMeta:
+    """An earnings release: its metadata names no form, period or period end."""
+    return DocumentMeta(doc_id="abcdef0123456789", file_name="release.pdf",
+                        form_type="unknown", period="unknown", period_end="")
+
+
+def test_an_earnings_release_is_placed_by_its_own_year_columns():
+    """No calendar from the metadata: the twelve-month columns' end is the fiscal year end,
+    so the three-month columns are the fourth quarter; "($ million, ...)" is a scale."""
+    parsed = _text_with_table(
+        "Condensed Consolidated Statements of Income (Unaudited)\n"
+        "Three Months Ended June 30, Twelve Months Ended June 30,",
+        "($ million, except per share amounts) | 2022 | 2023 | 2022 | 2023\n"
+        "Net sales | 3,909 | 3,673 | 14,544 | 14,694\n"
+        "Operating income | 252 | 325 | 1,239 | 1,508")
+    facts = extract_facts(_release(), parsed, [])
+    got = {(f.fiscal_year, f.fiscal_period, f.months): f.value for f in facts
+           if f.label == "Net sales"}
+    assert got == {(2022, "Q4", 3): 3_909e6, (2023, "Q4", 3): 3_673e6,
+                   (2022, "FY", 12): 14_544e6, (2023, "FY", 12): 14_694e6}
+
+
+def test_a_retailers_release_names_its_year_as_the_text_does():
+    """A year ending January 28, 2023 that the release calls "fiscal 2022" (an outlook for
+    fiscal 2023 beside it) is FY2022; without such words it is named by its end year."""
+    table = ("| 13 Weeks Ended January 28, 2023 | 13 Weeks Ended January 29, 2022 | "
+             "52 Weeks Ended January 28, 2023 | 52 Weeks Ended January 29, 2022\n"
+             "Net sales | 3,226,773 | 2,729,388 | 10,208,580 | 8,630,889")
+    caption = "Consolidated Statements of Income\n(In thousands)"
+    words = ("Fourth Quarter Fiscal 2022 Results. For the full year of fiscal 2022 net sales "
+             "grew; for fiscal 2022 the company opened stores. Fiscal 2023 outlook.\n")
+    named = extract_facts(_release(), _text_with_table(words + caption, table), [])
+    plain = extract_facts(_release(), _text_with_table(caption, table), [])
+    year = {f.value: (f.fiscal_year, f.fiscal_period) for f in named}
+    assert year[10_208_580e3] == (2022, "FY") and year[3_226_773e3] == (2022, "Q4")
+    assert {f.value: f.fiscal_year for f in plain}[10_208_580e3] == 2023

@@ -13,6 +13,7 @@ re-extracting the same file gives the same ids.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from core.ingest.facts.calendar import FiscalCalendar
 from core.ingest.facts.link import chunk_finder, link_xbrl, page_finder
@@ -21,7 +22,7 @@ from core.ingest.facts.table_facts import read_tables
 from core.ingest.facts.xbrl import is_inline_xbrl, read_xbrl
 from core.types import Chunk, DocumentMeta, Fact, ParsedDocument
 
-__all__ = ["extract_facts", "fiscal_calendar", "primary_statements"]
+__all__ = ["calendar_from_years", "extract_facts", "fiscal_calendar", "primary_statements"]
 
 _YTD = ((3, re.compile(r"\bnine\s+months\s+ended\b|\bthirty[-\s]nine\s+weeks\b", re.I)),
         (2, re.compile(r"\bsix\s+months\s+ended\b|\btwenty[-\s]six\s+weeks\b", re.I)))
@@ -34,6 +35,28 @@ def fiscal_calendar(meta: DocumentMeta, text: str = "") -> FiscalCalendar | None
     if (meta.form_type or "").upper().startswith("10-Q"):
         hint = next((q for q, rx in _YTD if rx.search(text[:400_000])), 1)
     return FiscalCalendar.for_filing(meta.period, meta.period_end, meta.form_type, hint)
+
+
+def calendar_from_years(facts: list[Fact], text: str = "") -> FiscalCalendar | None:
+    """The calendar a filing's own tables imply when its metadata gives none (an earnings
+    release): its fiscal year ends on the latest end date of its twelve-month columns, named
+    by the year it ends, unless it ends early in a year and the text names "fiscal <the year
+    before>" more often than "fiscal <its end year>" (a retailer's fiscal 2022 ending January
+    28, 2023, with an outlook for fiscal 2023). None without a twelve-month column."""
+    ends = sorted({f.end for f in facts if f.months == 12 and f.end and not f.dims})
+    if not ends:
+        return None
+    cal = FiscalCalendar.for_filing("", ends[-1])
+    if cal is None or cal.year_end.month > 2:
+        return cal
+    named = Counter(int(y) for y in _FISCAL_YEAR.findall(text[:400_000]))
+    year = cal.year_end.year
+    if named[year - 1] > named[year]:
+        return FiscalCalendar(cal.year_end, year - 1, cal.quarterly)
+    return cal
+
+
+_FISCAL_YEAR = re.compile(r"\bfiscal\s+(?:year\s+)?((?:19|20)\d\d)\b", re.I)
 
 
 _QUARTERLY_STATEMENTS = re.compile(r"Part I\W+Item 1\.|Item 1\.\s+Financial Statements", re.I)
@@ -70,8 +93,13 @@ def extract_facts(meta: DocumentMeta, parsed: ParsedDocument, chunks: list[Chunk
         chunk = find_chunk(offset)
         return statements.get(chunk.chunk_id) if chunk else None
 
+    found = read_tables(parsed, calendar, meta.doc_id, statement_at)
+    if calendar is None:  # a filing that says neither its period nor its end (a release)
+        calendar = calendar_from_years([tf.fact for tf in found], parsed.text)
+        if calendar is not None:
+            found = read_tables(parsed, calendar, meta.doc_id, statement_at)
     table: list[Fact] = []
-    for tf in read_tables(parsed, calendar, meta.doc_id, statement_at):
+    for tf in found:
         fact = tf.fact
         chunk = find_chunk(tf.offset, len(fact.row))
         fact.chunk_id = chunk.chunk_id if chunk else None

@@ -20,11 +20,11 @@ _DASHES = frozenset({"—", "–", "-", "―", "−", "— %", "—%", "-%", "$�
 _LEAD_OK = re.compile(r"^[\s$€£¥(\-−]*(?:US\$|\$)?[\s$(\-−]*$")
 _LETTERS = re.compile(r"[A-Za-z]")
 _SCALES = (
-    (9, re.compile(r"inbillions|\(billions|\$billions|billionsofdollars|\$inbillions")),
-    (6, re.compile(r"inmillions|\(millions|\$millions|millionsofdollars|\$inmillions|"
+    (9, re.compile(r"inbillions|\(billions|\$billions|billionsofdollars|\$inbillions|\(\$billion")),
+    (6, re.compile(r"inmillions|\(millions|\$millions|millionsofdollars|\$inmillions|\(\$million|"
                    r"dollarsinmillions|amountsinmillions")),
     (3, re.compile(r"inthousands|\(thousands|\$thousands|thousandsofdollars|\$inthousands|"
-                   r"dollarsinthousands|amountsinthousands|\(000'?s\)|in000'?s")),
+                   r"\(\$thousand|dollarsinthousands|amountsinthousands|\(000'?s\)|in000'?s")),
 )
 _PER_SHARE = re.compile(r"\bper\s+(?:common\s+|ordinary\s+|diluted\s+|basic\s+|average\s+)*"
                         r"(?:share|unit)\b|\bearnings\s+per\b|\beps\b", re.I)

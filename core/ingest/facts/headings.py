@@ -31,6 +31,9 @@ _DURATIONS = (
     (12, re.compile(r"twelve\s*months|\b12\s*months|fifty[-\s]*(?:two|three)\s*weeks|"
                     r"\b5[23]\s*weeks|\byears?\b|\bfiscal\b", re.I)),
 )
+_GROUP = re.compile(r"\b(?:three|six|nine|twelve|3|6|9|12)\s*months|\b(?:thirteen|twenty[-\s]*six|"
+                    r"thirty[-\s]*nine|fifty[-\s]*(?:two|three)|13|26|39|5[23])\s*weeks|"
+                    r"\b(?:fiscal\s+)?years?\s+end(?:ed|ing)|\bquarters?\s+end(?:ed|ing)", re.I)
 _INSTANT = re.compile(r"\bas\s+of\b|^\s*at\b|\bat\s+(?:" + _MONTH + r"|year[-\s]end)|balance",
                       re.I)
 _ENDED = re.compile(r"\bend(?:ed|ing)\b|\bmonths\b|\bweeks\b|\byears?\b|\bquarter\b", re.I)
@@ -98,7 +101,7 @@ def duration_groups(text: str) -> list[str]:
     """A group heading line printed apart from the table ("Three Months Ended Six Months
     Ended", "Three Months Ended June 30, Six Months Ended June 30,") split into its groups
     in order; [] when the line names fewer than two durations."""
-    starts = sorted({m.start() for _, rx in _DURATIONS[:3] for m in rx.finditer(text)})
+    starts = sorted({m.start() for m in _GROUP.finditer(text)})
     if len(starts) < 2:
         return []
     return [text[a:b].strip(" ,") for a, b in zip(starts, [*starts[1:], len(text)], strict=True)]
