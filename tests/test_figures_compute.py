@@ -129,6 +129,8 @@ def test_capex_is_stated_positive_though_printed_negative():
                                unit="USD millions", decimals=0, doc_ids=[MMM]), STORE)
     assert result.ok and result.value == 1577 and result.display == "$1,577 million"
     assert result.rows[0].chunk_id == "mmm18-0060" and result.rows[0].page == 60
+    # looked up, not computed: no arithmetic to show, the input row is the figure
+    assert result.work == "" and len(result.rows) == 1
 
 
 def test_net_ppe_at_year_end_not_the_gross_line():

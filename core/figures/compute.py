@@ -187,6 +187,8 @@ def compute(request: FigureRequest, inputs_: list[FigureInput], *,
     value = round(in_unit(base, unit), decimals)
     shown = display(value, unit, decimals)
     result.value, result.display = value, shown
+    if isinstance(node, Ref):
+        return result  # a figure looked up, not computed: its input row is the figure
     result.work = work_text(node, inputs_, shown)
     result.rows.append(WorkRow(input=request.name[:1].upper() + request.name[1:],
                                period=", ".join(request.periods), value=shown, unit=unit))
