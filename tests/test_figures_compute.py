@@ -329,3 +329,24 @@ def test_a_quarter_named_by_the_calendar_is_the_filings_own():
     fiscal = FactStore(facts, [DocumentMeta(doc_id=doc, file_name="nvda-10q-2024q1.htm",
                                             period="2024-Q1", period_end="2023-04-30")])
     assert answer_figure(asked, fiscal).value == 8288      # the comparative it prints
+
+
+def test_income_tax_printed_negative_like_every_expense_is_an_expense():
+    """A filer that prints every expense in parentheses ("Cost of sales (11,969)", "Income
+    tax expense (193)"): the tax rate is positive. Where expenses print positive, a negative
+    tax line is a benefit and stays negative."""
+    neg, pos = "pkg23", "pharma23"
+    store = FactStore([
+        fact(neg, "Cost of sales", -11_969, 2023, "income", metric="cogs"),
+        fact(neg, "Income before income taxes", 1_251, 2023, "income", metric="pretax_income"),
+        fact(neg, "Income tax expense", -193, 2023, "income", metric="income_tax"),
+        fact(pos, "Cost of sales", 8_122, 2023, "income", metric="cogs"),
+        fact(pos, "Income before income taxes", 2_269, 2023, "income", metric="pretax_income"),
+        fact(pos, "Provision/(benefit) for taxes on income", -71, 2023, "income",
+             metric="income_tax"),
+    ])
+    rate = req("income_tax[FY2023] / pretax_income[FY2023]", periods=["FY2023"],
+               unit="percent", decimals=1)
+    assert answer_figure(rate.model_copy(update={"doc_ids": [neg]}), store).value == 15.4
+    assert "like every expense" in lookup(store, "income_tax", "FY2023", [neg]).sign_note
+    assert answer_figure(rate.model_copy(update={"doc_ids": [pos]}), store).value == -3.1

@@ -55,7 +55,7 @@ def lookup(store, metric: str, period: str, doc_ids: list[str] | None = None, *,
     years = doc_years(facts)
     fact, alternatives = choose(entry, period, candidates(entry, period, facts),
                                 prefer or [], years)
-    return to_input(entry, period, fact, alternatives, _doc_names(store), years)
+    return to_input(entry, period, fact, alternatives, _doc_names(store), years, facts)
 
 
 def _one_filing(refs: list[Ref], found: dict[Ref, list], years: dict[str, int]) -> str | None:
@@ -115,7 +115,7 @@ def gather(request: FigureRequest, store) -> tuple[Node, list[FigureInput], list
     for ref in refs:
         metric = cat.get(ref.metric)
         fact, alts = choose(metric, ref.period, found[ref], [single] if single else [], dyears)
-        out.append(to_input(metric, ref.period, fact, alts, names, dyears))
+        out.append(to_input(metric, ref.period, fact, alts, names, dyears, facts))
         if alts:
             notes.append(f"{metric.label} {ref.period}: other filings or tables differ "
                          f"({', '.join(f'{a.value:,.0f}' for a in alts)}); used "

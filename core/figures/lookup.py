@@ -191,9 +191,21 @@ def choose(metric: Metric, period: str, found: list[tuple[int, Fact]], prefer: l
     return fact, alternatives[:4]
 
 
+_EXPENSES = ("cogs", "sga", "rnd", "operating_expenses")
+
+
+def expenses_printed_negative(fact: Fact, facts: Iterable[Fact]) -> bool:
+    """Whether ``fact``'s income statement prints its expenses negative ("Cost of sales
+    (2,980)", "Income tax expense (33)"): an expense line of the same filing, statement and
+    period is negative."""
+    return any(f.doc_id == fact.doc_id and f.statement == "income" == fact.statement
+               and f.end == fact.end and f.months == fact.months and f.metric in _EXPENSES
+               and not f.dims and f.value < 0 for f in facts)
+
+
 def to_input(metric: Metric, period: str, fact: Fact | None, alternatives: list[Fact],
-             names: dict[str, str] | None = None, years: dict[str, int] | None = None
-             ) -> FigureInput:
+             names: dict[str, str] | None = None, years: dict[str, int] | None = None,
+             facts: Iterable[Fact] = ()) -> FigureInput:
     """The ``FigureInput`` for a chosen fact (or a missing one), sign convention applied."""
     ref = f"{metric.key}[{period}]"
     label = f"{metric.label}, {period}"
@@ -208,6 +220,10 @@ def to_input(metric: Metric, period: str, fact: Fact | None, alternatives: list[
                  }.get(fact.statement or "", "the filing")
         printed = fact.printed or f"{fact.value:,.0f}"
         sign_note = f"printed negative ({printed}) on {where}; taken as a positive amount"
+    elif metric.key == "income_tax" and value < 0 and expenses_printed_negative(fact, facts):
+        value = -value  # an expense in a statement that prints every expense negative
+        sign_note = (f"printed negative ({fact.printed or f'{fact.value:,.0f}'}) like every "
+                     "expense of its income statement; taken as an expense")
     name = (names or {}).get(fact.doc_id, fact.doc_id)
     own = (years or {}).get(fact.doc_id)
     whose = "its own filing" if own == split_period(period)[0] else "a later filing" \
