@@ -108,3 +108,15 @@ def test_cli_prints_figure_steps_and_the_computation_table():
     assert "Revenue  FY2023  $26,974 million  USD millions  XBRL us-gaap:Revenues, p. 50 [1]" \
         in table
     assert "work: (26,974 - 26,914) / 26,914 = +0.2%" in table
+
+
+def test_several_filings_without_statements_are_named_once_each():
+    from core.agent.figure_answer import figure_paragraph
+    from core.figures.model import FigureRequest, FigureResult
+
+    result = FigureResult(request=FigureRequest(name="net income", formula="net_income[FY2022]"),
+                          no_statements=["Foot Locker, Inc. 8-K", "Foot Locker, Inc. 8-K"])
+    text, missing = figure_paragraph(result, "Foot Locker", lambda _: "")
+    assert text == ("I could not read net income: Foot Locker, Inc. 8-K (2 filings) hold no "
+                    "financial statements, so no figure is reported in them.")
+    assert missing == ["net income"]

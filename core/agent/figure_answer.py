@@ -13,6 +13,7 @@ synthesiser gets the same text as authoritative findings (``answer``).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -62,10 +63,12 @@ def figure_paragraph(result: FigureResult, company: str, cite: Callable[[str], s
 
     found = any(i.value is not None for i in result.inputs)
     if result.no_statements and not found:
-        names = "; ".join(result.no_statements)
-        verb = "holds" if len(result.no_statements) == 1 else "hold"
-        return (f"I could not read {result.request.name}: {names} {verb} no financial "
-                "statements, so no figure is reported in it.", [result.request.name])
+        counts = Counter(result.no_statements)
+        names = "; ".join(n if k == 1 else f"{n} ({k} filings)" for n, k in counts.items())
+        one = len(result.no_statements) == 1
+        return (f"I could not read {result.request.name}: {names} "
+                f"{'holds' if one else 'hold'} no financial statements, so no figure is "
+                f"reported in {'it' if one else 'them'}.", [result.request.name])
     work = [w for w in work_lines(result, cite) if w.strip()]
     if not result.ok:
         kept = work if found else [w for w in work if w.lstrip("- ").startswith("Note:")]
