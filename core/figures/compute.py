@@ -120,6 +120,8 @@ def gather(request: FigureRequest, store) -> tuple[Node, list[FigureInput], list
             notes.append(f"{metric.label} {ref.period}: other filings or tables differ "
                          f"({', '.join(f'{a.value:,.0f}' for a in alts)}); used "
                          f"{fact.value:,.0f}.")
+    if all(i.value is None for i in out):  # nothing read: no filing to speak of
+        notes = [n for n in notes if not n.startswith("No single filing")]
     return node, out, notes
 
 
