@@ -397,3 +397,19 @@ def test_a_retailers_release_names_its_year_as_the_text_does():
     year = {f.value: (f.fiscal_year, f.fiscal_period) for f in named}
     assert year[10_208_580e3] == (2022, "FY") and year[3_226_773e3] == (2022, "Q4")
     assert {f.value: f.fiscal_year for f in plain}[10_208_580e3] == 2023
+
+
+def test_a_quarterly_release_with_numeric_dates_and_12_week_quarters():
+    """A release that prints one quarter ("12 Weeks Ended", dates as 3/25/2023, PDF spacing
+    shifting the heading cells) and names it in its opening text: its quarter columns are
+    that fiscal quarter, the prior year's beside it."""
+    parsed = _text_with_table(
+        "Acme Reports First Quarter 2023 Results\nCondensed Consolidated Statement of Income\n"
+        "(in millions except per share amounts, unaudited)\n12 Weeks Ended",
+        "|  | 3/25/2023 |  | 3/19/2022\n"
+        "Net Revenue | $17,846 |  | $16,200\n"
+        "Operating Profit | 2,629 |  | 5,267")
+    facts = extract_facts(_release(), parsed, [])
+    got = {(f.fiscal_year, f.fiscal_period, f.months): f.value for f in facts
+           if f.label == "Net Revenue"}
+    assert got == {(2023, "Q1", 3): 17_846e6, (2022, "Q1", 3): 16_200e6}

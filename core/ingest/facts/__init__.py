@@ -22,7 +22,8 @@ from core.ingest.facts.table_facts import read_tables
 from core.ingest.facts.xbrl import is_inline_xbrl, read_xbrl
 from core.types import Chunk, DocumentMeta, Fact, ParsedDocument
 
-__all__ = ["calendar_from_years", "extract_facts", "fiscal_calendar", "primary_statements"]
+__all__ = ["calendar_from_quarter", "calendar_from_years", "extract_facts", "fiscal_calendar",
+           "primary_statements"]
 
 _YTD = ((3, re.compile(r"\bnine\s+months\s+ended\b|\bthirty[-\s]nine\s+weeks\b", re.I)),
         (2, re.compile(r"\bsix\s+months\s+ended\b|\btwenty[-\s]six\s+weeks\b", re.I)))
@@ -54,6 +55,27 @@ def calendar_from_years(facts: list[Fact], text: str = "") -> FiscalCalendar | N
     if named[year - 1] > named[year]:
         return FiscalCalendar(cal.year_end, year - 1, cal.quarterly)
     return cal
+
+
+_QUARTER_NAMED = re.compile(r"\b(first|second|third|fourth)\s+quarter\s+(?:of\s+)?(?:fiscal\s+)?"
+                            r"(?:year\s+)?((?:19|20)\d\d)\b|\bQ([1-4])\s*(?:FY\s*)?((?:19|20)\d\d)\b",
+                            re.I)
+_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+
+
+def calendar_from_quarter(facts: list[Fact], text: str) -> FiscalCalendar | None:
+    """The calendar of a release that prints quarters only: its latest quarter column is
+    the quarter its opening text names most ("First Quarter 2023 Results", "Q1 2023"). None
+    when no quarter column or no named quarter."""
+    ends = sorted({f.end for f in facts if f.months == 3 and f.end and not f.dims})
+    named = Counter()
+    for m in _QUARTER_NAMED.finditer(text[:20_000]):
+        q = _ORDINAL[m.group(1).lower()] if m.group(1) else int(m.group(3))
+        named[(int(m.group(2) or m.group(4)), q)] += 1
+    if not ends or not named:
+        return None
+    (year, quarter), _ = named.most_common(1)[0]
+    return FiscalCalendar.for_filing(f"{year}-Q{quarter}", ends[-1], "10-Q")
 
 
 _FISCAL_YEAR = re.compile(r"\bfiscal\s+(?:year\s+)?((?:19|20)\d\d)\b", re.I)
@@ -95,7 +117,9 @@ def extract_facts(meta: DocumentMeta, parsed: ParsedDocument, chunks: list[Chunk
 
     found = read_tables(parsed, calendar, meta.doc_id, statement_at)
     if calendar is None:  # a filing that says neither its period nor its end (a release)
-        calendar = calendar_from_years([tf.fact for tf in found], parsed.text)
+        facts_read = [tf.fact for tf in found]
+        calendar = calendar_from_years(facts_read, parsed.text) or \
+            calendar_from_quarter(facts_read, parsed.text)
         if calendar is not None:
             found = read_tables(parsed, calendar, meta.doc_id, statement_at)
     table: list[Fact] = []

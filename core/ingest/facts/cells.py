@@ -19,6 +19,7 @@ _NUMBER = re.compile(
 _DASHES = frozenset({"—", "–", "-", "―", "−", "— %", "—%", "-%", "$—", "$ —", "$-", "$ -"})
 _LEAD_OK = re.compile(r"^[\s$€£¥(\-−]*(?:US\$|\$)?[\s$(\-−]*$")
 _LETTERS = re.compile(r"[A-Za-z]")
+NUMERIC_DATE = re.compile(r"(\d{1,2})/(\d{1,2})/((?:19|20)\d\d)")
 _SCALES = (
     (9, re.compile(r"inbillions|\(billions|\$billions|billionsofdollars|\$inbillions|\(\$billion")),
     (6, re.compile(r"inmillions|\(millions|\$millions|millionsofdollars|\$inmillions|\(\$million|"
@@ -49,8 +50,8 @@ class Figure:
 def read_figure(cell: str) -> Figure | None:
     """The figure a cell prints, or None (empty, words, a footnote mark)."""
     text = cell.strip()
-    if not text:
-        return None
+    if not text or NUMERIC_DATE.fullmatch(text):
+        return None  # empty, or a date printed as figures ("3/25/2023")
     if text in _DASHES:
         return Figure(0.0, text.endswith("%"), text)
     m = _NUMBER.match(text)

@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
+from core.ingest.facts.cells import NUMERIC_DATE
+
 _MONTH = (r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
           r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
 _MONTHS = {m: i for i, m in enumerate(
@@ -25,14 +27,18 @@ _DATE = re.compile(rf"\b{_MONTH}\s*(\d{{1,2}})\s*,?\s*((?:19|20)\d\d)\b", re.I)
 _MONTH_DAY = re.compile(rf"\b{_MONTH}\s*(\d{{1,2}})\b(?!\s*,?\s*(?:19|20)\d\d)", re.I)
 _YEAR = re.compile(r"(?<![\d,.$])((?:19|20)\d\d)(?![\d.%]|,\d)")
 _DURATIONS = (
-    (3, re.compile(r"three\s*months|\b3\s*months|thirteen\s*weeks|\b13\s*weeks|quarter", re.I)),
-    (6, re.compile(r"six\s*months|\b6\s*months|twenty[-\s]*six\s*weeks|\b26\s*weeks", re.I)),
-    (9, re.compile(r"nine\s*months|\b9\s*months|thirty[-\s]*nine\s*weeks|\b39\s*weeks", re.I)),
+    (3, re.compile(r"three\s*months|\b3\s*months|(?:twelve|thirteen|sixteen|seventeen)\s*weeks|"
+                   r"\b1[2367]\s*weeks|quarter", re.I)),  # 12/16-week quarters (PepsiCo)
+    (6, re.compile(r"six\s*months|\b6\s*months|twenty[-\s]*(?:four|five|six)\s*weeks|"
+                   r"\b2[456]\s*weeks", re.I)),
+    (9, re.compile(r"nine\s*months|\b9\s*months|thirty[-\s]*(?:six|seven|eight|nine)\s*weeks|"
+                   r"\b3[6-9]\s*weeks", re.I)),
     (12, re.compile(r"twelve\s*months|\b12\s*months|fifty[-\s]*(?:two|three)\s*weeks|"
                     r"\b5[23]\s*weeks|\byears?\b|\bfiscal\b", re.I)),
 )
-_GROUP = re.compile(r"\b(?:three|six|nine|twelve|3|6|9|12)\s*months|\b(?:thirteen|twenty[-\s]*six|"
-                    r"thirty[-\s]*nine|fifty[-\s]*(?:two|three)|13|26|39|5[23])\s*weeks|"
+_GROUP = re.compile(r"\b(?:three|six|nine|twelve|3|6|9|12)\s*months|\b(?:twelve|thirteen|sixteen|"
+                    r"twenty[-\s]*(?:four|six)|thirty[-\s]*(?:six|nine)|fifty[-\s]*(?:two|three)|"
+                    r"1[2367]|2[46]|3[69]|5[23])\s*weeks|"
                     r"\b(?:fiscal\s+)?years?\s+end(?:ed|ing)|\bquarters?\s+end(?:ed|ing)", re.I)
 _INSTANT = re.compile(r"\bas\s+of\b|^\s*at\b|\bat\s+(?:" + _MONTH + r"|year[-\s]end)|balance",
                       re.I)
@@ -65,6 +71,13 @@ class Column:
         return self.end is not None or self.year is not None
 
 
+def _numeric_date(month: str, day: str, year: str) -> date | None:
+    try:
+        return date(int(year), int(month), int(day))
+    except ValueError:
+        return None
+
+
 def _to_date(month: str, day: str, year: str) -> date | None:
     try:
         return date(int(year), _MONTHS[month[:3].lower()], int(day))
@@ -72,15 +85,21 @@ def _to_date(month: str, day: str, year: str) -> date | None:
         return None
 
 
-def spread(rows: list[list[str]], n: int) -> list[str]:
-    """Each of ``n`` value columns' heading text, read from heading rows (label cell first)."""
+def spread(rows: list[list[str]], n: int, used: list[int] | None = None) -> list[str]:
+    """Each of ``n`` value columns' heading text, read from heading rows (label cell first).
+    ``used``: the columns that hold figures in the data rows; a heading row with one filled
+    cell per such column heads them in order (PDF spacing shifts empty cells around)."""
     texts = [""] * n
     for row in rows:
         cells = [c.strip() for c in row[1:]]
         filled = [c for c in cells if c]
         if not filled:
             continue
-        if len(cells) == n:
+        if used and len(used) < n and len(filled) == len(used) and len(cells) != n:
+            pieces = [""] * n
+            for k, cell in zip(used, filled, strict=True):
+                pieces[k] = cell
+        elif len(cells) == n:
             pieces = cells
         elif len(filled) == n:
             pieces = filled
@@ -126,6 +145,8 @@ def read_column(own: str, shared: str) -> Column:
     if _CHANGE.search(own):
         return col  # "Fiscal 2019 vs. Fiscal 2018", "% Change": a comparison, no period
     dates = {d for d in (_to_date(*m.groups()) for m in _DATE.finditer(own)) if d}
+    dates |= {d for d in (_numeric_date(*m.groups()) for m in NUMERIC_DATE.finditer(own)) if d}
+    own = NUMERIC_DATE.sub(" ", own)
     if len(dates) > 1:
         return col  # two periods in one heading: a "change" column or a merged heading
     years = {int(y) for y in _YEAR.findall(_DATE.sub(" ", own))}
@@ -161,4 +182,5 @@ def _single_month_day(text: str):
 
 def has_period_words(text: str) -> bool:
     """Whether a line reads like a period heading (a date, a year, a duration)."""
-    return bool(_DATE.search(text) or _YEAR.search(text) or durations(text))
+    return bool(_DATE.search(text) or NUMERIC_DATE.search(text) or _YEAR.search(text)
+                or durations(text))

@@ -113,7 +113,9 @@ def _read_table(ctx: _Context, a: int, b: int, floor: int, prev: _Table | None,
         n = max(widths)
         shared = " ".join([shared_caption, *(h[0] for h in heads)])
         heads = _with_groups(heads, captions, n)
-        columns = [read_column(t, shared) for t in spread(heads, n)] if heads else []
+        used = sorted({k for _, c, kind in body if kind == "data"
+                       for k, cell in enumerate(c[1:]) if read_figure(cell) is not None})
+        columns = [read_column(t, shared) for t in spread(heads, n, used)] if heads else []
         by_rows = None
         if not any(c.has_period for c in columns):
             by_rows = _row_periods(body, n, shared)
