@@ -76,3 +76,18 @@ def test_year_to_date_periods_in_formulas_and_plan_edits():
         parse("revenue[FY2024-H3]")
     assert PERIOD.fullmatch("FY2024-H1") and PERIOD.fullmatch("FY2024-9M")
     assert not PERIOD.fullmatch("FY2024-H2")
+
+
+def test_weeks_ended_name_the_quarter_and_the_year_to_date():
+    """"12 weeks ended" (a 12-week quarter) and "24 weeks ended" (its half year), as the
+    filer's facts place those end dates."""
+    doc = DocumentMeta(doc_id="bev", file_name="bev-q1.pdf", company="Fizz Co",
+                       form_type="unknown", period="unknown", period_end="")
+    store = FactStore([
+        fact("bev", "Net Revenue", 17_846, 2023, "income", end="2023-03-25", months=3,
+             fiscal_period="Q1"),
+        fact("bev", "Net Revenue", 35_000, 2023, "income", end="2023-06-17", months=6,
+             fiscal_period="H1")], [doc])
+    found = dated_periods("in the 12 weeks ended March 25, 2023 and the twenty-four weeks "
+                          "ended June 17, 2023", [doc], store)
+    assert [label for _, _, label in found] == ["FY2023-Q1", "FY2023-H1"]

@@ -24,22 +24,29 @@ _MONTH = (r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|au
           r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
 _MONTHS = {m: i for i, m in enumerate(
     "jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
-_LENGTH = (r"(three|six|nine|twelve|3|6|9|12)[-\s]+months?|(thirteen|twenty[-\s]?six|"
-           r"thirty[-\s]?nine|fifty[-\s]?two|13|26|39|52)[-\s]+weeks?|(quarter|"
+_LENGTH = (r"(three|six|nine|twelve|3|6|9|12)[-\s]+months?|(twelve|thirteen|sixteen|"
+           r"twenty[-\s]?four|twenty[-\s]?six|thirty[-\s]?six|thirty[-\s]?nine|fifty[-\s]?two|"
+           r"fifty[-\s]?three|12|13|16|24|26|36|39|52|53)[-\s]+weeks?|(quarter|"
            r"(?:fiscal\s+)?year)")
 _ENDED = re.compile(rf"\b(?:{_LENGTH})\s+(?:period\s+)?end(?:ed|ing)\s+(?:on\s+)?{_MONTH}\s*"
                     r"(\d{1,2}),?\s*((?:19|20)\d\d)\b", re.I)
 _PART = re.compile(r"\bfirst\s+(?:(six|nine|6|9)\s+months|(half))\s+of\s+(?:the\s+)?"
                    r"(?:fiscal\s+(?:year\s+)?)?(?:FY\s?)?((?:19|20)\d\d)\b", re.I)
 _BY_WORD = {"three": 3, "3": 3, "six": 6, "6": 6, "nine": 9, "9": 9, "twelve": 12, "12": 12,
-            "thirteen": 3, "13": 3, "twentysix": 6, "26": 6, "thirtynine": 9, "39": 9,
-            "fiftytwo": 12, "52": 12, "quarter": 3, "year": 12}
+            "quarter": 3, "year": 12}
+
+
+_WEEKS = {"twelve": 3, "12": 3, "thirteen": 3, "13": 3, "sixteen": 3, "16": 3,
+          "twentyfour": 6, "24": 6, "twentysix": 6, "26": 6, "thirtysix": 9, "36": 9,
+          "thirtynine": 9, "39": 9, "fiftytwo": 12, "52": 12, "fiftythree": 12, "53": 12}
 
 
 def _months(groups: tuple) -> int:
-    word = next(g for g in groups if g)
-    word = re.sub(r"[-\s]|fiscal", "", word.lower())
-    return _BY_WORD[word]
+    """Months of the length named: (months word, weeks word, quarter/year word)."""
+    months, weeks, other = (re.sub(r"[-\s]|fiscal", "", (g or "").lower()) for g in groups)
+    if weeks:
+        return _WEEKS[weeks]
+    return _BY_WORD[months or other]
 
 
 def calendars(documents: list[DocumentMeta]) -> list[FiscalCalendar]:
