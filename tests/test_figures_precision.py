@@ -160,3 +160,10 @@ def test_what_followed_by_a_verb_is_not_a_category():
     assert not asks_category("What is the segment margin of Acme in FY2020?")
     assert asks_category("What geographic region had the most sales for Acme?")
     assert ask("What is Acme's FY2020 revenue?").formula == "revenue[FY2020]"
+
+
+def test_a_verb_between_the_measures_words_is_not_part_of_its_name():
+    """"How much cash did Acme generate from operating activities": cash from operating
+    activities, whatever verb and company sit between its words."""
+    req = ask("How much cash did Acme generate from operating activities in fiscal 2020?")
+    assert req is not None and req.metric == "operating_cash_flow" and req.periods == ["FY2020"]

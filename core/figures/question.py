@@ -103,6 +103,12 @@ def _asked_sentence(sentences: list[str]) -> str | None:
     return None
 
 
+# "How much cash did <company> generate from operating activities": the verb between the
+# measure's words ("cash ... from operating activities") is not part of its name.
+_DID_VERB = re.compile(r"\b(?:did|does|do)\s+(?=\s*(?:generate|produce)\b)|(?<=\s)(?:generate|"
+                       r"produce)\s+(?=from\s)", re.I)
+
+
 def _strip_for_metric(sentence: str, companies: list[str]) -> str:
     """The asked sentence without company names, periods and asides, same length (blanks)
     so offsets hold."""
@@ -110,6 +116,7 @@ def _strip_for_metric(sentence: str, companies: list[str]) -> str:
     for raw in sorted(companies, key=len, reverse=True):
         out = re.sub(rf"{re.escape(raw)}(?:'s|'|s')?", lambda m: " " * len(m.group(0)), out)
     out = _PAREN.sub(lambda m: " " * len(m.group(0)), out)
+    out = _DID_VERB.sub(lambda m: " " * len(m.group(0)), out)
     return _PERIOD_WORDS.sub(lambda m: " " * len(m.group(0)), out)
 
 
