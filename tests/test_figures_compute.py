@@ -350,3 +350,21 @@ def test_income_tax_printed_negative_like_every_expense_is_an_expense():
     assert answer_figure(rate.model_copy(update={"doc_ids": [neg]}), store).value == 15.4
     assert "like every expense" in lookup(store, "income_tax", "FY2023", [neg]).sign_note
     assert answer_figure(rate.model_copy(update={"doc_ids": [pos]}), store).value == -3.1
+
+
+def test_a_quarter_and_a_year_to_date_are_never_combined():
+    """The quarter's pretax income beside a tax line printed only year to date (cash-flow
+    statement, nine months): the tax rate is not computed from them, and says why."""
+    doc = "chip23q3"
+    store = FactStore([
+        fact(doc, "Income (loss) before taxes", -52, 2023, "income", months=3,
+             fiscal_period="Q3", end="2023-09-30"),
+        fact(doc, "Income taxes", -2_676, 2023, "cash_flow", months=9, fiscal_period="9M",
+             end="2023-09-30", metric="income_tax"),
+    ])
+    rate = req("income_tax[FY2023-Q3] / pretax_income[FY2023-Q3]", periods=["FY2023-Q3"],
+               unit="percent", decimals=1, doc_ids=[doc])
+    result = answer_figure(rate, store)
+    assert result.value is None and result.display in ("", None)
+    assert any("cannot combine" in m and "9 months" in m and "3 months" in m
+               for m in result.missing), result.missing

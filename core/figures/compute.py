@@ -175,7 +175,7 @@ def compute(request: FigureRequest, inputs_: list[FigureInput], *,
     if own:
         notes.append(f"{request.name} cannot be stated in {unit}: stated in {own}.")
         unit, decimals = own, default_decimals(None, own)
-    missing = [i.note for i in inputs_ if i.value is None]
+    missing = [i.note for i in inputs_ if i.value is None] + _mixed_spans(inputs_)
     rows = [_row(i) for i in inputs_]
     result = FigureResult(request=request, unit=unit, inputs=inputs_, rows=rows,
                           missing=missing, notes=notes)
@@ -198,6 +198,18 @@ def compute(request: FigureRequest, inputs_: list[FigureInput], *,
                              for i in inputs_):
         result.notes.append("Some inputs are reported in another currency than USD.")
     return result
+
+
+def _mixed_spans(ins: list[FigureInput]) -> list[str]:
+    """Inputs of one period read over different spans (a quarter's pretax income beside a
+    tax line the filing prints only year to date): they cannot be combined."""
+    spans: dict[str, dict[int, str]] = {}
+    for i in ins:
+        if i.fact is not None and i.fact.period_type == "duration" and i.fact.months:
+            spans.setdefault(i.period, {})[i.fact.months] = i.label
+    return [f"cannot combine {', '.join(f'{label} ({m} months)' for m, label in sorted(s.items()))}"
+            f" for {period}: the filings do not print them over the same span"
+            for period, s in spans.items() if len(s) > 1]
 
 
 def _no_statements(request: FigureRequest, store) -> list[str]:
