@@ -30,7 +30,7 @@ def highlighted(text: str, span: tuple[int, int] | None, colour: str = MARK) -> 
 
 
 def row_span(text: str, row: str) -> tuple[int, int] | None:
-    """Where a fact's printed row ('Revenue | $26,974 | $26,914') is in a chunk's text: the
+    """Where a fact's printed row ('Revenue | $12,345 | $12,300') is in a chunk's text: the
     exact row (letters and digits compared), else the line holding its label and most of
     its figures."""
     if not row.strip() or not text.strip():

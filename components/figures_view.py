@@ -53,7 +53,7 @@ def evidence_numbers(evidence_ids: Sequence[str]) -> dict[str, int]:
 
 
 def base_value(value: float, unit: str) -> str:
-    """A fact's value in base units, readable: '$26,974 million', '$1.23', '12.5%'."""
+    """A fact's value in base units, readable: '$12,345 million', '$1.23', '12.5%'."""
     if unit == "percent":
         return f"{value:,.1f}%"
     if unit.endswith("/share"):

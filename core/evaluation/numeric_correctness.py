@@ -9,13 +9,13 @@ The figures of both texts are read by ``core.evaluation.stated_figures`` (citati
 markers, years, fiscal labels, dates, page and note references and list numbering
 skipped). The reference's figure is the first it states. Two figures agree when their
 magnitudes differ by at most 1% of the reference or half a unit of the reference's
-last printed decimal ("0.66" -> 0.005, "$1577.00" -> 0.005), whichever is larger, with:
+last printed decimal ("0.66" -> 0.005, "$1234.00" -> 0.005), whichever is larger, with:
 
 - scale: when both sides know their scale (a word such as "million", "$1.6B", a line's
   "in millions" caption; for the reference also the unit the question asks, "in USD
   billions"), the amounts are compared in base units ("$8,700 million" = "$8.70" asked
   in billions); when a side does not say, a factor of a thousand (or a million, a
-  billion) is allowed between amounts ("1,577" = "$1,577 million" = "$1.577 billion");
+  billion) is allowed between amounts ("1,234" = "$1,234 million" = "$1.234 billion");
   a plain reference number (a ratio, days) is compared as printed, never with an amount
   in a currency;
 - sign: ignored (capex printed negative on the cash-flow statement, asked positive;

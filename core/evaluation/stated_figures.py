@@ -8,7 +8,7 @@ citation markers ``[3]``, years (``2023``), fiscal labels (``FY2018``, ``Q2 2023
 (``1.``, ``(2) Current``, ``Operating income (3):``), durations used as labels (``3 year
 average``, ``12 months ended``), numbers glued to words (``3M``, ``COVID-19``, ``H100``)
 and questions (a restated sub-question, "What is the 3 year average ...?", states
-nothing). Each figure keeps its sign (``-3.7``, ``$(1,577)``), its scale word
+nothing). Each figure keeps its sign (``-3.7``, ``$(1,234)``), its scale word
 (``million``, ``bn``, ``$1.6B``; or the line's ``in millions`` caption), whether it is a
 percentage or a currency amount, and how many decimals it was printed with (the
 reference's rounding).
@@ -69,7 +69,7 @@ class StatedFigure:
 
     text: str
     value: float
-    """As printed, sign applied: '$(1,577) million' -> -1577.0."""
+    """As printed, sign applied: '$(1,234) million' -> -1234.0."""
     scale: int | None = None
     """Power of ten of its scale word or the line's caption (6: million); None: no word."""
     percent: bool = False
@@ -141,7 +141,7 @@ def _figure(text: str, masked: str, m: re.Match) -> StatedFigure | None:
     if tail < len(masked) and (masked[tail].isalnum() or masked[tail] == "_"):
         return None
     if opened and not plus and (suf.group("close") or suf.group("close2")):
-        neg, tail = True, suf.end()  # accounting parentheses: '(1,577)', '$(1,577) million'
+        neg, tail = True, suf.end()  # accounting parentheses: '(1,234)', '$(1,234) million'
     elif opened:
         lead = masked.index("(", lead) + 1  # an aside's parenthesis: '(+0.2%)', '(24.8% of'
     decimals = len(raw.split(".")[1]) if "." in raw else 0

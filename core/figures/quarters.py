@@ -1,9 +1,10 @@
 """Quarters named by the calendar read as a filing's own fiscal quarters.
 
 File names, questions and a 10-Q known only by its end date use the calendar ("2023 Q1
-NVDA.pdf" holds NVIDIA's Q1 FY2024); facts carry the filing's fiscal quarter. A quarter
-is moved to the filing's own unless the filing prints it as a fiscal quarter; quarters
-compared in one formula move together, so a year-over-year pair stays a pair.
+ACME.pdf" holds the first quarter of a fiscal 2024 that ends in January 2024); facts carry
+the filing's fiscal quarter. A quarter is moved to the filing's own unless the filing
+prints it as a fiscal quarter; quarters compared in one formula move together, so a
+year-over-year pair stays a pair.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Stating a figure: the answer's first sentence, the missing-input sentence, the work.
 
-The first figure of the sentence is the one asked, in the unit and rounding asked ("3M's
-FY2018 capital expenditure was $1,577 million [1]."; for a change the change comes first:
+The first figure of the sentence is the one asked, in the unit and rounding asked ("Acme's
+FY2018 capital expenditure was $1,234 million [1]."; for a change the change comes first:
 "The year-over-year change in Adobe's operating income from FY2015 to FY2016 was 65.4%
 ($903 million to $1,494 million) [1]."). Every input's chunk is cited through ``cite``
 (chunk id -> marker such as "[1]"), each once, in order.

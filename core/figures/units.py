@@ -1,5 +1,5 @@
 """Units of a figure: which one a formula naturally has, its usual rounding, and how a
-value in base units is stated ("$1,577 million", "0.66", "65.4%", "-3.70 days").
+value in base units is stated ("$1,234 million", "0.66", "65.4%", "-3.70 days").
 
 Formulas compute in base units: dollars for amounts, a fraction for a percentage (a margin
 of 0.654 is stated "65.4%"), plain numbers for ratios and days.
@@ -88,7 +88,7 @@ def in_unit(value: float, unit: str) -> float:
 
 
 def display(value: float, unit: str, decimals: int) -> str:
-    """``value`` (already in ``unit``) as stated: '$1,577 million', '65.4%', '0.66'."""
+    """``value`` (already in ``unit``) as stated: '$1,234 million', '65.4%', '0.66'."""
     body = f"{abs(value):,.{max(decimals, 0)}f}"
     sign = "-" if value < 0 and float(body.replace(",", "")) != 0 else ""
     if unit in SCALE:
@@ -109,7 +109,7 @@ def display(value: float, unit: str, decimals: int) -> str:
 
 
 def amount(value: float, unit: str = "USD") -> str:
-    """A fact's value for a work row: '$1,577 million', '$3.25 per share', '12.5%'."""
+    """A fact's value for a work row: '$1,234 million', '$3.25 per share', '12.5%'."""
     if unit in {"USD/share", "per share"} or unit.endswith("/share"):
         return display(value, "per share", 2)
     if unit == "shares":

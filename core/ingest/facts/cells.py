@@ -1,7 +1,7 @@
 """Printed figures: a table cell's value and sign, a table's scale, a row's unit.
 
-A cell is read as printed: "$(1,577)" is -1577, "(25)%" is -25 percent, "—" is zero, and
-"$26,914 —%" (a figure followed by a change column glued to it) is 26914. A cell that is
+A cell is read as printed: "$(1,234)" is -1234, "(25)%" is -25 percent, "—" is zero, and
+"$12,300 —%" (a figure followed by a change column glued to it) is 12300. A cell that is
 words ("Up 50%", "n/m") holds no figure. The scale comes from the caption or the headings
 ("(In millions, except per share data)", "(Millions)", "$ in thousands"; words squeezed
 together by PDF extraction, "(Inthousands,exceptsharedata)", count too); per-share amounts

@@ -28,7 +28,7 @@ _MONTH_DAY = re.compile(rf"\b{_MONTH}\s*(\d{{1,2}})\b(?!\s*,?\s*(?:19|20)\d\d)",
 _YEAR = re.compile(r"(?<![\d,.$])((?:19|20)\d\d)(?![\d.%]|,\d)")
 _DURATIONS = (
     (3, re.compile(r"three\s*months|\b3\s*months|(?:twelve|thirteen|sixteen|seventeen)\s*weeks|"
-                   r"\b1[2367]\s*weeks|quarter", re.I)),  # 12/16-week quarters (PepsiCo)
+                   r"\b1[2367]\s*weeks|quarter", re.I)),  # 12- and 16-week quarters
     (6, re.compile(r"six\s*months|\b6\s*months|twenty[-\s]*(?:four|five|six)\s*weeks|"
                    r"\b2[456]\s*weeks", re.I)),
     (9, re.compile(r"nine\s*months|\b9\s*months|thirty[-\s]*(?:six|seven|eight|nine)\s*weeks|"
