@@ -18,37 +18,17 @@ import re
 from datetime import date
 
 from core.ingest.facts.calendar import FiscalCalendar
+from core.ingest.facts.headings import MONTH, durations, to_date
 from core.types import DocumentMeta, Fact
 
-_MONTH = (r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
-_MONTHS = {m: i for i, m in enumerate(
-    "jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
 _LENGTH = (r"(three|six|nine|twelve|3|6|9|12)[-\s]+months?|(twelve|thirteen|sixteen|"
            r"twenty[-\s]?four|twenty[-\s]?six|thirty[-\s]?six|thirty[-\s]?nine|fifty[-\s]?two|"
            r"fifty[-\s]?three|12|13|16|24|26|36|39|52|53)[-\s]+weeks?|(quarter|"
            r"(?:fiscal\s+)?year)")
-_ENDED = re.compile(rf"\b(?:{_LENGTH})\s+(?:period\s+)?end(?:ed|ing)\s+(?:on\s+)?{_MONTH}\s*"
+_ENDED = re.compile(rf"\b(?:{_LENGTH})\s+(?:period\s+)?end(?:ed|ing)\s+(?:on\s+)?{MONTH}\s*"
                     r"(\d{1,2}),?\s*((?:19|20)\d\d)\b", re.I)
 _PART = re.compile(r"\bfirst\s+(?:(six|nine|6|9)\s+months|(half))\s+of\s+(?:the\s+)?"
                    r"(?:fiscal\s+(?:year\s+)?)?(?:FY\s?)?((?:19|20)\d\d)\b", re.I)
-_BY_WORD = {"three": 3, "3": 3, "six": 6, "6": 6, "nine": 9, "9": 9, "twelve": 12, "12": 12,
-            "quarter": 3, "year": 12}
-
-
-_WEEKS = {"twelve": 3, "12": 3, "thirteen": 3, "13": 3, "sixteen": 3, "16": 3,
-          "twentyfour": 6, "24": 6, "twentysix": 6, "26": 6, "thirtysix": 9, "36": 9,
-          "thirtynine": 9, "39": 9, "fiftytwo": 12, "52": 12, "fiftythree": 12, "53": 12}
-
-
-def _months(groups: tuple) -> int:
-    """Months of the length named: (months word, weeks word, quarter/year word)."""
-    months, weeks, other = (re.sub(r"[-\s]|fiscal", "", (g or "").lower()) for g in groups)
-    if weeks:
-        return _WEEKS[weeks]
-    return _BY_WORD[months or other]
-
-
 def calendars(documents: list[DocumentMeta]) -> list[FiscalCalendar]:
     """The fiscal calendars of the annual reports among ``documents`` (a 10-Q's own period
     end does not say which quarter it is, so its calendar is not guessed)."""
@@ -101,11 +81,13 @@ def dated_periods(text: str, documents: list[DocumentMeta], store=None
     matches = list(_ENDED.finditer(text))
     cals = calendars(documents) if matches else []
     for m in matches:
-        months = _months(m.groups()[:3])
-        try:
-            end = date(int(m.group(6)), _MONTHS[m.group(4)[:3].lower()], int(m.group(5)))
-        except (KeyError, ValueError):
+        found = durations(text[m.start():m.start(4)])  # the length named: 3, 6, 9, 12
+        if len(found) > 1:
+            found.discard(12)  # "fiscal" beside "quarter": the quarter
+        end = to_date(m.group(4), m.group(5), m.group(6))
+        if len(found) != 1 or end is None:
             continue
+        months = found.pop()
         label = _from_facts(_facts(store, documents, end.year), end, months) or next(
             (lab for cal in cals if (lab := _label(cal, end, months))), None)
         if label:

@@ -19,12 +19,12 @@ from datetime import date
 
 from core.ingest.facts.cells import NUMERIC_DATE
 
-_MONTH = (r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+MONTH = (r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
           r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
 _MONTHS = {m: i for i, m in enumerate(
     "jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
-_DATE = re.compile(rf"\b{_MONTH}\s*(\d{{1,2}})\s*,?\s*((?:19|20)\d\d)\b", re.I)
-_MONTH_DAY = re.compile(rf"\b{_MONTH}\s*(\d{{1,2}})\b(?!\s*,?\s*(?:19|20)\d\d)", re.I)
+_DATE = re.compile(rf"\b{MONTH}\s*(\d{{1,2}})\s*,?\s*((?:19|20)\d\d)\b", re.I)
+_MONTH_DAY = re.compile(rf"\b{MONTH}\s*(\d{{1,2}})\b(?!\s*,?\s*(?:19|20)\d\d)", re.I)
 _YEAR = re.compile(r"(?<![\d,.$])((?:19|20)\d\d)(?![\d.%]|,\d)")
 _DURATIONS = (
     (3, re.compile(r"three\s*months|\b3\s*months|(?:twelve|thirteen|sixteen|seventeen)\s*weeks|"
@@ -40,7 +40,7 @@ _GROUP = re.compile(r"\b(?:three|six|nine|twelve|3|6|9|12)\s*months|\b(?:twelve|
                     r"twenty[-\s]*(?:four|six)|thirty[-\s]*(?:six|nine)|fifty[-\s]*(?:two|three)|"
                     r"1[2367]|2[46]|3[69]|5[23])\s*weeks|"
                     r"\b(?:fiscal\s+)?years?\s+end(?:ed|ing)|\bquarters?\s+end(?:ed|ing)", re.I)
-_INSTANT = re.compile(r"\bas\s+of\b|^\s*at\b|\bat\s+(?:" + _MONTH + r"|year[-\s]end)|balance",
+_INSTANT = re.compile(r"\bas\s+of\b|^\s*at\b|\bat\s+(?:" + MONTH + r"|year[-\s]end)|balance",
                       re.I)
 _ENDED = re.compile(r"\bend(?:ed|ing)\b|\bmonths\b|\bweeks\b|\byears?\b|\bquarter\b", re.I)
 _PERCENT = re.compile(r"percent|%", re.I)
@@ -78,7 +78,7 @@ def _numeric_date(month: str, day: str, year: str) -> date | None:
         return None
 
 
-def _to_date(month: str, day: str, year: str) -> date | None:
+def to_date(month: str, day: str, year: str) -> date | None:
     try:
         return date(int(year), _MONTHS[month[:3].lower()], int(day))
     except (ValueError, KeyError):
@@ -144,7 +144,7 @@ def read_column(own: str, shared: str) -> Column:
     col = Column(heading=clean_heading(own), percent=bool(_PERCENT.search(own)))
     if _CHANGE.search(own):
         return col  # "Fiscal 2019 vs. Fiscal 2018", "% Change": a comparison, no period
-    dates = {d for d in (_to_date(*m.groups()) for m in _DATE.finditer(own)) if d}
+    dates = {d for d in (to_date(*m.groups()) for m in _DATE.finditer(own)) if d}
     dates |= {d for d in (_numeric_date(*m.groups()) for m in NUMERIC_DATE.finditer(own)) if d}
     own = NUMERIC_DATE.sub(" ", own)
     if len(dates) > 1:
@@ -155,12 +155,12 @@ def read_column(own: str, shared: str) -> Column:
     elif len(years) == 1:
         year = years.pop()
         day = _MONTH_DAY.search(own) or _single_month_day(shared)
-        in_shared = [d for d in (_to_date(*m.groups()) for m in _DATE.finditer(shared)) if d]
+        in_shared = [d for d in (to_date(*m.groups()) for m in _DATE.finditer(shared)) if d]
         listed = [d for d in in_shared if d.year == year]
         if len(listed) == 1 and len(in_shared) >= 2:  # "years ended Dec 25, 2021, Dec 26, ..."
             col.end = listed[0]
         elif day is not None:
-            col.end = _to_date(day.group(1), day.group(2), str(year))
+            col.end = to_date(day.group(1), day.group(2), str(year))
         if col.end is None:
             col.year = year
     else:
