@@ -225,12 +225,13 @@ def _consistent(facts: list[Fact]) -> list[Fact]:
     """A row's facts without those whose columns read as one period with different values
     (member columns, "U.S. | International", read as periods): one line has one value
     per period, so such columns are not the periods they seem to be."""
+    def period(f: Fact) -> tuple:
+        return (f.fiscal_year, f.fiscal_period, f.months, f.end, f.unit, f.dims)
+
     values: dict[tuple, set[float]] = {}
     for f in facts:
-        key = (f.fiscal_year, f.fiscal_period, f.months, f.end, f.unit, f.dims)
-        values.setdefault(key, set()).add(round(f.value, 6))
-    return [f for f in facts if len(values[(f.fiscal_year, f.fiscal_period, f.months, f.end,
-                                             f.unit, f.dims)]) == 1]
+        values.setdefault(period(f), set()).add(round(f.value, 6))
+    return [f for f in facts if len(values[period(f)]) == 1]
 
 
 def _fact(ctx: _Context, label: str, row: str, cell: str, figure: Figure, col: Column,
