@@ -183,6 +183,14 @@ def pick(pg, container, label: str, option: str) -> None:
     pg.keyboard.press("Escape")
 
 
+def companies_box(card):
+    """A plan card's "Companies / filings" multiselect, once drawn (after a reload the card
+    can be on screen before all its fields are)."""
+    box = card.locator('[data-testid="stMultiSelect"]').filter(has_text="Companies / filings")
+    box.first.wait_for()
+    return box.first
+
+
 def answer_done(pg) -> None:
     """Wait until the finished run is on screen (answer first, actions below it)."""
     pg.get_by_role("button", name="Export Markdown").first.wait_for(timeout=LONG)
@@ -267,7 +275,7 @@ def test_walkthrough_in_a_real_browser(page, tmp_path, tavily):
     first.get_by_text("edited", exact=True).wait_for()
     settle(pg)
     assert "Edited by the analyst" in first.inner_text()
-    scope = first.locator('[data-testid="stMultiSelect"]').first.inner_text()
+    scope = companies_box(first).inner_text()
     assert second_company.split()[0].upper() in scope.upper(), scope
     shots.append(shot(pg, "05-step-edited"))
     edited_url = pg.url
@@ -276,7 +284,7 @@ def test_walkthrough_in_a_real_browser(page, tmp_path, tavily):
     assert pg.url == edited_url
     first = cards(pg).first
     first.get_by_text("edited", exact=True).wait_for()
-    scope = first.locator('[data-testid="stMultiSelect"]').first.inner_text()
+    scope = companies_box(first).inner_text()
     assert second_company.split()[0].upper() in scope.upper(), scope
     shots.append(shot(pg, "06-refresh-keeps-the-edit"))
 
