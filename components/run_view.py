@@ -16,11 +16,12 @@ import pandas as pd
 import streamlit as st
 
 from components.answer import render_answer
-from components.graph_view import DEFAULT_EDGES, DEFAULT_NODES, render_graph
+from components.graph_view import render_graph
 from components.step_card import StepCard
 from components.text import md_escape
 from components.usage_meter import render_usage, usage_from_events
 from core.agent import events as ev
+from core.agent.graph import picture
 
 
 def figure_fields(step: Any) -> str:
@@ -72,7 +73,7 @@ class RunView:
         self.open_citation = open_citation
         self.live = live
         self.wall_s = wall_s
-        self.nodes, self.edges = graph or (DEFAULT_NODES, DEFAULT_EDGES)
+        self.nodes, self.edges = graph or picture()  # the compiled graph's structure
         self.events: list[ev.EventBase] = []
         self.visited: list[str] = []
         self.cards: dict[tuple[int, int], StepCard] = {}

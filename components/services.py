@@ -191,12 +191,13 @@ def passages(record, *, answer: str, citations, radius: int = 2) -> dict[int, An
 
 
 def graph_structure(service) -> tuple[list[str], list[tuple[str, str, bool]]] | None:
-    """(nodes, edges) of the service's compiled graph, or None to use the default picture."""
+    """(nodes, edges) of the service's compiled graph with its step subgraph drawn inside,
+    or None to use ``core.agent.graph.picture`` (the same graph compiled for drawing)."""
     from components.graph_view import structure_from_langgraph
 
     try:
-        return structure_from_langgraph(service.graph.get_graph())
-    except Exception:  # noqa: BLE001 - the picture falls back to the design's graph
+        return structure_from_langgraph(service.graph.get_graph(xray=True))
+    except Exception:  # noqa: BLE001 - the picture falls back to the graph compiled to draw
         return None
 
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 
 from components.evidence import hits_frame, relative_scores, rerank_figure
-from components.graph_view import CURRENT, DEFAULT_EDGES, DEFAULT_NODES, VISITED, graph_dot
+from components.graph_view import CURRENT, VISITED, drawn_node, graph_dot
 from components.policy_badge import DECISION_STYLE, decision_style
 from components.text import md_escape, readable_refs, safe_answer
 from components.usage_meter import usage_from_events
 from core.agent import events as ev
+from core.agent.graph import picture
 from core.agent.state import RoleUsage
 from core.types import StageScore
 
@@ -38,11 +39,16 @@ def test_safe_answer_keeps_citations_and_bold_but_drops_links_images_html():
 # --- graph, badges, usage, evidence -------------------------------------------------
 
 
-def test_graph_dot_highlights_current_and_visited_nodes():
-    dot = graph_dot(DEFAULT_NODES, DEFAULT_EDGES, current="rerank", visited=["plan"])
-    assert f'"rerank" [fillcolor="{CURRENT}", penwidth=2.5]' in dot
+def test_graph_dot_lights_the_stage_an_event_names_inside_the_step():
+    nodes, edges = picture()  # the compiled graph, its step subgraph drawn inside
+    dot = graph_dot(nodes, edges, current="rerank", visited=["plan"])
+    assert f'"research_step:rerank" [fillcolor="{CURRENT}", penwidth=2.5, label="rerank"]' \
+        in dot
     assert f'"plan" [fillcolor="{VISITED}"]' in dot
-    assert '"policy" -> "revise" [style=dashed]' in dot
+    assert '"research_step:policy" -> "research_step:revise" [style=dashed]' in dot
+    assert "subgraph cluster_0" in dot and "research_step (one plan step)" in dot
+    assert drawn_node("synthesize", nodes) == "synthesize"
+    assert drawn_node("graph", nodes) is None  # a run-level warning lights nothing
     assert dot.startswith("digraph") and dot.rstrip().endswith("}")
     assert '"x" [' in graph_dot(['x"'], [], current=None)  # quotes cannot break the DOT
 

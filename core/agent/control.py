@@ -2,7 +2,7 @@
 
 Each node takes ``(state, deps)``, emits typed events and returns only the state
 keys it changes. Nothing here ever re-runs the planner or resets the research
-history; ``step_runner`` dispatches the steps and runs each one's stages.
+history; ``dispatch`` sends the steps out, ``step_graph`` wires each one's stages.
 """
 
 from __future__ import annotations

@@ -156,8 +156,17 @@ def lookup_node(state: ResearchState, deps: AgentDeps) -> dict:
                     metric=step.metric or "", periods=list(result.request.periods),
                     facts=fact_views(result.inputs), inputs=result.inputs, missing=result.missing,
                     no_statements=result.no_statements, notes=result.notes))
-    return {"work": state["work"].model_copy(update={
+    return _figure_update(state, step, result)
+
+
+def _figure_update(state: ResearchState, step: PlanStep, result: FigureResult) -> dict:
+    """The step's figure so far; an input not found (in filings that hold statements) also
+    sets the text search for its nearest lines (``weak_search_step``)."""
+    update: dict = {"work": state["work"].model_copy(update={
         "figure": result, "fact_ids": fact_chunk_ids(result.inputs)})}
+    if result.missing and not result.no_statements and step.doc_ids:
+        update["weak_step"] = weak_search_step(step)
+    return update
 
 
 def dependency_inputs(state: ResearchState, step: PlanStep) -> dict[str, FigureInput]:
@@ -189,8 +198,7 @@ def compute_node(state: ResearchState, deps: AgentDeps) -> dict:
                         notes=[n for n in result.notes if "filing" in n.lower()]))
     emit(FigureComputed(node="compute", step=index, elapsed_ms=clock.ms,
                         formula=request.formula, result=result))
-    return {"work": state["work"].model_copy(update={
-        "figure": result, "fact_ids": fact_chunk_ids(result.inputs)})}
+    return _figure_update(state, step, result)
 
 
 def fact_chunk_ids(inputs: list[FigureInput]) -> list[str]:

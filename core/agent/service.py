@@ -88,8 +88,9 @@ class ResearchService:
         return {"configurable": {"thread_id": thread_id}, "recursion_limit": limit}
 
     def _events(self, graph_input: Any, thread_id: str) -> Iterator[EventBase]:
-        for mode, chunk in self.graph.stream(graph_input, self._config(thread_id),
-                                             stream_mode=["updates", "custom"]):
+        for _ns, mode, chunk in self.graph.stream(graph_input, self._config(thread_id),
+                                                  stream_mode=["updates", "custom"],
+                                                  subgraphs=True):  # a step's events too
             if mode == "custom" and isinstance(chunk, EventBase):
                 yield chunk
 

@@ -1,4 +1,5 @@
-"""Per-step nodes: rewrite, search (filings or web), rerank, distill, reflect; synthesis.
+"""Per-step nodes: rewrite, search (filings or web), rerank, distill, reflect, policy;
+synthesis.
 
 Each node takes ``(state, deps)``, emits typed events and returns only the keys
 it changes. Role logic lives in the role modules; this file moves data between
@@ -7,6 +8,7 @@ the state and the roles and reports what happened.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from core.agent.answer import final_answer
@@ -27,12 +29,14 @@ from core.agent.events import (
     HitsReranked,
     HitsRetrieved,
     HitView,
+    PolicyDecided,
     QueryRewritten,
     StepReflected,
     StrategyChosen,
     emit,
 )
-from core.agent.policy import bound_reached
+from core.agent.learned_policy import consult as consult_learned
+from core.agent.policy import bound_reached, decide
 from core.agent.quality import step_quality
 from core.agent.reflect import offline_finding, offline_link_finding
 from core.agent.retrieval import (
@@ -167,6 +171,28 @@ def reflect_node(state: ResearchState, deps: AgentDeps) -> dict:
     return {"history": [record], "evidence": {h.chunk.chunk_id: hit_to_evidence(h) for h in kept},
             "work": work.model_copy(update={"finding": record.finding,
                                             "coverage": record.coverage})}
+
+
+def policy_node(state: ResearchState, deps: AgentDeps) -> dict:
+    """The policy for one step of a parallel plan: REVISE or done (the dispatcher owns
+    max_steps and the order of steps)."""
+    index = state.get("step_index", 0)
+    # max_revisions is the run's: this branch may use its share of what was left when the
+    # wave started (so side-by-side steps cannot overshoot it together)
+    seen = list(state.get("revisions", []))
+    allowance = state.get("revision_allowance")
+    if allowance is not None:
+        mine = seen[state.get("revisions_before", 0):]
+        seen = [None] * max(0, deps.settings.max_revisions - allowance) + mine
+    view = {**state, "steps_run": 0, "revisions": seen}
+    out = consult_learned(decide(view, deps), view, deps)
+    reason = re.sub(r"moving on to step \d+ of \d+|all plan steps are done",
+                    f"step {index + 1} is done", out.reason)
+    emit(PolicyDecided(node="policy", step=index, decision=out.decision, reason=reason))
+    update: dict = {"decision": out.decision, "decision_reason": reason}
+    if out.limit is not None and out.limit.code != "max_steps":
+        update["limit_hit"] = out.limit
+    return update
 
 
 def synthesize_node(state: ResearchState, deps: AgentDeps) -> dict:
