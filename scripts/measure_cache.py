@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from core.config import Settings
+from core.foundation.config import Settings
 from tests.fakes.openai_server import Behaviour, FakeOpenAIServer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,8 +78,8 @@ def _sentence(text: str) -> str:
 
 
 def measure(n_steps: int, cache: bool) -> list[tuple[int, int, float]]:
-    from core.agent.service import ResearchService
-    from core.corpus import Corpus
+    from core.app.corpus import Corpus
+    from core.app.research import ResearchService
     from core.llm.factory import make_chat_model
     from core.retrieval.web import SnapshotWebSearch
     from tests.fakes.embedder import HashEmbedder

@@ -11,7 +11,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from core.config import Settings
+from core.foundation.config import Settings
 from core.store.corpus_store import CorpusStore
 from tests.fakes.embedder import HashEmbedder
 from tests.fakes.fixtures import llm_settings

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from core.agent import learned_policy as lp
 from core.agent.policy_data import collect
-from core.config import Settings
-from core.policy_cli import describe
+from core.cli.policy import describe
+from core.foundation.config import Settings
 from tests.agent_fakes import FakeRetriever, make_service
 from tests.test_learned_policy import QUESTIONS
 

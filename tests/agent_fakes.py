@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 
 from core.agent.deps import CorpusInfo
-from core.agent.service import ResearchService
-from core.config import Settings
-from core.errors import RetrievalError
+from core.app.research import ResearchService
+from core.foundation.config import Settings
+from core.foundation.errors import RetrievalError
+from core.foundation.types import Chunk, DocumentMeta, Hit, RerankerInfo, SearchResult, StageScore
 from core.retrieval.web import WebHit
-from core.types import Chunk, DocumentMeta, Hit, RerankerInfo, SearchResult, StageScore
 
 DOC = DocumentMeta(doc_id="doc1", file_name="acme-10k.htm", company="Acme Chips Inc.",
                    form_type="10-K", period="FY2023",

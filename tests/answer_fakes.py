@@ -5,8 +5,8 @@
 from __future__ import annotations
 
 from core.agent.deps import CorpusInfo
-from core.agent.service import ResearchService
-from core.types import Chunk, DocumentMeta
+from core.app.research import ResearchService
+from core.foundation.types import Chunk, DocumentMeta
 from tests.agent_fakes import FakeRetriever, FakeWeb
 
 SECTIONS = ["Item 1. Business", "Item 1A. Risk Factors",

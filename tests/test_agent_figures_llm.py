@@ -9,7 +9,7 @@ import re
 
 from core.agent.deps import AgentDeps, CorpusInfo, fact_source
 from core.agent.planner import PLANNER_FIGURES, make_plan
-from core.agent.service import ResearchService
+from core.app.research import ResearchService
 from core.llm.factory import make_chat_model
 from tests.fakes.chat_model import FakeChatModel
 from tests.fakes.fixtures import llm_settings, openai_server  # noqa: F401 (fixture)

@@ -13,9 +13,9 @@ import pytest
 
 from core.agent.planner import PLANNER_PROMPT
 from core.agent.state import PlanStep
-from core.config import Settings
-from core.errors import PlanValidationError
-from core.runs import load_run
+from core.app.runs import load_run
+from core.foundation.config import Settings
+from core.foundation.errors import PlanValidationError
 from tests.agent_fakes import QUESTION, FakeRetriever, FakeWeb, make_service
 from tests.fakes.chat_model import FakeChatModel
 
@@ -207,7 +207,7 @@ def test_resume_in_a_new_process(settings):
     svc.close()
     script = (
         "import json, sys\n"
-        "from core.config import Settings\n"
+        "from core.foundation.config import Settings\n"
         "from tests.agent_fakes import make_service\n"
         "s = Settings(data_dir=sys.argv[1], _env_file=None)\n"
         "rec = make_service(s).resume(sys.argv[2]).run()\n"

@@ -9,8 +9,8 @@ from __future__ import annotations
 import threading
 import time
 
-from core import jobs, run_session
 from core.agent.state import PlanStep
+from core.app import jobs, run_session
 from tests.agent_fakes import FakeWeb
 from tests.plan_corpus import AMD, NVDA, WEB, TwoDocRetriever, service
 

@@ -155,7 +155,7 @@ def test_offline_query_is_the_sub_question_minus_what_filters_enforce(settings):
 # --- complexity routing ------------------------------------------------------------------
 
 def test_a_simple_factual_question_takes_the_fast_path_without_review(settings):
-    from core.runs import load_run
+    from core.app.runs import load_run
 
     svc = service(settings)
     thread_id, plan, events = svc.start("What was NVIDIA's FY2023 revenue?", review="auto")

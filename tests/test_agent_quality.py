@@ -75,7 +75,7 @@ def test_scope_query_keeps_web_queries_unfiltered_steps_and_something_to_search(
 
 def test_scope_query_matches_a_plain_word_company_name_only_as_written(settings):
     from core.agent.deps import CorpusInfo
-    from core.types import DocumentMeta
+    from core.foundation.types import DocumentMeta
 
     gm = DocumentMeta(doc_id="gm", file_name="gm.htm", company="General Motors Co",
                       period="FY2023")

@@ -140,8 +140,8 @@ def test_graph_drops_a_broken_section_from_later_steps_once(settings):
 # --- the sample walk-through, end to end -----------------------------------------------
 
 def test_sample_walkthrough_answer_quality(settings, hash_embedder):
-    from core.agent.service import ResearchService
-    from core.corpus import Corpus
+    from core.app.corpus import Corpus
+    from core.app.research import ResearchService
 
     corpus = Corpus(settings, embedder=hash_embedder)
     corpus.ingest_path(SAMPLE)

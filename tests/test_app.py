@@ -33,7 +33,7 @@ def app_env(tmp_path, monkeypatch):
     monkeypatch.setenv("DTR_DATA_DIR", str(tmp_path / "store"))
     monkeypatch.chdir(tmp_path)  # no stray .env is read
     embedder = HashEmbedder()
-    monkeypatch.setattr("core.models.get_embedder", lambda settings: embedder)
+    monkeypatch.setattr("core.foundation.models.get_embedder", lambda settings: embedder)
     st.cache_resource.clear()
     st.cache_data.clear()
     yield tmp_path

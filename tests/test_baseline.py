@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from core.baseline import CHUNK_OVERLAP, CHUNK_SIZE, document_text, run_baseline, split_document
+from core.baseline.pieces import CHUNK_OVERLAP, CHUNK_SIZE, document_text, split_document
+from core.baseline.rag import run_baseline
 from core.llm.prompts import EVIDENCE_OPEN
 from tests.fakes.chat_model import FakeChatModel
 
@@ -28,7 +29,7 @@ class CountingEmbedder:
 
 @pytest.fixture
 def corpus(settings, hash_embedder):
-    from core.corpus import Corpus
+    from core.app.corpus import Corpus
 
     c = Corpus(settings, embedder=CountingEmbedder(hash_embedder))
     c.ingest_path(SAMPLE)

@@ -7,9 +7,9 @@ import io
 
 import pytest
 
-from core import jobs, run_session
-from core.agent_cli import ask
-from core.errors import AppError
+from core.app import jobs, run_session
+from core.cli.agent import ask
+from core.foundation.errors import AppError
 from tests.agent_fakes import QUESTION, make_service
 
 

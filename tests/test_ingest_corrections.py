@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from core.cli import main as cli_main
-from core.corpus import Corpus
-from core.errors import StoreError
-from core.store.registry import Registry
+from core.app.corpus import Corpus
+from core.cli.main import main as cli_main
+from core.foundation.errors import StoreError
+from core.store.documents import Registry
 from tests.test_app import APP, app_env, boot, texts  # noqa: F401  (app_env is a fixture)
 from tests.test_corpus import TEN_K
 

@@ -8,10 +8,10 @@ import random
 import pytest
 from rank_bm25 import BM25Okapi
 
-from core.retrieval.tokenize import tokenize
+from core.foundation.types import Chunk, DocumentMeta
+from core.store.documents import Registry
 from core.store.keyword import KeywordIndex
-from core.store.registry import Registry
-from core.types import Chunk, DocumentMeta
+from core.store.tokenize import tokenize
 
 # Zipf-like: the first words sit in most chunks (negative IDF -> epsilon floor), the last in few.
 WORDS = ["revenue", "million", "total", "risk", "segment", "margin", "export", "china", "wafer",

@@ -16,8 +16,8 @@ from core.agent.policy_data import (
     examples_from_record,
     feature_vector,
 )
-from core.cli import main
-from core.runs import list_runs
+from core.app.runs import list_runs
+from core.cli.main import main
 from tests.agent_fakes import QUESTION, FakeRetriever, make_service
 
 QUESTIONS = [

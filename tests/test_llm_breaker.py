@@ -10,8 +10,8 @@ import time
 import pytest
 
 from core.agent.deps import CorpusInfo
-from core.agent.service import ResearchService
 from core.agent.state import PlanStep
+from core.app.research import ResearchService
 from core.llm.breaker import GuardBook, LLMGuard
 from core.llm.factory import make_chat_model
 from core.retrieval.rerank import get_reranker
@@ -27,7 +27,7 @@ QUESTION = "How do NVIDIA and AMD each describe competition in their 10-K risk f
 
 @pytest.fixture
 def store(tmp_path, hash_embedder):
-    from core.config import Settings
+    from core.foundation.config import Settings
 
     settings = Settings(data_dir=tmp_path / "store", _env_file=None)
     s = CorpusStore(settings, hash_embedder)

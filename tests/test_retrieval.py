@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from core.errors import RetrievalError
+from core.foundation.errors import RetrievalError
 from core.retrieval.fallback import FallbackReranker
 from core.retrieval.filters import section_matches
 from core.retrieval.fusion import rrf
 from core.retrieval.rerank import get_reranker
 from core.retrieval.retriever import Retriever
-from core.retrieval.tokenize import tokenize
 from core.store.corpus_store import CorpusStore
+from core.store.tokenize import tokenize
 from tests.fixtures.retrieval.corpus import amd_10k, make_doc, nvda_10k, nvda_10q
 
 
@@ -189,8 +189,8 @@ def test_hybrid_runs_the_keyword_side_beside_the_vector_side(monkeypatch, tmp_pa
     that breaks unless both searches wait at the same time)."""
     import threading
 
-    from core.config import Settings
-    from core.corpus import Corpus
+    from core.app.corpus import Corpus
+    from core.foundation.config import Settings
 
     settings = Settings(data_dir=tmp_path / "store", _env_file=None)
     corpus = Corpus(settings, embedder=hash_embedder)

@@ -73,7 +73,7 @@ def test_cross_encoder_from_a_local_folder(tmp_path, settings, hash_embedder, st
     folder and scores (query, chunk) pairs; only the loading path is under test here."""
     from sentence_transformers import CrossEncoder
 
-    from core.models import resolve_embedding_path
+    from core.foundation.models import resolve_embedding_path
 
     folder = tmp_path / "tiny-cross-encoder"
     CrossEncoder(resolve_embedding_path("bundled:all-MiniLM-L6-v2"), num_labels=1).save(

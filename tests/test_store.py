@@ -15,8 +15,8 @@ import httpx
 import numpy as np
 import pytest
 
-from core.config import Settings
-from core.errors import StoreError
+from core.foundation.config import Settings
+from core.foundation.errors import StoreError
 from core.store import corpus_store
 from core.store.corpus_store import CorpusStore
 from tests.fakes.embedder import HashEmbedder
@@ -151,7 +151,7 @@ def test_vectors_are_kept_and_returned(store, hash_embedder):
     meta, chunks = nvda_10k()
     store.add(meta, chunks)
     got = store.get_vectors([chunks[1].chunk_id, chunks[3].chunk_id])
-    from core.retrieval.context import index_text
+    from core.store.index_text import index_text
 
     # What is embedded is the chunk under its context header (company, form, section...).
     want = hash_embedder.encode([index_text(chunks[1], meta), index_text(chunks[3], meta)])
@@ -221,7 +221,7 @@ def test_killed_process_mid_add_is_purged_on_open(make_settings, hash_embedder):
         import sys, time
         sys.path.insert(0, {str(ROOT)!r})
         from pathlib import Path
-        from core.config import Settings
+        from core.foundation.config import Settings
         from tests.fakes.embedder import HashEmbedder
         from core.store.corpus_store import CorpusStore
         from tests.fixtures.retrieval.corpus import nvda_10k

@@ -6,8 +6,8 @@ import socket
 
 import pytest
 
-from core.config import Settings
-from core.errors import RetrievalError
+from core.foundation.config import Settings
+from core.foundation.errors import RetrievalError
 from core.retrieval.web import SnapshotWebSearch, TavilyWebSearch, save_to_snapshot
 from tests.fakes.tavily_server import FakeTavilyServer, result
 

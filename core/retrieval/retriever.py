@@ -6,7 +6,7 @@
    ``scope="auto"``, the default) the companies and periods the query names choose the
    filings (``core.retrieval.scope``); the result's ``scope`` says what was matched.
 2. **Rankings** inside the filters (documents, sections), ``max(settings.top_k, k)``
-   candidates each, per the strategy's retrievers (``core.retrieval.registry``): vector
+   candidates each, per the strategy's retrievers (``core.foundation.strategies``): vector
    (cosine of the query embedding), keyword (BM25 of the query plus the line items of the
    metrics it names, ``core.retrieval.query``), and, when the query names financial
    statements or metrics printed in them, a ranking of the chunks of those statements.
@@ -28,17 +28,17 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from core.config import Settings
-from core.errors import RetrievalError
+from core.foundation.config import Settings
+from core.foundation.errors import RetrievalError
+from core.foundation.strategies import STRATEGIES
+from core.foundation.types import Hit, ScopeInfo, SearchResult, StageScore
 from core.retrieval.filters import resolve_doc_ids, resolve_sections
 from core.retrieval.fusion import rrf
 from core.retrieval.query import analyse
-from core.retrieval.registry import STRATEGIES
 from core.retrieval.scope import resolve_scope
-from core.types import Hit, ScopeInfo, SearchResult, StageScore
 
 if TYPE_CHECKING:
-    from core.models import Embedder
+    from core.foundation.models import Embedder
     from core.retrieval.rerank import Reranker
 
 SCOPES = ("auto", "all")

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from core.config import Settings
+from core.foundation.config import Settings
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.fakes.tavily_server import FakeTavilyServer
 
