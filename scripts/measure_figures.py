@@ -99,7 +99,7 @@ def open_registry(data_dir: Path):
         from core.store.storage import storage_for
 
         return storage_for(Settings(data_dir=data_dir)).registry()
-    from core.store.documents import Registry
+    from core.store.documents import SqliteRegistry
 
     copy = Path(tempfile.mkdtemp(prefix="measure-figures-")) / "registry.sqlite"
     src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
@@ -107,7 +107,7 @@ def open_registry(data_dir: Path):
     src.backup(dst)
     src.close()
     dst.close()
-    return Registry(copy)
+    return SqliteRegistry(copy)
 
 
 def measure(questions: list[dict], store, documents, verbose: bool = False) -> list[dict]:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from core.bench.measure.run import ingest_fingerprint
 from core.foundation.config import Settings
-from core.store.documents import Registry
+from core.store.documents import SqliteRegistry
 
 
 def main() -> None:
@@ -28,7 +28,7 @@ def main() -> None:
     root = Path(args.root) if args.root else settings.data_dir / "measure"
     cache = root / "parsed" / ingest_fingerprint(settings)
     cache.mkdir(parents=True, exist_ok=True)
-    registry = Registry(Path(args.data_dir) / "registry.sqlite")
+    registry = SqliteRegistry(Path(args.data_dir) / "registry.sqlite")
     for meta in registry.documents():
         chunks = [c.model_copy(update={"statement": None}) for c in registry.chunks(meta.doc_id)]
         out = cache / f"{meta.file_name}.json"

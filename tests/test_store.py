@@ -367,3 +367,24 @@ def test_reads_go_on_while_another_document_is_embedded(store, hash_embedder):
         writer.join(30)
     assert result and result[0][1]
     assert {d.doc_id for d in store.documents()} == {first_meta.doc_id, meta.doc_id}
+
+
+def test_both_registries_keep_the_one_registry_contract():
+    """The SQLite and PostgreSQL registries implement every method of the protocol."""
+    from core.store.documents import SqliteRegistry
+    from core.store.documents_pg import PgRegistry
+    from core.store.registry import Registry
+
+    wanted = {n for n in vars(Registry) if not n.startswith("_")}
+    assert len(wanted) >= 17
+    for impl in (SqliteRegistry, PgRegistry):
+        assert wanted <= {n for n in dir(impl) if callable(getattr(impl, n))}, impl
+
+
+def test_the_storage_gives_a_registry(settings):
+    from core.store.registry import Registry
+    from core.store.storage import storage_for
+
+    registry = storage_for(settings).registry()
+    assert isinstance(registry, Registry)
+    registry.close()

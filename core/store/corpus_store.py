@@ -40,6 +40,7 @@ from core.store.facts_table import with_statements
 from core.store.failures import add_failed, delete_failed, first_line
 from core.store.index_text import index_text, tag_statements, vector_text
 from core.store.keyword import KeywordIndex, TextOf
+from core.store.registry import Registry
 from core.store.storage import storage_for
 from core.store.vectors import VectorIndex
 
@@ -60,7 +61,7 @@ class CorpusStore:
         self._lock = threading.RLock()
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         self.storage = storage_for(settings)  # SQLite + file lock, or the team database
-        self.registry = self.storage.registry()
+        self.registry: Registry = self.storage.registry()
         self.vectors = VectorIndex(settings, embedder.name, embedder.dim)
         self.doc_vectors = DocVectors(self.vectors)
         self.keyword = KeywordIndex(self.registry, text_of=keyword_text or index_text)

@@ -91,8 +91,9 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
-class Registry:
-    """The document registry at ``path`` (created on first use). Thread-safe."""
+class SqliteRegistry:
+    """The document registry (``core.store.registry.Registry``) in the SQLite file at
+    ``path`` (created on first use). Thread-safe."""
 
     def __init__(self, path: Path):
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from typing import Any, Protocol
 
 from core.foundation.config import Settings
+from core.store.registry import Registry
 from core.store.run_store import FileRunStore, RunStore
 
 _WRITER_LOCK = 7_304_111  # PostgreSQL advisory lock id for corpus index writes
@@ -27,8 +28,8 @@ _WRITER_LOCK = 7_304_111  # PostgreSQL advisory lock id for corpus index writes
 class Storage(Protocol):
     kind: str
 
-    def registry(self) -> Any:
-        """A document registry (``core.store.documents.Registry``'s contract)."""
+    def registry(self) -> Registry:
+        """The document registry (SQLite file or team database)."""
 
     def runs(self) -> RunStore: ...
 
@@ -50,9 +51,9 @@ class EmbeddedStorage:
         self._runs = FileRunStore(settings.runs_dir, settings.data_dir / "run_notes")
 
     def registry(self):
-        from core.store.documents import Registry
+        from core.store.documents import SqliteRegistry
 
-        return Registry(self.settings.registry_path)
+        return SqliteRegistry(self.settings.registry_path)
 
     def runs(self) -> RunStore:
         return self._runs
