@@ -13,8 +13,8 @@ import streamlit as st
 
 from components import keys, services
 from components.sidebar import ActiveStack, render_sidebar
-from core.errors import AppError
-from core.storage import describe as describe_storage
+from core.foundation.errors import AppError
+from core.store.storage import describe as describe_storage
 
 ROOT = Path(__file__).resolve().parent
 PAGES = ROOT / "pages"
@@ -56,7 +56,7 @@ page = st.navigation(
 
 def _activity() -> list[str]:
     """Background work of this server, one line each (ingest progress, research runs)."""
-    from core import jobs
+    from core.app import jobs
 
     lines = []
     for job in jobs.active("ingest"):

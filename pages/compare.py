@@ -11,8 +11,8 @@ from components.compare_view import render_diff, render_side, render_verdicts
 from components.entry_guard import ensure_entry_ran
 from components.run_screen import record_answer
 from components.text import md_escape, preview
-from core.errors import AppError
-from core.runs import list_runs, load_run, save_run
+from core.app.runs import list_runs, load_run, save_run
+from core.foundation.errors import AppError
 
 ensure_entry_ran()
 
@@ -81,7 +81,7 @@ with st.form("cmp_form"):
 def _first_run_setup(box) -> tuple[float, int]:
     """Build the baseline's own index for filings that have none yet (one time, per filing),
     with progress; returns (seconds, filings built)."""
-    from core import baseline_index
+    from core.baseline.rag import index as baseline_index
 
     todo = baseline_index.missing(settings, corpus.embedder, docs)
     if not todo:
@@ -109,7 +109,7 @@ if go or auto:
     if not q:
         st.error("Type a question (or pick a saved deep run) first.")
         st.stop()
-    from core.baseline import run_baseline
+    from core.baseline.rag import run_baseline
 
     try:
         with st.status("Comparing…", expanded=True) as box:
@@ -149,7 +149,7 @@ if result.get("setup_docs"):
             "answer time below.")
 verdict_key = (base.id, deep.id)
 if ss.get("cmp_verdicts", {}).get("ids") != verdict_key:
-    from core.compare import answer_diff, verdicts
+    from core.app.compare import answer_diff, verdicts
 
     with st.spinner("Reading both answers…"):
         ss["cmp_verdicts"] = {

@@ -2,7 +2,7 @@
 
 The run on screen is the one named in the URL (``?thread=...``), so a refresh or a
 shared link brings it back; what the run *is* now (under review with the saved draft,
-researching, finished, cancelled, discarded) comes from ``core.run_session``.
+researching, finished, cancelled, discarded) comes from ``core.app.run_session``.
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from components.exports import render_export_buttons
 from components.plan_form import PlanForm
 from components.run_screen import render_finished, render_live
 from components.text import md_escape, preview
-from core import jobs, run_session
 from core.agent.plan_edit import normalise_plan
-from core.cited import document_name
-from core.errors import AppError, PlanValidationError
-from core.plan_draft import drafts_from_plan, plan_problems, supports_dependencies, to_plan
-from core.run_index import clear_draft, save_draft
+from core.app import jobs, run_session
+from core.app.cited import document_name
+from core.app.plan_draft import drafts_from_plan, plan_problems, supports_dependencies, to_plan
+from core.app.run_index import clear_draft, save_draft
+from core.foundation.errors import AppError, PlanValidationError
 
 ensure_entry_ran()
 

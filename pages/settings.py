@@ -1,5 +1,5 @@
 """Settings: LLM endpoint, web provider, ranking, limits. Non-secret settings are saved in the
-data folder (``core.ui_settings``); keys stay in this browser session only."""
+data folder (``core.app.ui_settings``); keys stay in this browser session only."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pydantic import ValidationError
 from components import keys, services
 from components.entry_guard import ensure_entry_ran
 from components.text import md_escape
-from core import ui_settings
-from core.retrieval.registry import RERANKERS
+from core.app import ui_settings
+from core.foundation.strategies import RERANKERS
 
 ensure_entry_ran()
 
