@@ -15,8 +15,8 @@ from pathlib import Path
 from core.agent.graph import build_graph, picture
 from core.agent.state import RoleUsage, StepRecord
 from core.agent.step_graph import NODES, step_view
-from core.config import Settings
-from tests.agent_fakes import QUESTION, make_service
+from core.foundation.config import Settings
+from testkit.agent_fakes import QUESTION, make_service
 from tests.test_agent_figures import _service, nvda  # noqa: F401 - the module's fixture
 
 PAUSED = Path(__file__).parent / "fixtures" / "paused_before_step_graph"
