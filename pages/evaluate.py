@@ -12,6 +12,7 @@ from components.policy_view import render_policy
 from components.run_screen import record_answer
 from components.text import md_escape, preview
 from core.agent import learned_policy
+from core.evaluation.policy_training import fit_and_save
 from core.evaluation.questions import (
     QuestionSet,
     QuestionSetError,
@@ -153,7 +154,7 @@ if st.button("Fit the learned policy from stored runs", key="eval_policy_fit",
              help="Logistic regression over each step's coverage, scores, position and "
                   "revisions left; used only when it beats the rule on held-out runs."):
     try:
-        learned_policy.fit_and_save(settings)
+        fit_and_save(settings)
     except ValueError as exc:
         st.info(md_escape(str(exc)))
 render_policy(learned_policy.load(settings))

@@ -13,9 +13,8 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from core.agent import learned_policy as lp
-from core.agent.policy_data import collect
 from core.cli.policy import describe
+from core.evaluation.policy_training import collect, fit_and_save
 from core.foundation.config import Settings
 from testkit.agent_fakes import QUESTIONS, FakeRetriever, make_service
 
@@ -31,7 +30,7 @@ def main() -> None:
         print(len(examples), "examples", len({e.run_id for e in examples}), "runs")
         print("rule", dict(Counter(e.rule for e in examples)),
               "label", dict(Counter(e.label for e in examples)))
-        print(describe(lp.fit_and_save(s)))
+        print(describe(fit_and_save(s)))
 
 
 if __name__ == "__main__":

@@ -59,11 +59,13 @@ def test_offline_run_pauses_for_review_then_answers_with_citations(settings):
 def test_events_carry_per_stage_scores_and_reranker(settings):
     svc = make_service(settings)
     record = svc.ask(QUESTION)
-    reranked = [e for e in record.events if e.type == "hits_reranked"]
+    # the filing step's events (steps side by side interleave theirs)
+    reranked = [e for e in record.events if e.type == "hits_reranked" and e.step == 0]
+    assert record.plan[0].tool == "filing_search"
     assert reranked[0].reranker.name == "fake-overlap"
     assert "reranked" in reranked[0].hits[0].stages
     # the reranker scores the rewritten query, not the raw sub-question
-    rewritten = [e.query for e in record.events if e.type == "query_rewritten"]
+    rewritten = [e.query for e in record.events if e.type == "query_rewritten" and e.step == 0]
     assert svc.deps.retriever.reranker.queries[0] == rewritten[0]
     assert rewritten[0] != record.plan[0].sub_question
 

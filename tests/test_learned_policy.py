@@ -8,16 +8,10 @@ import numpy as np
 import pytest
 
 from core.agent import learned_policy as lp
-from core.agent.policy_data import (
-    FEATURES,
-    LABELS,
-    Example,
-    collect,
-    examples_from_record,
-    feature_vector,
-)
+from core.agent.policy_data import FEATURES, LABELS, Example, feature_vector
 from core.app.runs import list_runs
 from core.cli.main import main
+from core.evaluation.policy_training import collect, examples_from_record, fit_and_save
 from testkit.agent_fakes import QUESTION, QUESTIONS, FakeRetriever, make_service
 
 
@@ -87,7 +81,7 @@ def test_too_few_runs_keep_the_rule(settings):
 def test_fit_on_stored_runs_saves_a_model_that_says_which_policy_decides(settings):
     _runs(settings)
     try:
-        model = lp.fit_and_save(settings)
+        model = fit_and_save(settings)
     except ValueError as exc:  # too few decisions in these runs: said, and the rule stays
         assert "the rule stays" in str(exc)
         return

@@ -21,8 +21,8 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from core.foundation.cache import cache_key
 from core.foundation.types import Hit
 
-if TYPE_CHECKING:
-    from core.agent.deps import AgentDeps, RoleCall
+if TYPE_CHECKING:  # types only: deps asks this module, never the other way round
+    from core.agent.deps import AgentDeps
 
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=BaseModel)
@@ -47,11 +47,8 @@ def llm_key(deps: AgentDeps, role: str, schema: type[BaseModel], messages: list[
 
 
 def cached_llm(deps: AgentDeps, role: str, schema: type[M], messages: list[Any]
-               ) -> tuple[str | None, RoleCall[M] | None]:
-    """``(key, call)``: the cached reply as a RoleCall (None on a miss or with no cache)."""
-    from core.agent.deps import RoleCall
-    from core.agent.state import RoleUsage
-
+               ) -> tuple[str | None, M | None]:
+    """``(key, reply)``: the cached validated reply (None on a miss or with no cache)."""
     if deps.cache is None:
         return None, None
     key = llm_key(deps, role, schema, messages)
@@ -59,15 +56,15 @@ def cached_llm(deps: AgentDeps, role: str, schema: type[M], messages: list[Any]
     if raw is None:
         return key, None
     try:
-        value = schema.model_validate_json(raw)
+        return key, schema.model_validate_json(raw)
     except ValidationError:  # the schema changed since: a miss
         return key, None
-    return key, RoleCall(value, RoleUsage(cache_hits=1))
 
 
-def store_llm(deps: AgentDeps, key: str | None, call: RoleCall) -> None:
-    if deps.cache is not None and key is not None and call.value is not None:
-        deps.cache.put("llm", key, call.value.model_dump_json().encode("utf-8"))
+def store_llm(deps: AgentDeps, key: str | None, value: BaseModel | None) -> None:
+    """Keep a validated reply under ``key`` (nothing without a cache, a key or a reply)."""
+    if deps.cache is not None and key is not None and value is not None:
+        deps.cache.put("llm", key, value.model_dump_json().encode("utf-8"))
 
 
 def retrieval_key(deps: AgentDeps, query: str, strategy: str, doc_ids: list[str] | None,

@@ -237,7 +237,7 @@ def ask_llm(deps: AgentDeps, role: str, schema: type[M], messages: list[Any]) ->
 
     key, hit = cached_llm(deps, role, schema, messages)
     if hit is not None:
-        return hit
+        return RoleCall(hit, RoleUsage(cache_hits=1))
     from core.llm.structured import call_structured
 
     guard = deps.llm_guard()
@@ -256,5 +256,5 @@ def ask_llm(deps: AgentDeps, role: str, schema: type[M], messages: list[Any]) ->
         log.warning(msg)
         return RoleCall(None, usage, msg)
     call = RoleCall(result.value, to_role_usage(result.usage))
-    store_llm(deps, key, call)
+    store_llm(deps, key, call.value)
     return call

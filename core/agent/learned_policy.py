@@ -1,4 +1,5 @@
-"""A learned policy: multinomial logistic regression over step features (``policy_data``)
+"""A learned policy: multinomial logistic regression over step features (``policy_data``;
+fitted from stored runs by ``core.evaluation.policy_training``)
 that predicts CONTINUE / REVISE / FINISH, used only when it beats the rule on held-out runs.
 
 Model: softmax regression ``p(y | x) = softmax(W · z + b)`` on standardised features ``z``,
@@ -32,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from core.agent.policy_data import FEATURES, LABELS, Example, collect, live_features
+from core.agent.policy_data import FEATURES, LABELS, Example, live_features
 from core.foundation.config import Settings
 
 FOLDS = 5
@@ -183,14 +184,6 @@ def load(settings: Settings) -> PolicyModel | None:
             model = None
         _LOADED[str(path)] = (mtime, model)
         return model
-
-
-def fit_and_save(settings: Settings) -> PolicyModel:
-    """Collect examples from stored runs and evaluations, fit, save (``python -m core policy
-    fit``); raises ValueError when there is too little to learn from."""
-    model = fit(collect(settings))
-    save(model, settings)
-    return model
 
 
 def consult(out: Any, state: Any, deps: Any) -> Any:

@@ -9,10 +9,11 @@ from core.foundation.config import Settings
 
 def cmd_policy(args, settings: Settings) -> int:
     from core.agent import learned_policy as lp
+    from core.evaluation.policy_training import fit_and_save
 
     if args.action == "fit":
         try:
-            model = lp.fit_and_save(settings)
+            model = fit_and_save(settings)
         except ValueError as exc:
             print(str(exc), file=sys.stderr)
             return 1
