@@ -28,7 +28,6 @@ RES_DRAFT = "res_plan_draft"  # {"thread": id, "steps": [StepDraft]} under edit
 RES_PLAN_VERSION = "res_plan_version"  # bumped to reset the step forms to the draft
 RES_ERROR = "res_error"  # a message shown once above the run
 RES_TIMINGS = "res_timings"  # {thread: {"plan_s": ..., "answer_s": ...}}
-RES_TRACE_OPEN = "res_trace_open"  # the research trace expander (collapsed when done)
 
 # --- compare -----------------------------------------------------------------
 CMP_RESULT = "cmp_result"

@@ -35,14 +35,6 @@ from core.agent.state import (
 )
 from core.agent.text import content_words
 
-POLICY_NOTE = (
-    "Rule-based over the reflection's coverage and the step's quality dimensions (no LLM "
-    "call): weak evidence, or evidence not judged answered whose relevance is below "
-    "quality.LOW_RELEVANCE -> REVISE while "
-    "max_revisions allows; sources that disagree are flagged in the reason; last step or a "
-    "bound reached -> FINISH; else CONTINUE."
-)
-
 
 class PolicyDecision(BaseModel):
     """The policy's output after a step."""

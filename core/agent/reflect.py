@@ -1,7 +1,8 @@
 """Reflection role: the step's one-sentence finding, appended to the research history.
 
-With an LLM the finding comes from the distiller's call (one call does both, see
-``distill.py``; ``REFLECT_NOTE`` states that contract). Offline rule: extractive —
+With an LLM the finding is the 'finding' field of the distiller's reply (one call does both,
+see ``distill.py``: one sentence answering the sub-question from the distilled facts, plus
+the coverage verdict); there is no reflector call. Offline rule: extractive —
 the best distilled sentence (the context lists them best first) with its reference;
 for a clause asking how one finding bears on another, the juxtaposition of the
 earlier steps' findings (``connect.py``); the juxtaposition is not evidence, so the
@@ -18,10 +19,6 @@ from core.agent.deps import CorpusInfo
 from core.agent.state import Coverage, Evidence, PlanStep, StepRecord
 from core.agent.text import shorten
 
-REFLECT_NOTE = (
-    "The reflection is the 'finding' field of the distiller's reply: ONE sentence answering "
-    "the sub-question from the distilled facts, plus the coverage verdict."
-)
 FINDING_CHARS = 320
 
 

@@ -149,7 +149,6 @@ class Settings(BaseSettings):
     llm_max_tokens_planner: int = Field(default=1500, gt=0, description="Planner reply bound.")
     llm_max_tokens_rewriter: int = Field(default=400, gt=0, description="Rewriter reply bound.")
     llm_max_tokens_distiller: int = Field(default=1200, gt=0, description="Distiller bound.")
-    llm_max_tokens_reflector: int = Field(default=600, gt=0, description="Reflector bound.")
     llm_max_tokens_synthesizer: int = Field(default=2000, gt=0, description="Answer bound.")
     llm_max_tokens_reranker: int = Field(default=800, gt=0, description="LLM reranker bound.")
     llm_max_tokens_judge: int = Field(default=1500, gt=0, description="Evaluation judge bound.")
@@ -255,8 +254,7 @@ class Settings(BaseSettings):
     def llm_max_tokens_for(self, role: str) -> int:
         """The output bound of ``role`` ("planner", "judge:faithfulness" -> judge, ...)."""
         name = role.split(":", 1)[0].strip().lower()
-        name = {"reflection": "reflector", "reflect": "reflector", "synthesis": "synthesizer",
-                "baseline": "synthesizer"}.get(name, name)
+        name = {"synthesis": "synthesizer", "baseline": "synthesizer"}.get(name, name)
         return int(getattr(self, f"llm_max_tokens_{name}", self.llm_max_tokens_other))
 
 

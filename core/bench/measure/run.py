@@ -29,7 +29,6 @@ from core.foundation.errors import AppError
 from core.foundation.strategies import measured_configs
 
 KS = (1, 3, 5, 10)
-REGIMES = ("filtered", "pooled")
 _ROOT = Path(__file__).resolve().parents[3]
 _INGEST_CODE = ("core/ingest",)
 _INDEX_CODE = (
