@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from core.agent.connect import build_link, is_connect, link_text
 from core.agent.reflect import offline_link_finding
+from core.agent.sentences import query_terms
 from core.agent.state import Evidence, StepRecord
-from core.agent.text import query_terms
 from tests.answer_fakes import two_company_info
 
 

@@ -17,9 +17,9 @@ from core.agent.deps import AgentDeps
 from core.agent.distill import extract
 from core.agent.doc_facts import DocFacts, company_words, cover_facts
 from core.agent.rewriter import rewrite, scope_query
+from core.agent.sentences import head_terms, main_terms, near_duplicate, summary_sentences, terms
 from core.agent.state import Evidence, PlanStep, StepRecord
 from core.agent.synthesize import offline_answer
-from core.agent.text import head_terms, main_terms, near_duplicate, summary_sentences, terms
 from testkit.agent_fakes import DOC, QUESTION, FakeRetriever, FakeWeb, corpus_info, make_chunks
 from testkit.fakes.chat_model import FakeChatModel
 

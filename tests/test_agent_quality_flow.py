@@ -16,8 +16,8 @@ from core.agent.deps import AgentDeps
 from core.agent.doc_facts import DocFacts
 from core.agent.policy import carry_forward
 from core.agent.retrieval import search_web
+from core.agent.sentences import near_duplicate
 from core.agent.state import PlanStep
-from core.agent.text import near_duplicate
 from core.agent.web_dates import web_after
 from core.retrieval.web import SnapshotWebSearch, WebHit
 from testkit.agent_fakes import DOC, QUESTION, FakeRetriever, FakeWeb, corpus_info, make_service

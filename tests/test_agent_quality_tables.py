@@ -5,7 +5,7 @@ the shape the HTML parser writes: cells joined by " | ")."""
 from __future__ import annotations
 
 from core.agent.distill import extract
-from core.agent.text import (
+from core.agent.sentences import (
     blocks,
     near_duplicate,
     row_core,

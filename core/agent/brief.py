@@ -19,8 +19,8 @@ import re
 from collections.abc import Callable
 
 from core.agent.distill import context_lines
+from core.agent.sentences import is_table_line, near_duplicate, row_core
 from core.agent.state import StepRecord
-from core.agent.text import is_table_line, near_duplicate, row_core
 
 PER_PART = 4
 BANNER = ("Extractive brief (offline engine): for each part of the question, the best line of "

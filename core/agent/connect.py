@@ -29,8 +29,8 @@ from core.agent.deps import CorpusInfo
 from core.agent.distill import context_lines
 from core.agent.doc_facts import company_words
 from core.agent.rewriter import COMMON_ACRONYMS
+from core.agent.sentences import content_words, near_duplicate, terms
 from core.agent.state import Evidence, StepRecord
-from core.agent.text import content_words, near_duplicate, terms
 
 _ASK = r"(?:explain|describe|assess|analy[sz]e|discuss|show|evaluate|illustrate|examine)"
 # Stems of English verbs of influence (how one thing acts on another), any question's wording.

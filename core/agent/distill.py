@@ -23,8 +23,7 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel, Field
 
 from core.agent.deps import AgentDeps, RoleCall, ask_llm
-from core.agent.state import Coverage, PlanStep
-from core.agent.text import (
+from core.agent.sentences import (
     caption_sentences,
     content_words,
     head_terms,
@@ -41,6 +40,7 @@ from core.agent.text import (
     table_rows,
     terms,
 )
+from core.agent.state import Coverage, PlanStep
 from core.foundation.types import Hit
 
 DISTILL_PROMPT = """You distill the evidence retrieved for one step of a financial research

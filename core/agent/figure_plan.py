@@ -84,7 +84,7 @@ class FigureSplit:
 def is_context(clause: str, deps: AgentDeps) -> bool:
     """A clause that only says which statements to use or who asks (see ``SOURCE_WORDS``);
     the company's and periods' words aside, at most one word of its own."""
-    from core.agent.text import terms
+    from core.agent.sentences import terms
 
     names = " ".join(d.company for d in deps.corpus.documents)
     own = terms(clause) - terms(SOURCE_WORDS) - terms(names) - {"us", "our", "we", "you"}

@@ -25,8 +25,8 @@ from core.agent.plan_rules import (
     step_scope,
     uncovered_clauses,
 )
+from core.agent.sentences import content_words
 from core.agent.state import FIGURE_TOOLS, PlanStep
-from core.agent.text import content_words
 
 PLANNER_PROMPT = """You are the planner of a financial research agent over SEC filings.
 Break the analyst's question into 1 to {max_steps} research steps that together answer it.

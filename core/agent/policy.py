@@ -25,6 +25,7 @@ from pydantic import BaseModel, Field
 from core.agent.deps import AgentDeps
 from core.agent.planner import FILING_CUES
 from core.agent.quality import LOW_RELEVANCE
+from core.agent.sentences import content_words
 from core.agent.state import (
     Decision,
     PlanStep,
@@ -33,7 +34,6 @@ from core.agent.state import (
     StopReason,
     total_usage,
 )
-from core.agent.text import content_words
 
 
 class PolicyDecision(BaseModel):

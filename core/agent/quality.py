@@ -24,8 +24,8 @@ from __future__ import annotations
 import re
 
 from core.agent.distill import context_lines
+from core.agent.sentences import is_table_line, query_terms, row_core, terms
 from core.agent.state import StepQuality
-from core.agent.text import is_table_line, query_terms, row_core, terms
 
 LOW_RELEVANCE = 0.2  # below this the kept evidence is mostly about something else
 _FIGURE = re.compile(r"\(?-?\$?\s?\d[\d,]*(?:\.\d+)?\)?")

@@ -16,8 +16,8 @@ import re
 from core.agent.citations import best_records
 from core.agent.connect import build_link, link_text
 from core.agent.deps import CorpusInfo
+from core.agent.sentences import shorten
 from core.agent.state import Coverage, Evidence, PlanStep, StepRecord
-from core.agent.text import shorten
 
 FINDING_CHARS = 320
 

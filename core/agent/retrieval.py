@@ -16,8 +16,8 @@ from typing import Any
 
 from core.agent.agent_cache import cached_hits, retrieval_key, store_hits
 from core.agent.deps import AgentDeps
+from core.agent.sentences import overlap, terms
 from core.agent.state import Evidence, PlanStep
-from core.agent.text import overlap, terms
 from core.foundation.errors import RetrievalError
 from core.foundation.types import Chunk, DocumentMeta, Hit, RerankerInfo, StageScore
 from core.llm.breaker import guarding

@@ -25,8 +25,8 @@ from pydantic import BaseModel, Field
 
 from core.agent.deps import AgentDeps, RoleCall, ask_llm
 from core.agent.figure_check import FigureKnowledge, check_figures
+from core.agent.sentences import terms
 from core.agent.state import Evidence, SentenceCheck
-from core.agent.text import terms
 
 MIN_OVERLAP = 0.5
 MIN_WORDS = 4

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.agent.citations import validate_citations
-from core.agent.text import sentences
+from core.agent.sentences import sentences
 from core.evaluation.offline import is_claim, strip_markers
 from core.evaluation.results import MetricScore
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from core.agent.text import is_heading, sentences, terms
+from core.agent.sentences import is_heading, sentences, terms
 
 MIN_WORDS = 4
 OVERLAP_ALONE = 0.8
