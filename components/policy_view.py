@@ -11,7 +11,7 @@ from components.text import md_escape
 
 
 def render_policy(model: Any | None) -> None:
-    """Rule vs learned accuracy on held-out runs (``core.agent.learned_policy.PolicyModel``)."""
+    """Rule vs learned accuracy on held-out runs (``core.agent.policy.learned.PolicyModel``)."""
     if model is None:
         st.caption("No learned policy yet: the rule decides CONTINUE / REVISE / FINISH. Fit one "
                    "from the stored runs (and their evaluations) to compare it with the rule.")

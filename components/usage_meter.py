@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from core.agent.events import EventBase
-from core.agent.retrieval import CACHE_HIT
+from core.agent.roles.retrieval import CACHE_HIT
 
 
 @dataclass

@@ -11,7 +11,7 @@ from components.entry_guard import ensure_entry_ran
 from components.policy_view import render_policy
 from components.run_screen import record_answer
 from components.text import md_escape, preview
-from core.agent import learned_policy
+from core.agent.policy import learned as learned_policy
 from core.evaluation.policy_training import fit_and_save
 from core.evaluation.questions import (
     QuestionSet,

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import re
 
-from core.agent.brief import BANNER, PER_PART, readable_row
-from core.agent.citations import validate_citations
+from core.agent.roles.brief import BANNER, PER_PART, readable_row
+from core.agent.roles.citations import validate_citations
+from core.agent.roles.synthesize import offline_answer
 from core.agent.state import Evidence, StepRecord
-from core.agent.synthesize import offline_answer
 from tests.answer_fakes import question_service
 
 ROW = ("Net sales | $ 2,184.6 | $ 1,527.3 (Fiscal 2024 | Fiscal 2023; CONSOLIDATED STATEMENTS "
@@ -81,7 +81,7 @@ def test_two_company_run_quotes_each_company_under_its_own_part(settings):
 
 
 def test_distiller_keeps_the_best_sentence_of_every_source_before_second_sentences():
-    from core.agent.distill import MAX_SENTENCES, extract
+    from core.agent.roles.distill import MAX_SENTENCES, extract
     from core.foundation.types import Chunk, Hit
 
     strong = " ".join(f"Net sales rose in region {k} on pricing and volumes." for k in range(8))

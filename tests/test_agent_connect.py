@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from core.agent.connect import build_link, is_connect, link_text
-from core.agent.reflect import offline_link_finding
-from core.agent.sentences import query_terms
+from core.agent.roles.connect import build_link, is_connect, link_text
+from core.agent.roles.reflect import offline_link_finding
+from core.agent.roles.sentences import query_terms
 from core.agent.state import Evidence, StepRecord
 from tests.answer_fakes import two_company_info
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from core.agent.deps import AgentDeps, CorpusInfo
-from core.agent.retrieval import rerank_hits, search_filings, search_web
+from core.agent.roles.retrieval import rerank_hits, search_filings, search_web
 from core.app.research import ResearchService
 from core.foundation.config import Settings
 from core.llm.factory import make_chat_model

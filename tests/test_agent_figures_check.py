@@ -5,8 +5,8 @@ metric catalogue is the real one."""
 
 from __future__ import annotations
 
-from core.agent.figure_check import FigureKnowledge, amounts, check_figures
-from core.agent.selfcheck import check_answer
+from core.agent.roles.figure_check import FigureKnowledge, amounts, check_figures
+from core.agent.roles.selfcheck import check_answer
 from core.agent.state import Evidence
 from tests.test_agent_figures_plumbing import _result
 

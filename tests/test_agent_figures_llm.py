@@ -8,7 +8,7 @@ import json
 import re
 
 from core.agent.deps import AgentDeps, CorpusInfo, fact_source
-from core.agent.planner import PLANNER_FIGURES, make_plan
+from core.agent.roles.planner import PLANNER_FIGURES, make_plan
 from core.app.research import ResearchService
 from core.llm.factory import make_chat_model
 from testkit.fakes.chat_model import FakeChatModel

@@ -112,7 +112,7 @@ def test_cli_prints_figure_steps_and_the_computation_table():
 
 
 def test_several_filings_without_statements_are_named_once_each():
-    from core.agent.figure_answer import figure_paragraph
+    from core.agent.roles.figure_answer import figure_paragraph
     from core.figures.model import FigureRequest, FigureResult
 
     result = FigureResult(request=FigureRequest(name="net income", formula="net_income[FY2022]"),

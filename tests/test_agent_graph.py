@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from core.agent.planner import PLANNER_PROMPT
+from core.agent.roles.planner import PLANNER_PROMPT
 from core.agent.state import PlanStep
 from core.app.runs import load_run
 from core.foundation.config import Settings

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.agent.brief import BANNER
+from core.agent.roles.brief import BANNER
 from core.agent.state import PlanStep
 from core.llm.prompts import EVIDENCE_CLOSE, EVIDENCE_OPEN, SYSTEM_SAFETY
 from core.retrieval.web import WebHit

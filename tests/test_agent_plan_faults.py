@@ -6,8 +6,8 @@ LLM are fakes (term overlap that honours the document and section filters)."""
 from __future__ import annotations
 
 from core.agent.deps import AgentDeps
-from core.agent.planner import make_plan
-from core.agent.rewriter import rewrite
+from core.agent.roles.planner import make_plan
+from core.agent.roles.rewriter import rewrite
 from core.agent.state import PlanStep
 from testkit.fakes.chat_model import FakeChatModel
 from tests.plan_corpus import AMD, NVDA, TwoDocRetriever, info, service

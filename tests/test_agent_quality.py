@@ -11,15 +11,21 @@ import re
 
 import pytest
 
-from core.agent.citations import uncited_sentences, validate_citations
-from core.agent.connect import LINK_NOTE, is_connect
 from core.agent.deps import AgentDeps
-from core.agent.distill import extract
-from core.agent.doc_facts import DocFacts, company_words, cover_facts
-from core.agent.rewriter import rewrite, scope_query
-from core.agent.sentences import head_terms, main_terms, near_duplicate, summary_sentences, terms
+from core.agent.roles.citations import uncited_sentences, validate_citations
+from core.agent.roles.connect import LINK_NOTE, is_connect
+from core.agent.roles.distill import extract
+from core.agent.roles.doc_facts import DocFacts, company_words, cover_facts
+from core.agent.roles.rewriter import rewrite, scope_query
+from core.agent.roles.sentences import (
+    head_terms,
+    main_terms,
+    near_duplicate,
+    summary_sentences,
+    terms,
+)
+from core.agent.roles.synthesize import offline_answer
 from core.agent.state import Evidence, PlanStep, StepRecord
-from core.agent.synthesize import offline_answer
 from testkit.agent_fakes import DOC, QUESTION, FakeRetriever, FakeWeb, corpus_info, make_chunks
 from testkit.fakes.chat_model import FakeChatModel
 

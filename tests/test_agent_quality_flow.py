@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from core.agent.connect import LINK_NOTE
 from core.agent.deps import AgentDeps
-from core.agent.doc_facts import DocFacts
-from core.agent.policy import carry_forward
-from core.agent.retrieval import search_web
-from core.agent.sentences import near_duplicate
+from core.agent.policy.rule import carry_forward
+from core.agent.roles.connect import LINK_NOTE
+from core.agent.roles.doc_facts import DocFacts
+from core.agent.roles.retrieval import search_web
+from core.agent.roles.sentences import near_duplicate
+from core.agent.roles.web_dates import web_after
 from core.agent.state import PlanStep
-from core.agent.web_dates import web_after
 from core.retrieval.web import SnapshotWebSearch, WebHit
 from testkit.agent_fakes import DOC, QUESTION, FakeRetriever, FakeWeb, corpus_info, make_service
 

@@ -4,8 +4,8 @@ the shape the HTML parser writes: cells joined by " | ")."""
 
 from __future__ import annotations
 
-from core.agent.distill import extract
-from core.agent.sentences import (
+from core.agent.roles.distill import extract
+from core.agent.roles.sentences import (
     blocks,
     near_duplicate,
     row_core,

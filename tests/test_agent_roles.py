@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from core.agent.citations import renumber, validate_citations
 from core.agent.deps import AgentDeps, match_section
-from core.agent.distill import distill, extract
-from core.agent.planner import PLANNER_PROMPT, make_plan, offline_plan, split_clauses
-from core.agent.policy import decide, revision_for
-from core.agent.rewriter import OFFLINE_STRATEGY, rewrite
+from core.agent.policy.rule import decide, revision_for
+from core.agent.roles.citations import renumber, validate_citations
+from core.agent.roles.distill import distill, extract
+from core.agent.roles.planner import PLANNER_PROMPT, make_plan, offline_plan, split_clauses
+from core.agent.roles.rewriter import OFFLINE_STRATEGY, rewrite
+from core.agent.roles.synthesize import offline_answer, synthesize
 from core.agent.state import Evidence, PlanStep, StepWork
-from core.agent.synthesize import offline_answer, synthesize
 from core.llm.prompts import EVIDENCE_OPEN
 from testkit.agent_fakes import DOC, QUESTION, FakeRetriever, FakeWeb, corpus_info
 from testkit.fakes.chat_model import FakeChatModel
@@ -131,7 +131,7 @@ def test_llm_distill_merges_reflection_and_fences_evidence(deps):
 def test_llm_distill_maps_a_shortened_url_id_back_to_the_web_result():
     """A web result's id is its URL; the fence shows the model at most 80 safe characters, so
     a reply citing exactly what the model saw must still reach the real id."""
-    from core.agent.distill import cited_ids, restore_ids
+    from core.agent.roles.distill import cited_ids, restore_ids
     from core.llm.prompts import fence_id
 
     url = ("https://www.example-news.test/newsroom/press-releases/2024/rival-expands-ai-"

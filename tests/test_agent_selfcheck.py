@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from core.agent.selfcheck import Claim, apply_checks, check_answer, claims, offline_verdict
+from core.agent.roles.selfcheck import Claim, apply_checks, check_answer, claims, offline_verdict
 from core.agent.state import Evidence
 from core.llm.factory import make_chat_model
 from testkit.fakes.fixtures import llm_settings

@@ -3,8 +3,8 @@ two-company corpus: computed by rule, stored on the step record, used by the pol
 
 from __future__ import annotations
 
-from core.agent.policy import decide
-from core.agent.quality import LOW_RELEVANCE, step_quality
+from core.agent.policy.rule import decide
+from core.agent.roles.quality import LOW_RELEVANCE, step_quality
 from core.agent.state import PlanStep, StepRecord, StepWork
 from tests.answer_fakes import question_service
 

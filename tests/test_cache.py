@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from core.agent.deps import AgentDeps, CorpusInfo
-from core.agent.retrieval import CACHE_HIT, search_filings
+from core.agent.roles.retrieval import CACHE_HIT, search_filings
 from core.agent.state import PlanStep
 from core.app.research import ResearchService
 from core.foundation.cache import DiskCache, cache_key, open_cache

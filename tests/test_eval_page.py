@@ -114,8 +114,8 @@ def test_evaluate_page_shows_rule_vs_learned_policy(app_env):
     ok(at.button(key="eval_policy_fit").click().run())
     assert "the rule stays" in texts(at)  # no stored runs to learn from
 
-    from core.agent import learned_policy as lp
-    from core.agent.policy_data import FEATURES, LABELS
+    from core.agent.policy import learned as lp
+    from core.agent.policy.features import FEATURES, LABELS
     from core.foundation.config import load_settings
 
     d = len(FEATURES)

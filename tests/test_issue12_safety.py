@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from core.agent.planner import planner_messages
+from core.agent.roles.planner import planner_messages
 from core.app.corpus import Corpus
 from core.app.research import ResearchService
 from core.cli.agent import ask

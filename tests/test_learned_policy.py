@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core.agent import learned_policy as lp
-from core.agent.policy_data import FEATURES, LABELS, Example, feature_vector
+from core.agent.policy import learned as lp
+from core.agent.policy.features import FEATURES, LABELS, Example, feature_vector
 from core.app.runs import list_runs
 from core.cli.main import main
 from core.evaluation.policy_training import collect, examples_from_record, fit_and_save

@@ -9,8 +9,8 @@ import pytest
 from pydantic import BaseModel, Field
 
 from core.agent.deps import AgentDeps, CorpusInfo
-from core.agent.distill import distill
-from core.agent.retrieval import search_filings
+from core.agent.roles.distill import distill
+from core.agent.roles.retrieval import search_filings
 from core.evaluation.faithfulness import faithfulness
 from core.evaluation.gold import Piece
 from core.evaluation.judge import EvalSample, Judge

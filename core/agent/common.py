@@ -44,7 +44,7 @@ def call_warnings(node: str, step: int | None, call: RoleCall | None, role: str)
 
 def filter_terms(step: PlanStep, deps: AgentDeps) -> set[str]:
     """Terms the step's filters already enforce (company, years, form, section title)."""
-    from core.agent.sentences import terms
+    from core.agent.roles.sentences import terms
 
     out = {"10", "k", "q", "form", "annual", "quarterly"}
     if step.section:  # every chunk of "Item 1A. Risk Factors" is about risk

@@ -21,9 +21,9 @@ from core.agent.events import (
     emit,
 )
 from core.agent.plan_edit import check_plan
-from core.agent.planner import make_plan
-from core.agent.policy import bound_reached, carry_forward, revision_for
-from core.agent.router import route_question
+from core.agent.policy.rule import bound_reached, carry_forward, revision_for
+from core.agent.roles.planner import make_plan
+from core.agent.roles.router import route_question
 from core.agent.state import ResearchState, Revision, StepWork
 
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from core.agent.doc_facts import DocFacts, read_facts
+from core.agent.roles.doc_facts import DocFacts, read_facts
 from core.agent.state import RoleUsage
 from core.foundation.config import Settings
 from core.foundation.types import Chunk, DocumentMeta, Fact

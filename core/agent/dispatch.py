@@ -19,7 +19,7 @@ from langgraph.types import Send
 from core.agent.cancel import cancelled
 from core.agent.common import warn
 from core.agent.deps import AgentDeps
-from core.agent.policy import bound_reached
+from core.agent.policy.rule import bound_reached
 from core.agent.state import ResearchState, StopReason
 
 _RUN_BOUNDS = ("max_wall_s", "max_tokens")

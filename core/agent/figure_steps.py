@@ -29,9 +29,9 @@ from core.agent.events import (
     StepReflected,
     emit,
 )
-from core.agent.figure_catalog import formula_name, formula_refs, metric_label
-from core.agent.figure_plan import named_company, parse_request
-from core.agent.retrieval import hit_to_evidence
+from core.agent.roles.figure_catalog import formula_name, formula_refs, metric_label
+from core.agent.roles.figure_plan import named_company, parse_request
+from core.agent.roles.retrieval import hit_to_evidence
 from core.agent.state import Evidence, PlanStep, ResearchState, StepRecord
 from core.figures.model import FigureInput, FigureRequest, FigureResult
 from core.foundation.types import Hit

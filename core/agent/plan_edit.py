@@ -108,7 +108,7 @@ def normalise_plan(plan: list[PlanStep]) -> list[PlanStep]:
 
 def figure_problems(n: int, step: PlanStep) -> list[str]:
     """What is wrong with a figure step's fields, each message naming the step and the fix."""
-    from core.agent.figure_catalog import known_metrics, unit_names
+    from core.agent.roles.figure_catalog import known_metrics, unit_names
 
     problems: list[str] = []
     metrics = known_metrics()
@@ -139,7 +139,7 @@ def figure_problems(n: int, step: PlanStep) -> list[str]:
 
 def formula_problems(n: int, formula: str, metrics: Mapping[str, Any]) -> list[str]:
     """A compute step's formula checked: it parses, and names known metrics and periods."""
-    from core.agent.figure_catalog import formula_refs
+    from core.agent.roles.figure_catalog import formula_refs
 
     if not formula.strip():
         return [f"step {n}: a compute step needs a formula, e.g. "

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from core.agent.answer import final_answer
 from core.agent.common import (
     call_usage,
     call_warnings,
@@ -21,7 +20,6 @@ from core.agent.common import (
     warn,
 )
 from core.agent.deps import AgentDeps
-from core.agent.distill import distill
 from core.agent.events import (
     AnswerReady,
     Clock,
@@ -35,20 +33,22 @@ from core.agent.events import (
     StrategyChosen,
     emit,
 )
-from core.agent.learned_policy import consult as consult_learned
-from core.agent.policy import bound_reached, decide
-from core.agent.quality import step_quality
-from core.agent.reflect import offline_finding, offline_link_finding
-from core.agent.retrieval import (
+from core.agent.policy.learned import consult as consult_learned
+from core.agent.policy.rule import bound_reached, decide
+from core.agent.roles.answer import final_answer
+from core.agent.roles.distill import distill
+from core.agent.roles.quality import step_quality
+from core.agent.roles.reflect import offline_finding, offline_link_finding
+from core.agent.roles.retrieval import (
     UNDATED_RETRY,
     hit_to_evidence,
     rerank_hits,
     search_filings,
     search_web,
 )
-from core.agent.rewriter import rewrite
+from core.agent.roles.rewriter import rewrite
+from core.agent.roles.web_dates import web_after
 from core.agent.state import ResearchState, StepRecord, StopReason
-from core.agent.web_dates import web_after
 
 
 def _budget_deps(state: ResearchState, deps: AgentDeps, node: str) -> tuple[AgentDeps, list]:

@@ -16,14 +16,14 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, Field
 
-from core.agent.citations import validate_citations
 from core.agent.common import call_usage
 from core.agent.deps import AgentDeps, CorpusInfo, ask_llm
-from core.agent.distill import extract
 from core.agent.events import AnswerReady, HitsRetrieved, HitView
-from core.agent.retrieval import hit_to_evidence
+from core.agent.roles.citations import validate_citations
+from core.agent.roles.distill import extract
+from core.agent.roles.retrieval import hit_to_evidence
+from core.agent.roles.synthesize import OFFLINE_NOTE
 from core.agent.state import Answer, StopReason
-from core.agent.synthesize import OFFLINE_NOTE
 from core.app.runs import RunRecord
 from core.baseline.index import load_index
 from core.foundation.cache import open_cache

@@ -8,7 +8,7 @@ from core.foundation.config import Settings
 
 
 def cmd_policy(args, settings: Settings) -> int:
-    from core.agent import learned_policy as lp
+    from core.agent.policy import learned as lp
     from core.evaluation.policy_training import fit_and_save
 
     if args.action == "fit":
@@ -30,7 +30,7 @@ def cmd_policy(args, settings: Settings) -> int:
 
 def describe(model) -> str:
     """A readable summary: held-out accuracies, verdict and the weights per label."""
-    from core.agent.policy_data import FEATURES
+    from core.agent.policy.features import FEATURES
 
     lines = [model.verdict,
              f"runs {model.runs}, decisions {model.examples}, held-out {model.held_out}, "

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from core.agent.sentences import terms
+from core.agent.roles.sentences import terms
 from core.evaluation.judge import EvalSample, Judge, Judgement
 from core.evaluation.offline import clean_answer, numbers
 from core.evaluation.results import MetricScore

@@ -2,7 +2,7 @@
 statement cited?
 
 - ``citation_validity``: valid markers / all markers, where a marker is valid when
-  ``core.agent.citations.validate_citations`` maps it to an evidence item of the run;
+  ``core.agent.roles.citations.validate_citations`` maps it to an evidence item of the run;
   markers the run already removed (``Answer.invalid_markers``) count as invalid.
   Not applicable when the answer has no marker at all.
 - ``cited_sentences``: share of the answer's statements (``offline.is_claim``) that
@@ -17,8 +17,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from core.agent.citations import validate_citations
-from core.agent.sentences import sentences
+from core.agent.roles.citations import validate_citations
+from core.agent.roles.sentences import sentences
 from core.evaluation.offline import is_claim, strip_markers
 from core.evaluation.results import MetricScore
 
@@ -48,7 +48,7 @@ def citation_validity(text: str, evidence: Sequence[Any],
 
 def statement_citations(text: str) -> list[tuple[str, bool]]:
     """``(statement, cited)`` for each statement of ``text``."""
-    from core.agent.synthesize import BANNER, OFFLINE_NOTE
+    from core.agent.roles.synthesize import BANNER, OFFLINE_NOTE
 
     body = _TRAILING.sub(lambda m: f"{m.group(2)}{m.group(1)}", (text or "").replace(
         OFFLINE_NOTE, "").replace(BANNER, ""))

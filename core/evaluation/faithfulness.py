@@ -68,7 +68,7 @@ def messages(sample: EvalSample) -> list[tuple[str, str]]:
 
 def answer_with_markers(text: str) -> str:
     """The answer as the judge reads it: the offline note removed, citation markers kept."""
-    from core.agent.synthesize import OFFLINE_NOTE
+    from core.agent.roles.synthesize import OFFLINE_NOTE
 
     return (text or "").replace(OFFLINE_NOTE, "").strip()
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from core.agent.sentences import is_heading, sentences, terms
+from core.agent.roles.sentences import is_heading, sentences, terms
 
 MIN_WORDS = 4
 OVERLAP_ALONE = 0.8
@@ -45,7 +45,7 @@ def strip_markers(text: str) -> str:
 
 def clean_answer(text: str) -> str:
     """The answer without markers and without the offline engine's closing note."""
-    from core.agent.synthesize import BANNER, OFFLINE_NOTE
+    from core.agent.roles.synthesize import BANNER, OFFLINE_NOTE
 
     return strip_markers((text or "").replace(OFFLINE_NOTE, "").replace(BANNER, "")).strip()
 
@@ -71,7 +71,7 @@ def claims(text: str) -> list[str]:
 def cited_claims(text: str) -> list[tuple[str, list[int]]]:
     """``claims`` with the [n] markers each one carries (a marker opening a sentence, as in
     "... revenue. [2] Next", belongs to the sentence before it)."""
-    from core.agent.synthesize import OFFLINE_NOTE
+    from core.agent.roles.synthesize import OFFLINE_NOTE
 
     out: list[tuple[str, list[int]]] = []
     pending: list[int] = []

@@ -1,7 +1,7 @@
-"""Training data for the learned policy (``core.agent.learned_policy``): one example per
+"""Training data for the learned policy (``core.agent.policy.learned``): one example per
 policy decision in stored runs, and the fit from them.
 
-**Features** are ``core.agent.policy_data``'s, read here from a run record's events
+**Features** are ``core.agent.policy.features``'s, read here from a run record's events
 (``examples_from_record``) as the policy node reads them live.
 
 **Labels** are the decision the rule took, corrected by what happened next (the run's answer
@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.agent import learned_policy
-from core.agent.policy_data import FEATURES, Example, feature_vector
+from core.agent.policy import learned as learned_policy
+from core.agent.policy.features import FEATURES, Example, feature_vector
 from core.foundation.config import Settings
 
 POOR = 0.5

@@ -1,7 +1,7 @@
 """Self-check share: the share of the answer's claims that their cited evidence supports.
 
 A deep run carries the self-check's verdict per claim (``Answer.checks``, see
-``core.agent.selfcheck``), removed claims included, so the share says how much of
+``core.agent.roles.selfcheck``), removed claims included, so the share says how much of
 what the synthesis wrote held up. A run without verdicts (the baseline, older runs)
 is checked here by the same offline rule on its final text. Not applicable when
 the answer states no claim.
@@ -22,7 +22,7 @@ def self_check_share(answer: Any) -> MetricScore:
     checks = list(getattr(answer, "checks", None) or [])
     source = "run"
     if not checks and answer is not None:
-        from core.agent.selfcheck import check_answer
+        from core.agent.roles.selfcheck import check_answer
 
         numbered = {n: ev for n, ev in enumerate(answer.evidence, start=1)}
         checks, _ = check_answer(answer.text, numbered)

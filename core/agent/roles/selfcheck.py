@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from pydantic import BaseModel, Field
 
 from core.agent.deps import AgentDeps, RoleCall, ask_llm
-from core.agent.figure_check import FigureKnowledge, check_figures
-from core.agent.sentences import terms
+from core.agent.roles.figure_check import FigureKnowledge, check_figures
+from core.agent.roles.sentences import terms
 from core.agent.state import Evidence, SentenceCheck
 
 MIN_OVERLAP = 0.5

@@ -138,7 +138,7 @@ def agrees(value: float, decimals: int, pool: list[float]) -> bool:
 
 
 def metric_name(metric: str) -> str:
-    from core.agent.figure_catalog import metric_label
+    from core.agent.roles.figure_catalog import metric_label
 
     return metric_label(metric)
 

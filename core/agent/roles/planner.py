@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from core.agent.deps import AgentDeps, CorpusInfo, ask_llm, match_section
 from core.agent.plan_edit import figure_problems
-from core.agent.plan_rules import (
+from core.agent.roles.plan_rules import (
     cap_question,
     dedupe_steps,
     referent_terms,
@@ -25,7 +25,7 @@ from core.agent.plan_rules import (
     step_scope,
     uncovered_clauses,
 )
-from core.agent.sentences import content_words
+from core.agent.roles.sentences import content_words
 from core.agent.state import FIGURE_TOOLS, PlanStep
 
 PLANNER_PROMPT = """You are the planner of a financial research agent over SEC filings.
@@ -123,7 +123,7 @@ def offline_plan(question: str, deps: AgentDeps, scope: list[str],
                  notes: list[str] | None = None) -> list[PlanStep]:
     """The offline planner rule (see the module docstring and ``plan_rules``); a figure the
     question asks for becomes look-up and compute steps (``figure_plan``)."""
-    from core.agent.figure_plan import figure_blocks, shift_steps, split_question
+    from core.agent.roles.figure_plan import figure_blocks, shift_steps, split_question
 
     notes = [] if notes is None else notes
     split = split_question(question, deps, scope)
@@ -185,8 +185,8 @@ def planner_messages(question: str, deps: AgentDeps, scope: list[str]) -> list[t
 
     web_note = "" if deps.web_available else " (NOT available in this run: do not use it)"
     system = PLANNER_PROMPT.format(max_steps=deps.settings.max_steps, web_note=web_note)
-    from core.agent.figure_catalog import known_metrics, unit_names
-    from core.agent.figure_plan import facts_ready
+    from core.agent.roles.figure_catalog import known_metrics, unit_names
+    from core.agent.roles.figure_plan import facts_ready
 
     if facts_ready(deps, scope):
         metrics = "; ".join(f"{k}: {v}" for k, v in known_metrics().items())
@@ -268,7 +268,7 @@ def make_plan(question: str, deps: AgentDeps, scope: list[str]):
         if not steps:
             notes.append("the LLM's plan had no usable step; used the offline rule")
         else:
-            from core.agent.figure_plan import ensure_figures
+            from core.agent.roles.figure_plan import ensure_figures
 
             steps = ensure_figures(steps, question, deps, scope, notes)
     if not steps:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from core.agent.deps import CorpusInfo
-from core.agent.sentences import content_words, terms
+from core.agent.roles.sentences import content_words, terms
 from core.agent.state import PlanStep
 from core.retrieval.scope import match_companies, question_periods, resolve_scope
 

@@ -22,8 +22,8 @@ import re
 from pydantic import BaseModel, Field
 
 from core.agent.deps import AgentDeps, ask_llm
-from core.agent.doc_facts import company_words
-from core.agent.sentences import content_words, terms
+from core.agent.roles.doc_facts import company_words
+from core.agent.roles.sentences import content_words, terms
 from core.agent.state import PlanStep, StepRecord, Strategy
 from core.retrieval.scope import match_companies
 from core.store.tokenize import fold_plural, tokenize

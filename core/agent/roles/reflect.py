@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import re
 
-from core.agent.citations import best_records
-from core.agent.connect import build_link, link_text
 from core.agent.deps import CorpusInfo
-from core.agent.sentences import shorten
+from core.agent.roles.citations import best_records
+from core.agent.roles.connect import build_link, link_text
+from core.agent.roles.sentences import shorten
 from core.agent.state import Coverage, Evidence, PlanStep, StepRecord
 
 FINDING_CHARS = 320

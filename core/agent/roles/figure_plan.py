@@ -26,8 +26,8 @@ import re
 from dataclasses import dataclass, field
 
 from core.agent.deps import AgentDeps
-from core.agent.figure_catalog import formula_refs, metric_label
-from core.agent.plan_rules import split_clauses
+from core.agent.roles.figure_catalog import formula_refs, metric_label
+from core.agent.roles.plan_rules import split_clauses
 from core.agent.state import PlanStep
 from core.figures.model import FigureRequest
 from core.retrieval.scope import match_companies
@@ -84,7 +84,7 @@ class FigureSplit:
 def is_context(clause: str, deps: AgentDeps) -> bool:
     """A clause that only says which statements to use or who asks (see ``SOURCE_WORDS``);
     the company's and periods' words aside, at most one word of its own."""
-    from core.agent.sentences import terms
+    from core.agent.roles.sentences import terms
 
     names = " ".join(d.company for d in deps.corpus.documents)
     own = terms(clause) - terms(SOURCE_WORDS) - terms(names) - {"us", "our", "we", "you"}

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import re
 
-from core.agent.distill import context_lines
-from core.agent.sentences import is_table_line, query_terms, row_core, terms
+from core.agent.roles.distill import context_lines
+from core.agent.roles.sentences import is_table_line, query_terms, row_core, terms
 from core.agent.state import StepQuality
 
 LOW_RELEVANCE = 0.2  # below this the kept evidence is mostly about something else

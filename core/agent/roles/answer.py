@@ -25,12 +25,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from core.agent.citations import best_records, number_evidence, renumber, validate_citations
 from core.agent.common import call_usage
 from core.agent.deps import AgentDeps, CorpusInfo, RoleCall, ask_llm
-from core.agent.figure_answer import drop_empty_leads, figure_block, stated_figures
-from core.agent.figure_check import FigureKnowledge, agrees, amounts
-from core.agent.selfcheck import apply_checks, check_answer, problem
+from core.agent.roles.citations import best_records, number_evidence, renumber, validate_citations
+from core.agent.roles.figure_answer import drop_empty_leads, figure_block, stated_figures
+from core.agent.roles.figure_check import FigureKnowledge, agrees, amounts
+from core.agent.roles.selfcheck import apply_checks, check_answer, problem
+from core.agent.roles.synthesize import (
+    SynthesisOutput,
+    limit_note,
+    offline_answer,
+    synth_messages,
+)
 from core.agent.state import (
     Answer,
     Evidence,
@@ -38,12 +44,6 @@ from core.agent.state import (
     SentenceCheck,
     StepRecord,
     StopReason,
-)
-from core.agent.synthesize import (
-    SynthesisOutput,
-    limit_note,
-    offline_answer,
-    synth_messages,
 )
 
 RETRY_PROMPT = ("Your answer was rejected: {why}. Write it again from the numbered evidence: "
@@ -73,7 +73,7 @@ def _offer_tools(question: str, records: list[StepRecord], numbered: dict[int, E
                  figures: str, deps: AgentDeps, out: Final, know: FigureKnowledge) -> str:
     """The look-up and compute tools offered first (``figure_tools``); ``numbered`` gains
     the evidence their facts add. Returns the tools' figures for the answer call."""
-    from core.agent.figure_tools import ROLE, offer_figure_tools, tool_block
+    from core.agent.roles.figure_tools import ROLE, offer_figure_tools, tool_block
 
     tools = offer_figure_tools(question, records, numbered,
                                synth_messages(question, records, numbered, figures), deps)
@@ -91,7 +91,7 @@ def _lead_with_figure(draft: str, records: list[StepRecord], numbered: dict[int,
                       question: str, deps: AgentDeps) -> str:
     """``draft`` opening with the run's first figure: its sentence is put first when the
     draft's first sentence does not state it."""
-    from core.agent.figure_answer import citer, company_of
+    from core.agent.roles.figure_answer import citer, company_of
     from core.figures.statement import figure_sentence
 
     ok = [r for _, r in stated_figures(records) if r.ok]

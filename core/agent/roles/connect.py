@@ -26,10 +26,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from core.agent.deps import CorpusInfo
-from core.agent.distill import context_lines
-from core.agent.doc_facts import company_words
-from core.agent.rewriter import COMMON_ACRONYMS
-from core.agent.sentences import content_words, near_duplicate, terms
+from core.agent.roles.distill import context_lines
+from core.agent.roles.doc_facts import company_words
+from core.agent.roles.rewriter import COMMON_ACRONYMS
+from core.agent.roles.sentences import content_words, near_duplicate, terms
 from core.agent.state import Evidence, StepRecord
 
 _ASK = r"(?:explain|describe|assess|analy[sz]e|discuss|show|evaluate|illustrate|examine)"

@@ -17,9 +17,9 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from core.agent.brief import part_lines
 from core.agent.deps import AgentDeps
-from core.agent.figure_plan import named_company
+from core.agent.roles.brief import part_lines
+from core.agent.roles.figure_plan import named_company
 from core.agent.state import Evidence, StepRecord
 from core.figures.model import FigureResult
 

@@ -18,9 +18,9 @@ from typing import Any
 
 from core.agent.deps import AgentDeps, to_role_usage
 from core.agent.events import FactsFound, FigureComputed, emit
-from core.agent.figure_answer import citer, company_of
-from core.agent.figure_catalog import formula_name, formula_refs, known_metrics
 from core.agent.figure_steps import answer, fact_evidence, fact_views, lookup_request
+from core.agent.roles.figure_answer import citer, company_of
+from core.agent.roles.figure_catalog import formula_name, formula_refs, known_metrics
 from core.agent.state import Evidence, PlanStep, RoleUsage, StepRecord
 from core.figures.model import FigureRequest, FigureResult
 from core.retrieval.scope import match_companies

@@ -1,4 +1,4 @@
-"""A learned policy: multinomial logistic regression over step features (``policy_data``;
+"""A learned policy: multinomial logistic regression over step features (``features``;
 fitted from stored runs by ``core.evaluation.policy_training``)
 that predicts CONTINUE / REVISE / FINISH, used only when it beats the rule on held-out runs.
 
@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from core.agent.policy_data import FEATURES, LABELS, Example, live_features
+from core.agent.policy.features import FEATURES, LABELS, Example, live_features
 from core.foundation.config import Settings
 
 FOLDS = 5

@@ -16,7 +16,7 @@ from typing import Any
 
 from core.agent.agent_cache import cached_hits, retrieval_key, store_hits
 from core.agent.deps import AgentDeps
-from core.agent.sentences import overlap, terms
+from core.agent.roles.sentences import overlap, terms
 from core.agent.state import Evidence, PlanStep
 from core.foundation.errors import RetrievalError
 from core.foundation.types import Chunk, DocumentMeta, Hit, RerankerInfo, StageScore

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from core.agent.deps import AgentDeps
-from core.agent.plan_rules import split_clauses
-from core.agent.planner import WEB_CUES
+from core.agent.roles.plan_rules import split_clauses
+from core.agent.roles.planner import WEB_CUES
 from core.retrieval.scope import match_companies, question_periods
 
 FAST_MAX_WORDS = 25
@@ -77,7 +77,7 @@ def route_question(question: str, deps: AgentDeps, scope: list[str] | None = Non
 
 def figure_route(question: str, deps: AgentDeps, scope: list[str]) -> Route | None:
     """The fast path for a question that only asks for figures (see the module docstring)."""
-    from core.agent.figure_plan import figure_doc_ids, split_question
+    from core.agent.roles.figure_plan import figure_doc_ids, split_question
 
     split = split_question(question, deps, scope)
     if not split.figure_only or not all(

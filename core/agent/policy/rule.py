@@ -23,9 +23,9 @@ import re
 from pydantic import BaseModel, Field
 
 from core.agent.deps import AgentDeps
-from core.agent.planner import FILING_CUES
-from core.agent.quality import LOW_RELEVANCE
-from core.agent.sentences import content_words
+from core.agent.roles.planner import FILING_CUES
+from core.agent.roles.quality import LOW_RELEVANCE
+from core.agent.roles.sentences import content_words
 from core.agent.state import (
     Decision,
     PlanStep,

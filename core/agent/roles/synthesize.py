@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from core.agent.brief import BANNER, part_lines  # noqa: F401 - BANNER re-exported
-from core.agent.citations import best_records
-from core.agent.connect import LINK_NOTE, build_link, link_text
 from core.agent.deps import AgentDeps, CorpusInfo, ask_llm
+from core.agent.roles.brief import BANNER, part_lines  # noqa: F401 - BANNER re-exported
+from core.agent.roles.citations import best_records
+from core.agent.roles.connect import LINK_NOTE, build_link, link_text
 from core.agent.state import Evidence, StepRecord, StopReason
 
 SYNTH_PROMPT = """You write the final answer of a research run over SEC filings and web sources.

@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from core.agent.distill import context_lines
-from core.agent.sentences import is_table_line, near_duplicate, row_core
+from core.agent.roles.distill import context_lines
+from core.agent.roles.sentences import is_table_line, near_duplicate, row_core
 from core.agent.state import StepRecord
 
 PER_PART = 4

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel, Field
 
 from core.agent.deps import AgentDeps, RoleCall, ask_llm
-from core.agent.sentences import (
+from core.agent.roles.sentences import (
     caption_sentences,
     content_words,
     head_terms,
