@@ -145,7 +145,7 @@ def _start_job(service: Any, settings: Settings, thread_id: str, stream: Any) ->
                     asked = True
             if asked or job.cancel_requested:
                 job.cancelled = True
-                return _save_cancelled(service, settings, thread_id, job)
+                return save_cancelled(service, settings, thread_id, job)
         finally:
             cancel_flag.clear(thread_id)
         return stream.record
@@ -153,8 +153,9 @@ def _start_job(service: Any, settings: Settings, thread_id: str, stream: Any) ->
     return jobs.start(thread_id, "research", work, label=f"research {thread_id}")
 
 
-def _save_cancelled(service: Any, settings: Settings, thread_id: str,
-                    job: jobs.Job) -> RunRecord:
+def save_cancelled(service: Any, settings: Settings, thread_id: str,
+                   job: jobs.Job) -> RunRecord:
+    """Save a run its job stopped on cancel: the events so far, marked cancelled."""
     steps = len({e.step for e in job.events if e.type == "step_started"})
     reason = (f"Cancelled by the analyst after {job.seconds:.0f} s "
               f"({steps} step(s) started); the events up to then are kept.")
