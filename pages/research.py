@@ -1,8 +1,10 @@
 """Research: ask, review and edit the plan step by step, watch the agent work, read the answer.
 
 The run on screen is the one named in the URL (``?thread=...``), so a refresh or a
-shared link brings it back; what the run *is* now (under review with the saved draft,
-researching, finished, cancelled, discarded) comes from ``core.run_session``.
+shared link brings it back; what the run *is* now (its ``Phase``: under review with the
+saved draft, researching, finished, cancelled, discarded) and every change of it (start,
+draft save and reset, approve, cancel, continue, discard) go through
+``core.run_session``; the page draws the phase.
 """
 
 from __future__ import annotations
@@ -18,11 +20,10 @@ from components.plan_form import PlanForm
 from components.run_screen import render_finished, render_live
 from components.text import md_escape, preview
 from core import jobs, run_session
-from core.agent.plan_edit import normalise_plan
 from core.cited import document_name
 from core.errors import AppError, PlanValidationError
-from core.plan_draft import drafts_from_plan, plan_problems, supports_dependencies, to_plan
-from core.run_index import clear_draft, save_draft
+from core.plan_draft import plan_problems, supports_dependencies
+from core.run_session import Phase
 
 ensure_entry_ran()
 
@@ -109,8 +110,7 @@ if not thread:
         t0 = time.perf_counter()
         try:
             with st.spinner("Planning…"):
-                new_thread, _, _ = svc.start(question, scope or None,
-                                             review="always" if always else "auto")
+                new_thread = run_session.start(svc, question, scope, always_review=always)
         except AppError as exc:
             st.error(md_escape(str(exc)))
         else:
@@ -138,10 +138,10 @@ graph = services.graph_structure(svc)
 def _review() -> None:
     proposal = session.proposal
     draft = ss.get(keys.RES_DRAFT)
-    if not draft or draft["thread"] != thread:
-        restored = session.draft is not None
-        draft = {"thread": thread, "restored": session.draft_saved_at if restored else "",
-                 "steps": list(session.draft) if restored else drafts_from_plan(session.plan)}
+    if not draft or draft["thread"] != thread:  # the widgets edit this copy in place
+        draft = {"thread": thread,
+                 "restored": session.draft_saved_at if session.restored else "",
+                 "steps": session.editable_steps()}
         ss[keys.RES_DRAFT] = draft
         ss[keys.RES_PLAN_VERSION] += 1
     steps = draft["steps"]
@@ -160,7 +160,7 @@ def _review() -> None:
     problems = plan_problems(steps, sections, web_available=web_ok, max_steps=settings.max_steps)
     form = PlanForm(steps, key=f"plan_{thread}_{ss[keys.RES_PLAN_VERSION]}", documents=docs,
                     sections=sections, dependencies=supports_dependencies(),
-                    save=lambda d: save_draft(settings, thread, d))
+                    save=lambda d: run_session.save_draft(settings, thread, d))
     form.render(problems)
     for p in problems.get(None, []):
         st.error(md_escape(p))
@@ -172,7 +172,7 @@ def _review() -> None:
                        key="res_approve", width="stretch")
     if r.button("Reset plan", key="res_reset_plan", width="stretch",
                 help="Back to the plan as proposed (your edits are dropped)."):
-        clear_draft(settings, thread)
+        run_session.reset_draft(settings, thread)
         ss.pop(keys.RES_DRAFT, None)
         st.rerun()
     if d.button("Discard", key="res_discard", width="stretch",
@@ -183,11 +183,8 @@ def _review() -> None:
         _open(None)
         st.rerun()
     if approve:
-        plan = to_plan(steps)
-        proposed = normalise_plan(list(session.plan))
-        same = [s.model_dump() for s in normalise_plan(plan)] == [s.model_dump() for s in proposed]
         try:
-            run_session.approve(svc, settings, thread, None if same else plan)
+            run_session.approve_edits(svc, settings, session, steps)
         except PlanValidationError as exc:
             st.error("The plan was rejected: " + md_escape("; ".join(exc.problems)))
             return
@@ -215,9 +212,9 @@ def _finished_actions(record) -> None:
         st.code(f"{services.app_url()}/?thread={record.id}", language=None)
 
 
-if session.phase == "review":
+if session.phase is Phase.REVIEW:
     _review()
-elif session.phase == "running":
+elif session.phase is Phase.RUNNING:
     plan_steps = len(session.record.plan) if session.record else 0
     render_live(session.job, session.events, key=f"run_{thread}", graph=graph, offline=offline,
                 plan_steps=plan_steps, actions=_cancel_button)
@@ -225,8 +222,8 @@ elif session.phase == "running":
     if session.job.error:
         ss[keys.RES_ERROR] = f"The run stopped unexpectedly: {session.job.error}"
     st.rerun()
-elif session.phase in ("done", "cancelled", "interrupted"):
-    if session.phase != "done":
+elif session.phase in (Phase.DONE, Phase.CANCELLED, Phase.INTERRUPTED):
+    if session.phase is not Phase.DONE:
         st.warning(md_escape(session.message))
     if session.resumable and st.button("Continue the run", type="primary", key="res_continue",
                                        help="Go on from the last checkpoint saved before the "
@@ -240,7 +237,7 @@ elif session.phase in ("done", "cancelled", "interrupted"):
     record = session.record
     render_finished(record, key=f"run_{thread}", graph=graph, offline=offline,
                     actions=lambda: _finished_actions(record))
-    if record.error and session.phase == "done":
+    if record.error and session.phase is Phase.DONE:
         st.error(md_escape(record.error))
 else:  # discarded, missing
     st.info(md_escape(session.message))
