@@ -55,7 +55,8 @@ page = st.navigation(
 
 
 def _activity() -> list[str]:
-    """Background work of this server, one line each (ingest progress, research runs)."""
+    """Background work of this server, one line each (ingest progress, research runs,
+    comparisons, evaluations)."""
     from core import jobs
 
     lines = []
@@ -64,6 +65,9 @@ def _activity() -> list[str]:
             lines.append(f"Ingesting: {job.progress.line()}")
     for job in jobs.active("research"):
         lines.append(f"Researching: run {job.id} ({job.seconds:.0f} s)")
+    for job in jobs.active("compare") + jobs.active("evaluate"):
+        what = job.progress.line() if job.progress is not None else "starting"
+        lines.append(f"{job.kind.capitalize()}: {what} ({job.seconds:.0f} s)")
     return lines
 
 
