@@ -1,23 +1,18 @@
 """Entry point: page config, session defaults, cached services, navigation, shared sidebar.
 
-Run with ``streamlit run streamlit_app.py``. Pages live in ``pages/`` and are routed
-by ``st.navigation`` (not by directory auto-discovery); they stay thin and draw
-with the renderers in ``components/``.
+Run with ``streamlit run streamlit_app.py``. Pages live in ``app_pages/`` (declared in
+``components.navigation``) and are routed by ``st.navigation``, never by directory
+auto-discovery; they stay thin and draw with the renderers in ``components/``.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import streamlit as st
 
-from components import keys, services
+from components import keys, navigation, services
 from components.sidebar import ActiveStack, render_sidebar
 from core.errors import AppError
 from core.storage import describe as describe_storage
-
-ROOT = Path(__file__).resolve().parent
-PAGES = ROOT / "pages"
 
 st.set_page_config(
     page_title="Deep Filings — research agent",
@@ -38,20 +33,7 @@ if not st.session_state.get(keys.APP_SETTINGS_LOADED):  # a new session starts f
                                             **st.session_state[keys.APP_OVERRIDES]}
     st.session_state[keys.APP_SETTINGS_LOADED] = True
 
-page = st.navigation(
-    {
-        "Research": [
-            st.Page(PAGES / "research.py", title="Research", default=True),
-            st.Page(PAGES / "compare.py", title="Compare"),
-            st.Page(PAGES / "runs.py", title="Runs"),
-            st.Page(PAGES / "evaluate.py", title="Evaluate"),
-        ],
-        "Corpus": [
-            st.Page(PAGES / "library.py", title="Library"),
-            st.Page(PAGES / "settings.py", title="Settings"),
-        ],
-    }
-)
+page = st.navigation(navigation.pages())
 
 
 def _activity() -> list[str]:

@@ -91,18 +91,18 @@ def test_a_refreshed_compare_page_shows_the_comparison_again():
 
     fresh = AppTest.from_file(APP, default_timeout=TIMEOUT)  # a refresh: a new session
     fresh.query_params.update(params)
-    ok(fresh.switch_page("pages/compare.py").run())
+    ok(fresh.switch_page("app_pages/compare.py").run())
     assert {"Baseline RAG", "Deep agent"} <= {s.value for s in fresh.subheader}
 
     again = AppTest.from_file(APP, default_timeout=TIMEOUT)  # refreshed while it ran
     again.query_params["compare"] = job.id
-    ok(again.switch_page("pages/compare.py").run())
+    ok(again.switch_page("app_pages/compare.py").run())
     assert {"Baseline RAG", "Deep agent"} <= {s.value for s in again.subheader}
     assert "compare" not in again.query_params and "deep" in again.query_params
 
     gone = AppTest.from_file(APP, default_timeout=TIMEOUT)  # a job of a restarted server
     gone.query_params["compare"] = "cmp-000000000000"
-    ok(gone.switch_page("pages/compare.py").run())
+    ok(gone.switch_page("app_pages/compare.py").run())
     assert "stopped by a server restart" in texts(gone)
 
 
@@ -110,8 +110,8 @@ def test_a_refreshed_compare_page_shows_the_comparison_again():
 def test_a_refreshed_evaluate_page_shows_the_evaluation_in_its_url():
     from tests.test_eval_page import RUN
 
-    at = boot("pages/library.py")
-    ok(at.switch_page("pages/evaluate.py").run())
+    at = boot("app_pages/library.py")
+    ok(at.switch_page("app_pages/evaluate.py").run())
     ok(at.button(key="eval_ingest_samples").click().run())
     for name in ("first", "second"):
         at.multiselect(key=ec.EVAL_SYSTEMS).set_value(["baseline"])
@@ -124,6 +124,6 @@ def test_a_refreshed_evaluate_page_shows_the_evaluation_in_its_url():
 
     fresh = AppTest.from_file(APP, default_timeout=TIMEOUT)
     fresh.query_params["eval"] = "first"  # e.g. a link kept from the first run
-    ok(fresh.switch_page("pages/evaluate.py").run())
+    ok(fresh.switch_page("app_pages/evaluate.py").run())
     assert fresh.selectbox(key=ec.EVAL_SHOWN).value == "first"
     assert "Baseline vs deep agent" in texts(fresh)

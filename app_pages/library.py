@@ -10,7 +10,6 @@ from pathlib import Path
 import streamlit as st
 
 from components import keys, services
-from components.entry_guard import ensure_entry_ran
 from components.ingest_view import follow_batch, outcomes
 from components.library import (
     META_FIELDS,
@@ -27,8 +26,6 @@ from components.web_sources import render_web_sources
 from core import jobs
 from core.errors import AppError
 from core.retrieval import web_saved
-
-ensure_entry_ran()
 
 UPLOAD_TYPES = ["htm", "html", "xhtml", "xml", "pdf", "txt", "md"]
 PAGE_SIZE = 15  # chunks drawn at once in the section browser

@@ -11,7 +11,6 @@ import streamlit as st
 from components import eval_charts as ec
 from components import services
 from components.answer import render_answer
-from components.entry_guard import ensure_entry_ran
 from components.jobs import follow_progress
 from components.policy_view import render_policy
 from components.run_screen import record_answer
@@ -29,8 +28,6 @@ from core.evaluation.questions import (
 )
 from core.evaluation.results import STRATEGIES, SYSTEMS
 from core.evaluation.storage import list_evals, load_eval
-
-ensure_entry_ran()
 
 UPLOAD = "__upload__"
 Q_EVAL = "eval"  # URL query parameter: the evaluation running or just run
@@ -181,7 +178,8 @@ if st.query_params.get(Q_EVAL):
     _follow(st.query_params[Q_EVAL])
 for running in jobs.active("evaluate"):
     if running.id != f"eval-{st.query_params.get(Q_EVAL)}":
-        st.page_link("pages/evaluate.py", query_params={Q_EVAL: running.id.removeprefix("eval-")},
+        st.page_link("app_pages/evaluate.py",
+                     query_params={Q_EVAL: running.id.removeprefix("eval-")},
                      label=f"Evaluating now ({running.seconds:.0f} s) · {md_escape(running.label)}")
 
 # --- policy: rule vs learned ---------------------------------------------------------

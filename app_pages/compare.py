@@ -11,15 +11,12 @@ import streamlit as st
 
 from components import keys, services
 from components.compare_view import render_diff, render_side, render_verdicts
-from components.entry_guard import ensure_entry_ran
 from components.jobs import follow_progress
 from components.run_screen import record_answer
 from components.text import md_escape, preview
 from core import jobs
 from core.errors import AppError
 from core.runs import list_runs, load_run
-
-ensure_entry_ran()
 
 NEW_RUN = "__new__"
 Q_JOB, Q_BASE, Q_DEEP = "compare", "baseline", "deep"  # URL query parameters
@@ -37,7 +34,7 @@ ss = st.session_state
 docs = corpus.documents()
 if not docs:
     st.info("The corpus is empty: the baseline searches filings only. Load a filing first.")
-    st.page_link("pages/library.py", label="Go to the Library")
+    st.page_link("app_pages/library.py", label="Go to the Library")
     st.stop()
 
 deep_runs = [r for r in list_runs(settings, status="done") if r.kind == "deep"]
@@ -146,7 +143,7 @@ if st.query_params.get(Q_JOB):
     _follow(st.query_params[Q_JOB])
 else:
     for running in jobs.active("compare"):
-        st.page_link("pages/compare.py", query_params={Q_JOB: running.id},
+        st.page_link("app_pages/compare.py", query_params={Q_JOB: running.id},
                      label=f"Comparing now ({running.seconds:.0f} s) · "
                            f"{md_escape(preview(running.label, 80))}")
 

@@ -14,7 +14,6 @@ import time
 import streamlit as st
 
 from components import keys, services
-from components.entry_guard import ensure_entry_ran
 from components.exports import render_export_buttons
 from components.plan_form import PlanForm
 from components.run_screen import render_finished, render_live
@@ -24,8 +23,6 @@ from core.cited import document_name
 from core.errors import AppError, PlanValidationError
 from core.plan_draft import plan_problems, supports_dependencies
 from core.run_session import Phase
-
-ensure_entry_ran()
 
 WALKTHROUGH = ("Based on {company}'s 10-K, identify their key risks related to competition. "
                "Then, find recent news from 2024 about AMD's AI chip strategy and explain how it "
@@ -73,19 +70,19 @@ if not thread:
     elif not docs:
         st.info("The corpus is empty: load the sample filing or your own in the Library first. "
                 "Web-only questions still work with the web snapshot.")
-        st.page_link("pages/library.py", label="Go to the Library")
+        st.page_link("app_pages/library.py", label="Go to the Library")
     running = jobs.active("research")
     paused = svc.paused_runs()[:3]
     if running or paused:
         with st.container(border=True):
             for job in running:
-                st.page_link("pages/research.py", query_params={"thread": job.id},
+                st.page_link("app_pages/research.py", query_params={"thread": job.id},
                              label=f"Researching now ({job.seconds:.0f} s) · run {job.id}")
             if paused:
                 st.markdown("**Plans waiting for your review**")
             for r in paused:
                 when = r.created[:16].replace("T", " ")
-                st.page_link("pages/research.py", query_params={"thread": r.id},
+                st.page_link("app_pages/research.py", query_params={"thread": r.id},
                              label=f"{when} · {md_escape(preview(r.question, 90))}")
     company = next((d.company for d in docs if d.company != "unknown"), "the company")
     if st.button("Use the walk-through question", key="res_example",
@@ -206,7 +203,7 @@ def _finished_actions(record) -> None:
     if c3.button("Compare with baseline", key="res_compare"):
         ss[keys.CMP_QUESTION] = record.question
         ss[keys.CMP_DEEP_RUN] = record.id
-        st.switch_page("pages/compare.py")
+        st.switch_page("app_pages/compare.py")
     with c4.popover("Share this run"):
         st.caption("Anyone using this app's data folder can open the run with this link:")
         st.code(f"{services.app_url()}/?thread={record.id}", language=None)
