@@ -1,5 +1,6 @@
 """Compare and Evaluate in a real browser (harness: ``tests.test_browser_e2e``): each runs as a
-background job; a reload while it runs shows its progress again, then its result.
+background job; a reload while it runs shows its progress again, then its result. First,
+every page of a fresh server opens by its own URL inside the entry file.
 
 The web step of the question waits on a slow local Tavily-compatible server, so the job is
 still running when the page reloads (no timing is asserted)."""
@@ -30,7 +31,7 @@ QUESTION = ("Based on Northwind's 10-K, what risk does consolidation and vertica
 
 
 def _ingest_sample(pg) -> None:
-    pg.goto(f"{pg.base_url}/library")
+    nav(pg, "Library")
     pg.get_by_role("heading", name="Your corpus is empty").wait_for()
     pg.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(str(SAMPLE))
     pg.get_by_role("button", name="Ingest files").click()
@@ -47,6 +48,13 @@ def _web_provider(pg, name: str) -> None:
 
 def test_compare_and_evaluate_survive_a_reload(page, tmp_path, tavily):  # noqa: F811
     pg = page
+    # A fresh server: every page opens by its own URL inside the entry (sidebar drawn).
+    for path, title in [("settings", "Settings"), ("research", "Research"), ("", "Research"),
+                        ("compare", "Compare"), ("runs", "Runs"), ("evaluate", "Evaluate"),
+                        ("library", "Library")]:
+        pg.goto(f"{pg.base_url}/{path}")
+        pg.get_by_role("heading", name=title, exact=True).first.wait_for()
+        pg.get_by_text("Deep Filings · research agent over SEC filings").wait_for()
     _ingest_sample(pg)
     _web_provider(pg, "tavily")
 
@@ -90,9 +98,11 @@ def test_compare_and_evaluate_survive_a_reload(page, tmp_path, tavily):  # noqa:
     shot(pg, "32-evaluate-progress-after-reload", full=False)
     pg.get_by_role("heading", name="Baseline vs deep agent").wait_for(timeout=LONG)
     settle(pg)
-    assert "eval=browser-eval" in pg.url
-    shown = pg.locator('[data-testid="stSelectbox"]').filter(has_text="browser-eval")
-    assert shown.count() == 1  # the evaluation on screen is the one that ran
     shot(pg, "33-evaluate-result-after-reload")
+    assert "eval=browser-eval" in pg.url
+    box = pg.locator('[data-testid="stSelectbox"]').filter(
+        has=pg.get_by_text("Evaluation", exact=True)).first
+    shown = box.inner_text() + " ".join(i.input_value() for i in box.locator("input").all())
+    assert "browser-eval" in shown, shown  # the evaluation on screen is the one that ran
     _web_provider(pg, "snapshot")
     assert pg.outside_requests == [], "the page tried to reach beyond 127.0.0.1"
