@@ -11,8 +11,8 @@ import streamlit as st
 
 from components import keys, navigation, services
 from components.sidebar import ActiveStack, render_sidebar
-from core.errors import AppError
-from core.storage import describe as describe_storage
+from core.foundation.errors import AppError
+from core.store.storage import describe as describe_storage
 
 st.set_page_config(
     page_title="Deep Filings — research agent",
@@ -39,7 +39,7 @@ page = st.navigation(navigation.pages())
 def _activity() -> list[str]:
     """Background work of this server, one line each (ingest progress, research runs,
     comparisons, evaluations)."""
-    from core import jobs
+    from core.app import jobs
 
     lines = []
     for job in jobs.active("ingest"):

@@ -1,6 +1,6 @@
 """Compare: the baseline (shallow RAG) and the deep agent on the same question, side by side.
 
-The comparison runs as a background job (``core.compare_job``) named in the URL
+The comparison runs as a background job (``core.app.compare_job``) named in the URL
 (``?compare=<job>``), so a refresh re-attaches to its progress; the finished pair is
 named in the URL too (``?baseline=<run>&deep=<run>``), so a refresh shows it again.
 """
@@ -14,9 +14,9 @@ from components.compare_view import render_diff, render_side, render_verdicts
 from components.jobs import follow_progress
 from components.run_screen import record_answer
 from components.text import md_escape, preview
-from core import jobs
-from core.errors import AppError
-from core.runs import list_runs, load_run
+from core.app import jobs
+from core.app.runs import list_runs, load_run
+from core.foundation.errors import AppError
 
 NEW_RUN = "__new__"
 Q_JOB, Q_BASE, Q_DEEP = "compare", "baseline", "deep"  # URL query parameters
@@ -84,7 +84,7 @@ with st.form("cmp_form"):
 def _start(deep_id: str | None, q: str) -> None:
     """Start the comparison as a background job; its id goes in the URL (a refresh
     re-attaches)."""
-    from core import compare_job
+    from core.app import compare_job
 
     try:
         service = None if deep_id else services.research_service(settings)
@@ -170,7 +170,7 @@ if result.get("setup_docs"):
             "answer time below.")
 verdict_key = (base.id, deep.id)
 if ss.get("cmp_verdicts", {}).get("ids") != verdict_key:
-    from core.compare import answer_diff, verdicts
+    from core.app.compare import answer_diff, verdicts
 
     with st.spinner("Reading both answers…"):
         ss["cmp_verdicts"] = {

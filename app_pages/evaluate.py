@@ -15,10 +15,8 @@ from components.jobs import follow_progress
 from components.policy_view import render_policy
 from components.run_screen import record_answer
 from components.text import md_escape, preview
-from core import jobs
 from core.agent import learned_policy
-from core.config import PROJECT_ROOT
-from core.errors import AppError
+from core.app import jobs
 from core.evaluation.questions import (
     QuestionSet,
     QuestionSetError,
@@ -28,6 +26,8 @@ from core.evaluation.questions import (
 )
 from core.evaluation.results import STRATEGIES, SYSTEMS
 from core.evaluation.storage import list_evals, load_eval
+from core.foundation.config import PROJECT_ROOT
+from core.foundation.errors import AppError
 
 UPLOAD = "__upload__"
 Q_EVAL = "eval"  # URL query parameter: the evaluation running or just run
@@ -255,7 +255,7 @@ if not frame.empty:
         ec.render_metric_details(result)
         if result.error:
             st.error(md_escape(result.error))
-        from core.runs import load_run
+        from core.app.runs import load_run
 
         try:
             record = load_run(settings, result.run_id or "")

@@ -23,8 +23,8 @@ from components.library import (
 )
 from components.text import md_escape
 from components.web_sources import render_web_sources
-from core import jobs
-from core.errors import AppError
+from core.app import jobs
+from core.foundation.errors import AppError
 from core.retrieval import web_saved
 
 UPLOAD_TYPES = ["htm", "html", "xhtml", "xml", "pdf", "txt", "md"]
@@ -45,7 +45,7 @@ def _ingest(items: list[tuple[str, Callable[..., object]]], sizes: list[int] | N
             ) -> None:
     """Ingest the items in a background job (one failing file does not stop the others);
     the page follows its progress and other pages stay usable meanwhile."""
-    from core.ingest_jobs import start_batch
+    from core.app.ingest_jobs import start_batch
 
     batch = [(name, (sizes or [0] * len(items))[i], run) for i, (name, run) in enumerate(items)]
     job = start_batch(f"ingest-{uuid.uuid4().hex[:8]}", batch)

@@ -4,7 +4,7 @@ The run on screen is the one named in the URL (``?thread=...``), so a refresh or
 shared link brings it back; what the run *is* now (its ``Phase``: under review with the
 saved draft, researching, finished, cancelled, discarded) and every change of it (start,
 draft save and reset, approve, cancel, continue, discard) go through
-``core.run_session``; the page draws the phase.
+``core.app.run_session``; the page draws the phase.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from components.exports import render_export_buttons
 from components.plan_form import PlanForm
 from components.run_screen import render_finished, render_live
 from components.text import md_escape, preview
-from core import jobs, run_session
-from core.cited import document_name
-from core.errors import AppError, PlanValidationError
-from core.plan_draft import plan_problems, supports_dependencies
-from core.run_session import Phase
+from core.app import jobs, run_session
+from core.app.cited import document_name
+from core.app.plan_draft import plan_problems, supports_dependencies
+from core.app.run_session import Phase
+from core.foundation.errors import AppError, PlanValidationError
 
 WALKTHROUGH = ("Based on {company}'s 10-K, identify their key risks related to competition. "
                "Then, find recent news from 2024 about AMD's AI chip strategy and explain how it "

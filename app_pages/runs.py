@@ -11,11 +11,11 @@ from components.compare_view import render_side
 from components.exports import render_export_buttons
 from components.run_screen import record_answer, render_finished
 from components.text import md_escape, preview
-from core import jobs, run_session
-from core.cited import document_name
-from core.errors import AppError
-from core.run_index import STATUSES, delete_note, search, set_tags, summaries
-from core.runs import delete_run, load_run
+from core.app import jobs, run_session
+from core.app.cited import document_name
+from core.app.run_index import STATUSES, delete_note, search, set_tags, summaries
+from core.app.runs import delete_run, load_run
+from core.foundation.errors import AppError
 
 STATUS_BADGE = {"done": "green", "running": "blue", "review": "violet", "failed": "red",
                 "cancelled": "orange", "discarded": "gray", "interrupted": "orange"}

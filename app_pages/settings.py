@@ -1,5 +1,5 @@
 """Settings: LLM endpoint, web provider, ranking, limits. Non-secret settings are saved in the
-data folder (``core.ui_settings``); keys stay in this browser session only."""
+data folder (``core.app.ui_settings``); keys stay in this browser session only."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pydantic import ValidationError
 
 from components import keys, services
 from components.text import md_escape
-from core import ui_settings
-from core.retrieval.registry import RERANKERS
+from core.app import ui_settings
+from core.foundation.strategies import RERANKERS
 
 base = services.base_settings()
 stored_at = ui_settings.settings_path(base)

@@ -13,7 +13,7 @@ from components.citation_panel import quote_of
 from components.cite_text import render_cited_text
 from components.figures_view import as_results, render_figures
 from components.text import md_escape, safe_answer
-from core.cited import CitedPassage
+from core.app.cited import CitedPassage
 
 STOP_STYLE = {"completed": "green", "policy_finish": "green"}
 

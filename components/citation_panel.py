@@ -11,8 +11,8 @@ from dataclasses import replace
 import streamlit as st
 
 from components.text import md_escape
-from core.cited import CitedPassage, best_span, squeeze
-from core.types import Chunk
+from core.app.cited import CitedPassage, best_span, squeeze
+from core.foundation.types import Chunk
 
 PASSAGE, IN_FILING = "Passage", "In the filing"
 MARK = "orange-background"

@@ -12,8 +12,8 @@ import streamlit as st
 from components.answer import render_answer
 from components.text import md_escape, preview
 from core.agent.state import Evidence
-from core.compare import DiffLine, SideVerdict, Verdict
-from core.runs import RunRecord
+from core.app.compare import DiffLine, SideVerdict, Verdict
+from core.app.runs import RunRecord
 
 COVERAGE_MARK = {"covered": "✓ covered", "partial": "◐ partly", "missing": "✗ not covered"}
 WINNER_WORDS = {"deep": "deep agent", "baseline": "baseline", "both": "both",

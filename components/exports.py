@@ -1,8 +1,8 @@
-"""Export buttons for a run record (Markdown and JSON; keys are scrubbed by core.runs)."""
+"""Export buttons for a run record (Markdown and JSON; keys are scrubbed by core.app.runs)."""
 
 from __future__ import annotations
 
-from core.runs import RunRecord, export_json, export_markdown
+from core.app.runs import RunRecord, export_json, export_markdown
 
 
 def render_export_buttons(md_col, json_col, record: RunRecord, settings, key_prefix: str,

@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from components.library import IngestOutcome
-from core.ingest_jobs import BatchProgress
+from core.app.ingest_jobs import BatchProgress
 
 
 def progress_frame(progress: BatchProgress) -> pd.DataFrame:

@@ -1,4 +1,4 @@
-"""Follow a background research job on screen (the jobs themselves live in ``core.jobs``).
+"""Follow a background research job on screen (the jobs themselves live in ``core.app.jobs``).
 
 The page draws the events already there, then each new one as it arrives
 (append-only, so nothing on screen is redrawn), and ticks a progress line so the
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from components.text import md_escape
-from core.jobs import Job
+from core.app.jobs import Job
 
 
 def progress_line(events: Sequence[Any], seconds: float, plan_steps: int) -> str:

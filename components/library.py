@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from components.text import md_escape, preview
-from core.types import Chunk, DocumentMeta
+from core.foundation.types import Chunk, DocumentMeta
 
 
 @dataclass

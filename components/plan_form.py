@@ -16,10 +16,10 @@ from typing import get_args
 import streamlit as st
 
 from components.text import md_escape, preview
-from core.cited import document_name
+from core.app.cited import document_name
+from core.app.plan_draft import StepDraft, add, justification_text, move, parse_keywords, remove
 from core.figures.model import UnitAsked
-from core.plan_draft import StepDraft, add, justification_text, move, parse_keywords, remove
-from core.types import DocumentMeta
+from core.foundation.types import DocumentMeta
 
 TOOL_LABELS = {"filing_search": "Search the filings", "web_search": "Search the web (news)",
                "figure_lookup": "Look up a figure (facts)",

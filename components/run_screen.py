@@ -20,7 +20,7 @@ from components.citation_panel import render_citation_panel
 from components.figures_view import as_results, evidence_numbers, figure_sources
 from components.jobs import follow
 from components.run_view import RunView
-from core.cited import CitedPassage
+from core.app.cited import CitedPassage
 
 
 def open_in_library(p: CitedPassage) -> None:

@@ -2,7 +2,7 @@
 
 The base ``Settings`` is read once from the environment (``DTR_*``). The Settings page
 overrides LLM, web, reranker and limit fields: the non-secret ones are saved in the data
-folder (``core.ui_settings``) and every new session starts from them; keys stay in
+folder (``core.app.ui_settings``) and every new session starts from them; keys stay in
 ``st.session_state`` only. ``session_settings()`` applies the session's overrides.
 Heavy libraries (torch, sentence-transformers, chromadb, langgraph) are imported inside
 the builders, not at module import.
@@ -15,9 +15,9 @@ from typing import Any
 
 import streamlit as st
 
-import core.models  # noqa: F401  (sets OMP/HF env before torch can load)
+import core.foundation.models  # noqa: F401  (sets OMP/HF env before torch can load)
 from components import keys
-from core.config import PROJECT_ROOT, Settings, load_settings
+from core.foundation.config import PROJECT_ROOT, Settings, load_settings
 
 SAMPLE_DIR = PROJECT_ROOT / "data" / "sample"
 SAMPLE_SUFFIXES = {".htm", ".html", ".xhtml", ".xml", ".pdf", ".txt"}
@@ -47,7 +47,7 @@ def apply_overrides(base: Settings, overrides: dict[str, Any]) -> Settings:
 
 def saved_overrides() -> dict[str, Any]:
     """The non-secret settings saved in the data folder (a new session starts from them)."""
-    from core.ui_settings import load
+    from core.app.ui_settings import load
 
     return load(base_settings())
 
@@ -56,10 +56,10 @@ def saved_overrides() -> dict[str, Any]:
 def corpus():
     """The Corpus facade (store, embedder, reranker) for the configured data folder.
 
-    Its embedder reports chunk progress to ingest jobs (``core.ingest_jobs``)."""
-    from core import models
-    from core.corpus import Corpus
-    from core.ingest_jobs import ProgressEmbedder
+    Its embedder reports chunk progress to ingest jobs (``core.app.ingest_jobs``)."""
+    from core.app.corpus import Corpus
+    from core.app.ingest_jobs import ProgressEmbedder
+    from core.foundation import models
 
     settings = base_settings()
     return Corpus(settings, embedder=ProgressEmbedder(models.get_embedder(settings)))
@@ -144,7 +144,7 @@ def sample_files() -> list[Path]:
 def _research(settings_json: str):
     from types import SimpleNamespace
 
-    from core.agent.service import ResearchService
+    from core.app.research import ResearchService
     from core.retrieval.retriever import Retriever
 
     settings = Settings.model_validate_json(settings_json)
@@ -164,7 +164,7 @@ def research_service(settings: Settings | None = None):
 
 @st.cache_data(show_spinner=False, max_entries=48)
 def _page_png(path: str, stamp: int, page: int, passage: str, sentence: str):
-    from core.render import render_page
+    from core.app.render import render_page
 
     return render_page(Path(path), page, passage=passage, sentence=sentence)
 
@@ -177,8 +177,8 @@ def page_image(passage, page: int):
 
 
 def passages(record, *, answer: str, citations, radius: int = 2) -> dict[int, Any]:
-    """Each citation of an answer resolved to its passage (``core.cited``)."""
-    from core.cited import resolve_citation
+    """Each citation of an answer resolved to its passage (``core.app.cited``)."""
+    from core.app.cited import resolve_citation
 
     c = corpus()
     out = {}

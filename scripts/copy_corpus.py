@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from core.config import load_settings
+from core.foundation.config import load_settings
 from core.store.corpus_store import CorpusStore
 
 

@@ -13,7 +13,7 @@ Reported per system:
 - cited gold: share of questions whose answer CITES (not merely retrieves) a chunk of the
   gold document whose page span (page..page_end, 1-based physical) holds a gold page
   (FinanceBench ``page_index`` is 0-based physical: gold page = page_index + 1, as
-  ``core.retrieval.measure.sets`` maps it);
+  ``core.bench.measure.sets`` maps it);
 - figure right: share of the questions whose reference states a figure for which the
   answer's FIRST stated figure is it (``core.evaluation.numeric_correctness``: within 1%
   or the reference's rounding, scale and sign tolerated), and for the metric questions
@@ -114,12 +114,12 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--systems", default="baseline,deep")
     args = ap.parse_args(argv)
 
-    from core.config import load_settings
-    from core.corpus import Corpus
+    from core.app.corpus import Corpus
+    from core.app.runs import load_run
     from core.evaluation.judge import make_judge
     from core.evaluation.runner import run_eval
+    from core.foundation.config import load_settings
     from core.retrieval.web import get_web_search
-    from core.runs import load_run
 
     settings = load_settings()
     corpus = Corpus(settings)

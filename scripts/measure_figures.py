@@ -95,11 +95,11 @@ def open_registry(data_dir: Path):
     """A read-only view of the corpus: the SQLite registry backed up to a temp folder."""
     source = data_dir / "registry.sqlite"
     if not source.exists():
-        from core.config import Settings
-        from core.storage import storage_for
+        from core.foundation.config import Settings
+        from core.store.storage import storage_for
 
         return storage_for(Settings(data_dir=data_dir)).registry()
-    from core.store.registry import Registry
+    from core.store.documents import SqliteRegistry
 
     copy = Path(tempfile.mkdtemp(prefix="measure-figures-")) / "registry.sqlite"
     src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
@@ -107,7 +107,7 @@ def open_registry(data_dir: Path):
     src.backup(dst)
     src.close()
     dst.close()
-    return Registry(copy)
+    return SqliteRegistry(copy)
 
 
 def measure(questions: list[dict], store, documents, verbose: bool = False) -> list[dict]:

@@ -15,10 +15,9 @@ from pathlib import Path
 
 from core.agent import learned_policy as lp
 from core.agent.policy_data import collect
-from core.config import Settings
-from core.policy_cli import describe
-from tests.agent_fakes import FakeRetriever, make_service
-from tests.test_learned_policy import QUESTIONS
+from core.cli.policy import describe
+from core.foundation.config import Settings
+from testkit.agent_fakes import QUESTIONS, FakeRetriever, make_service
 
 
 def main() -> None:

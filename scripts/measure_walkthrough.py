@@ -44,7 +44,7 @@ def latency_llm(delay: float):
     """A chat model that answers every structured call after ``delay`` seconds."""
     import json
 
-    from tests.fakes.chat_model import FakeChatModel
+    from testkit.fakes.chat_model import FakeChatModel
 
     def minimal(schema: dict, defs: dict):
         if "$ref" in schema:
@@ -89,8 +89,8 @@ def main() -> None:
     ap.add_argument("--question", default=QUESTION)
     args = ap.parse_args()
 
-    from core.agent_cli import build_service
-    from core.config import Settings
+    from core.cli.agent import build_service
+    from core.foundation.config import Settings
 
     settings = Settings()
     service, corpus = build_service(settings, offline=True)

@@ -3,7 +3,7 @@
     python scripts/seed_parse_cache.py DATA_DIR [--root data/store/measure]
 
 Writes ``{meta, chunks}`` of every ready document in DATA_DIR's registry to
-``ROOT/parsed/<ingest fingerprint>/<file>.json``, so ``python -m core.retrieval.measure``
+``ROOT/parsed/<ingest fingerprint>/<file>.json``, so ``python -m core.bench.measure``
 re-embeds instead of parsing the PDFs again. Only valid when DATA_DIR was built by the
 current ingest code (the fingerprint says nothing about an older corpus).
 """
@@ -14,9 +14,9 @@ import argparse
 import json
 from pathlib import Path
 
-from core.config import Settings
-from core.retrieval.measure.run import ingest_fingerprint
-from core.store.registry import Registry
+from core.bench.measure.run import ingest_fingerprint
+from core.foundation.config import Settings
+from core.store.documents import SqliteRegistry
 
 
 def main() -> None:
@@ -28,7 +28,7 @@ def main() -> None:
     root = Path(args.root) if args.root else settings.data_dir / "measure"
     cache = root / "parsed" / ingest_fingerprint(settings)
     cache.mkdir(parents=True, exist_ok=True)
-    registry = Registry(Path(args.data_dir) / "registry.sqlite")
+    registry = SqliteRegistry(Path(args.data_dir) / "registry.sqlite")
     for meta in registry.documents():
         chunks = [c.model_copy(update={"statement": None}) for c in registry.chunks(meta.doc_id)]
         out = cache / f"{meta.file_name}.json"

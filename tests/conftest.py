@@ -16,7 +16,7 @@ from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
 
-from core.config import Settings  # noqa: E402
+from core.foundation.config import Settings  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -33,13 +33,13 @@ def settings(tmp_path) -> Settings:
 @pytest.fixture(scope="session")
 def real_embedder():
     """The real bundled all-MiniLM-L6-v2, loaded once for the session."""
-    from core.models import get_embedder
+    from core.foundation.models import get_embedder
 
     return get_embedder(Settings(_env_file=None))
 
 
 @pytest.fixture
 def hash_embedder():
-    from tests.fakes.embedder import HashEmbedder
+    from testkit.fakes.embedder import HashEmbedder
 
     return HashEmbedder()

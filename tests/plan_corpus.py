@@ -5,11 +5,11 @@ a dropped clause or a referent-less query would show."""
 from __future__ import annotations
 
 from core.agent.deps import CorpusInfo
-from core.agent.service import ResearchService
-from core.config import Settings
+from core.app.research import ResearchService
+from core.foundation.config import Settings
+from core.foundation.types import Chunk, DocumentMeta, Hit, SearchResult, StageScore
 from core.retrieval.web import WebHit
-from core.types import Chunk, DocumentMeta, Hit, SearchResult, StageScore
-from tests.agent_fakes import FakeReranker, FakeWeb, _terms
+from testkit.agent_fakes import FakeReranker, FakeWeb, _terms
 
 SECTIONS = ["Item 1. Business", "Item 1A. Risk Factors",
             "Item 7. Management's Discussion and Analysis"]

@@ -82,7 +82,7 @@ def test_two_company_run_quotes_each_company_under_its_own_part(settings):
 
 def test_distiller_keeps_the_best_sentence_of_every_source_before_second_sentences():
     from core.agent.distill import MAX_SENTENCES, extract
-    from core.types import Chunk, Hit
+    from core.foundation.types import Chunk, Hit
 
     strong = " ".join(f"Net sales rose in region {k} on pricing and volumes." for k in range(8))
     texts = [strong, strong.replace("region", "area"), strong.replace("region", "zone"),

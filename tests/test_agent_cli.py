@@ -6,10 +6,10 @@ import io
 import json
 from pathlib import Path
 
-from core.agent_cli import ask, compare, format_event
+from core.app.runs import load_run
+from core.cli.agent import ask, compare, format_event
 from core.retrieval.web import SnapshotWebSearch
-from core.runs import load_run
-from tests.agent_fakes import QUESTION, make_service
+from testkit.agent_fakes import QUESTION, make_service
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -81,8 +81,8 @@ def test_plan_file(settings, tmp_path):
 
 
 def test_compare_prints_both_runs_with_costs(settings, hash_embedder):
-    from core.agent.service import ResearchService
-    from core.corpus import Corpus
+    from core.app.corpus import Corpus
+    from core.app.research import ResearchService
 
     corpus = Corpus(settings, embedder=hash_embedder)
     corpus.ingest_path(ROOT / "data" / "sample" / "northwind-10k-fy2024.htm")

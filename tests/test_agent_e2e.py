@@ -9,12 +9,12 @@ import pytest
 
 from core.agent.deps import AgentDeps, CorpusInfo
 from core.agent.retrieval import rerank_hits, search_filings, search_web
-from core.agent.service import ResearchService
-from core.config import Settings
+from core.app.research import ResearchService
+from core.foundation.config import Settings
 from core.llm.factory import make_chat_model
 from core.retrieval.web import SnapshotWebSearch, parse_article
-from tests.fakes.fixtures import llm_settings, openai_server  # noqa: F401 (fixture)
-from tests.fakes.openai_server import Behaviour
+from testkit.fakes.fixtures import llm_settings, openai_server  # noqa: F401 (fixture)
+from testkit.fakes.openai_server import Behaviour
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "sample" / "northwind-10k-fy2024.htm"
@@ -28,7 +28,7 @@ WALKTHROUGH = (
 
 
 def _corpus(settings: Settings, embedder):
-    from core.corpus import Corpus
+    from core.app.corpus import Corpus
 
     corpus = Corpus(settings, embedder=embedder)
     corpus.ingest_path(SAMPLE)

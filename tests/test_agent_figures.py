@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from core.agent.service import ResearchService
-from core.agent_cli import ask
-from core.config import Settings
-from core.errors import PlanValidationError
+from core.app.research import ResearchService
+from core.cli.agent import ask
+from core.foundation.config import Settings
+from core.foundation.errors import PlanValidationError
 
 FIXTURE = Path(__file__).parent / "fixtures" / "figures" / "nvda-10k-fy2023.html.gz"
 REVENUE_Q = ("What was NVIDIA's total revenue in fiscal 2023 and how did it change from "
@@ -38,8 +38,8 @@ company's treasurer.</p>
 @pytest.fixture(scope="module")
 def nvda(tmp_path_factory):
     """The NVIDIA 10-K ingested once (hash embedder: the figures do not depend on it)."""
-    from core.corpus import Corpus
-    from tests.fakes.embedder import HashEmbedder
+    from core.app.corpus import Corpus
+    from testkit.fakes.embedder import HashEmbedder
 
     root = tmp_path_factory.mktemp("nvda")
     html = root / "nvda-10k-fy2023.html"
@@ -115,7 +115,7 @@ def test_a_missing_input_is_said_and_no_number_is_stated(nvda, tmp_path):
 
 
 def test_a_filing_without_statements_is_said(tmp_path, hash_embedder):
-    from core.corpus import Corpus
+    from core.app.corpus import Corpus
 
     settings = Settings(data_dir=tmp_path / "store", cache_enabled=False, _env_file=None)
     path = tmp_path / "northwind-8k-2024-03-04.htm"

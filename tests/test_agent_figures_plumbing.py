@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import io
 
-from core.agent.checkpoint import _serde, sqlite_checkpointer
 from core.agent.events import FactsFound, FactView, FigureComputed, parse_event
 from core.agent.plan_edit import normalise_plan, parse_plan
 from core.agent.state import Answer, PlanStep, StepRecord
-from core.agent_cli import print_plan
-from core.agent_cli_figures import computation_table, format_facts
+from core.app.checkpointing import state_types
+from core.app.plan_draft import drafts_from_plan, to_plan
+from core.cli.agent import print_plan
+from core.cli.agent_figures import computation_table, format_facts
 from core.figures.model import FigureInput, FigureRequest, FigureResult, WorkRow
-from core.plan_draft import drafts_from_plan, to_plan
-from core.types import Fact
+from core.foundation.types import Fact
+from core.store.checkpoints import serializer, sqlite_checkpointer
 
 
 def _fact(year: int, value: float, chunk: str = "d1-00042") -> Fact:
@@ -44,12 +45,12 @@ def _result() -> FigureResult:
 def test_checkpoints_keep_figure_records_under_the_allow_list(tmp_path):
     """The serializer's allow-list names core.figures.model: a FigureResult in the state
     comes back as a FigureResult (an unlisted type is refused)."""
-    serde = _serde()
+    serde = serializer(state_types())
     record = StepRecord(step=0, sub_question="q", tool="compute", query="f", figure=_result())
     back = serde.loads_typed(serde.dumps_typed({"history": [record]}))
     assert isinstance(back["history"][0].figure, FigureResult)
     assert back["history"][0].figure.inputs[1].fact.value == 26_974e6
-    assert sqlite_checkpointer(tmp_path / "c.sqlite") is not None
+    assert sqlite_checkpointer(tmp_path / "c.sqlite", serde) is not None
 
 
 def test_figure_events_round_trip_as_typed_events():

@@ -9,9 +9,9 @@ from __future__ import annotations
 import threading
 import time
 
-from core import jobs, run_session
 from core.agent.state import PlanStep
-from tests.agent_fakes import FakeWeb
+from core.app import jobs, run_session
+from testkit.agent_fakes import FakeWeb
 from tests.plan_corpus import AMD, NVDA, WEB, TwoDocRetriever, service
 
 

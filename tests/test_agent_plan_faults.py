@@ -9,7 +9,7 @@ from core.agent.deps import AgentDeps
 from core.agent.planner import make_plan
 from core.agent.rewriter import rewrite
 from core.agent.state import PlanStep
-from tests.fakes.chat_model import FakeChatModel
+from testkit.fakes.chat_model import FakeChatModel
 from tests.plan_corpus import AMD, NVDA, TwoDocRetriever, info, service
 
 THREE_PART = ("How does NVIDIA describe its competition risks, how does AMD describe its own "
@@ -17,7 +17,7 @@ THREE_PART = ("How does NVIDIA describe its competition risks, how does AMD desc
 
 
 def _deps(settings, llm=None):
-    from tests.agent_fakes import FakeWeb
+    from testkit.agent_fakes import FakeWeb
     from tests.plan_corpus import WEB
 
     return AgentDeps(settings=settings, retriever=TwoDocRetriever(), corpus=info(),
@@ -155,7 +155,7 @@ def test_offline_query_is_the_sub_question_minus_what_filters_enforce(settings):
 # --- complexity routing ------------------------------------------------------------------
 
 def test_a_simple_factual_question_takes_the_fast_path_without_review(settings):
-    from core.runs import load_run
+    from core.app.runs import load_run
 
     svc = service(settings)
     thread_id, plan, events = svc.start("What was NVIDIA's FY2023 revenue?", review="auto")

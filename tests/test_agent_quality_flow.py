@@ -20,7 +20,7 @@ from core.agent.state import PlanStep
 from core.agent.text import near_duplicate
 from core.agent.web_dates import web_after
 from core.retrieval.web import SnapshotWebSearch, WebHit
-from tests.agent_fakes import DOC, QUESTION, FakeRetriever, FakeWeb, corpus_info, make_service
+from testkit.agent_fakes import DOC, QUESTION, FakeRetriever, FakeWeb, corpus_info, make_service
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "sample" / "northwind-10k-fy2024.htm"
@@ -140,8 +140,8 @@ def test_graph_drops_a_broken_section_from_later_steps_once(settings):
 # --- the sample walk-through, end to end -----------------------------------------------
 
 def test_sample_walkthrough_answer_quality(settings, hash_embedder):
-    from core.agent.service import ResearchService
-    from core.corpus import Corpus
+    from core.app.corpus import Corpus
+    from core.app.research import ResearchService
 
     corpus = Corpus(settings, embedder=hash_embedder)
     corpus.ingest_path(SAMPLE)

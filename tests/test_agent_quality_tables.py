@@ -14,7 +14,7 @@ from core.agent.text import (
     table_rows,
 )
 from core.evaluation.offline import claims, support
-from core.types import Chunk, Hit
+from core.foundation.types import Chunk, Hit
 
 INCOME = (
     "Item 8. Financial Statements and Supplementary Data\n\n"

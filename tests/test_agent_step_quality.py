@@ -33,7 +33,7 @@ def test_relevance_and_coverage_measure_what_the_lines_are_about():
 
 
 def _state(quality_context: str, coverage: str):
-    from core.types import Chunk, Hit
+    from core.foundation.types import Chunk, Hit
 
     step = PlanStep(sub_question="What drove Borealis's net sales growth?")
     rec = StepRecord(step=0, sub_question=step.sub_question, tool="filing_search", query="q",

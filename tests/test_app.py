@@ -28,12 +28,12 @@ TIMEOUT = 120
 @pytest.fixture
 def app_env(tmp_path, monkeypatch):
     """A fresh data folder, no .env, no LLM key, cached services cleared, hash embedder."""
-    from tests.fakes.embedder import HashEmbedder
+    from testkit.fakes.embedder import HashEmbedder
 
     monkeypatch.setenv("DTR_DATA_DIR", str(tmp_path / "store"))
     monkeypatch.chdir(tmp_path)  # no stray .env is read
     embedder = HashEmbedder()
-    monkeypatch.setattr("core.models.get_embedder", lambda settings: embedder)
+    monkeypatch.setattr("core.foundation.models.get_embedder", lambda settings: embedder)
     st.cache_resource.clear()
     st.cache_data.clear()
     yield tmp_path

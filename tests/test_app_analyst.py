@@ -16,8 +16,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from components import keys, services
-from core import jobs
-from core.errors import AppError
+from core.app import jobs
+from core.foundation.errors import AppError
 from tests.test_app import (  # noqa: F401 (app_env is a fixture, used by every test)
     APP,
     TIMEOUT,
@@ -174,7 +174,7 @@ def test_plan_edits_survive_a_refresh_and_a_discarded_plan_says_so():
 
 
 def test_other_pages_work_while_filings_are_ingested():
-    from core.ingest_jobs import start_batch
+    from core.app.ingest_jobs import start_batch
 
     gate = threading.Event()
 
@@ -205,7 +205,7 @@ def test_ingest_progress_shows_files_chunks_and_time_left():
         import time
 
         from components.ingest_view import render_progress
-        from core.ingest_jobs import BatchProgress, FileProgress
+        from core.app.ingest_jobs import BatchProgress, FileProgress
 
         now = time.perf_counter()
         done = FileProgress("a.htm", size=1000, started=now - 20, finished=now - 10, ok=True,

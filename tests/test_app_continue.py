@@ -7,7 +7,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from components import services
-from core import jobs
+from core.app import jobs
 from tests.test_app import (  # noqa: F401 (app_env is a fixture)
     APP,
     TIMEOUT,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from components import services
-from core.runs import export_markdown, load_run
+from core.app.runs import export_markdown, load_run
 from tests.test_app import (  # noqa: F401 (app_env is a fixture, used by every test)
     answers,
     app_env,

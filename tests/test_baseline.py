@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from core.baseline import CHUNK_OVERLAP, CHUNK_SIZE, document_text, run_baseline, split_document
+from core.baseline.pieces import CHUNK_OVERLAP, CHUNK_SIZE, document_text, split_document
+from core.baseline.rag import run_baseline
 from core.llm.prompts import EVIDENCE_OPEN
-from tests.fakes.chat_model import FakeChatModel
+from testkit.fakes.chat_model import FakeChatModel
 
 SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample" / "northwind-10k-fy2024.htm"
 QUESTION = "What are Northwind's key risks related to competition?"
@@ -28,7 +29,7 @@ class CountingEmbedder:
 
 @pytest.fixture
 def corpus(settings, hash_embedder):
-    from core.corpus import Corpus
+    from core.app.corpus import Corpus
 
     c = Corpus(settings, embedder=CountingEmbedder(hash_embedder))
     c.ingest_path(SAMPLE)

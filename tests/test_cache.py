@@ -1,6 +1,6 @@
-"""core.cache (bounded persistent LRU) and its use by the agent: a re-run of a question costs no
-new LLM call (real ChatOpenAI against the fake server), retrieval entries die with a corpus
-change, and the setting turns it all off."""
+"""core.foundation.cache (bounded persistent LRU) and its use by the agent: a re-run of a
+question costs no new LLM call (real ChatOpenAI against the fake server), retrieval entries
+die with a corpus change, and the setting turns it all off."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import pytest
 
 from core.agent.deps import AgentDeps, CorpusInfo
 from core.agent.retrieval import CACHE_HIT, search_filings
-from core.agent.service import ResearchService
 from core.agent.state import PlanStep
-from core.cache import DiskCache, cache_key, open_cache
+from core.app.research import ResearchService
+from core.foundation.cache import DiskCache, cache_key, open_cache
 from core.llm.factory import make_chat_model
 from core.retrieval.web import SnapshotWebSearch
-from tests.fakes.fixtures import llm_settings, openai_server  # noqa: F401 (fixture)
+from testkit.fakes.fixtures import llm_settings, openai_server  # noqa: F401 (fixture)
 from tests.test_agent_e2e import SNAPSHOT, WALKTHROUGH, _corpus, script_walkthrough
 
 

@@ -9,10 +9,10 @@ import pytest
 from pypdf import PdfWriter
 from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
 
-from core.cited import best_span, claims_by_marker, resolve_citation, squeeze
-from core.errors import AppError
-from core.files import is_pdf, original_path
-from core.render import find_spans, merge_lines, render_page
+from core.app.cited import best_span, claims_by_marker, resolve_citation, squeeze
+from core.app.render import find_spans, merge_lines, render_page
+from core.foundation.errors import AppError
+from core.store.files import is_pdf, original_path
 
 RISK = ("The market for widgets is intensely competitive. Larger rivals such as Zenith Corp "
         "have far greater resources than we do. We may lose market share to them.")
@@ -103,7 +103,7 @@ def test_render_page_marks_the_cited_sentence(tmp_path):
 
 @pytest.fixture
 def corpus(settings, hash_embedder):
-    from core.corpus import Corpus
+    from core.app.corpus import Corpus
 
     c = Corpus(settings, embedder=hash_embedder)
     yield c
@@ -140,7 +140,7 @@ def test_a_citation_resolves_to_its_chunk_page_and_original(corpus, settings):
 def test_a_citation_missing_from_the_corpus_falls_back_to_the_runs_stored_evidence(corpus,
                                                                                     settings):
     from core.agent.state import Answer, Evidence
-    from core.runs import RunRecord
+    from core.app.runs import RunRecord
 
     ev = Evidence(id="gone-00001", kind="chunk", text="Old text about rivals.", label="Old 10-K",
                   section="Item 1A", page=7)

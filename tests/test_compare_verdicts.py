@@ -4,8 +4,8 @@ and the baseline's own index built once per filing (first-run setup, not answer 
 from __future__ import annotations
 
 from core.agent.state import Answer, Citation, PlanStep
-from core.compare import answer_diff, sentences, verdicts
-from core.runs import RunRecord
+from core.app.compare import answer_diff, sentences, verdicts
+from core.app.runs import RunRecord
 
 PLAN = [PlanStep(sub_question="What are Acme's key competition risks?"),
         PlanStep(sub_question="What did AMD announce about AI accelerators in 2024?",
@@ -61,9 +61,9 @@ def test_the_diff_says_what_both_say_and_what_only_one_says(hash_embedder):
 
 
 def test_the_baseline_index_is_built_once_per_filing(settings, hash_embedder):
-    from core import baseline_index
-    from core.baseline import run_baseline
-    from core.corpus import Corpus
+    from core.app.corpus import Corpus
+    from core.baseline.rag import index as baseline_index
+    from core.baseline.rag import run_baseline
 
     corpus = Corpus(settings, embedder=hash_embedder)
     text = ("ACME Corp Form 10-K\n\nItem 1A. Risk Factors\n\n"

@@ -11,7 +11,7 @@ from components.text import md_escape, readable_refs, safe_answer
 from components.usage_meter import usage_from_events
 from core.agent import events as ev
 from core.agent.state import RoleUsage
-from core.types import StageScore
+from core.foundation.types import StageScore
 
 # --- text safety -----------------------------------------------------------------
 
@@ -151,7 +151,7 @@ def test_job_runs_in_the_background_and_a_follower_gets_every_event_in_order():
     import time
 
     from components.jobs import follow
-    from core import jobs
+    from core.app import jobs
 
     gate = threading.Event()
 
@@ -178,7 +178,7 @@ def test_job_runs_in_the_background_and_a_follower_gets_every_event_in_order():
 
 def test_job_records_a_crash_instead_of_hanging():
     from components.jobs import follow
-    from core import jobs
+    from core.app import jobs
 
     def broken(job):
         job.events.append("a")

@@ -21,9 +21,9 @@ from components.figures_view import (
     table_frame,
 )
 from core.agent.state import Evidence
-from core.cited import CitedPassage
+from core.app.cited import CitedPassage
 from core.figures.model import FigureInput, FigureRequest, FigureResult, WorkRow
-from core.types import Fact
+from core.foundation.types import Fact
 
 INCOME = "nvda-00412"
 CASH = "mmm-00310"
@@ -175,7 +175,7 @@ def test_the_facts_row_is_found_in_the_chunk_text():
 def _answer_app():
     from components.answer import opened_row, render_answer
     from components.citation_panel import render_citation_panel
-    from core.cited import CitedPassage
+    from core.app.cited import CitedPassage
     from tests.test_components_figures import (
         CHUNK_TEXT,
         EVIDENCE,

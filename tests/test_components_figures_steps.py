@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 from components.run_view import figure_fields, plan_frame
 from core.agent import events as ev
 from core.agent.state import PlanStep
-from core.plan_draft import drafts_from_plan, plan_problems, to_plan
+from core.app.plan_draft import drafts_from_plan, plan_problems, to_plan
 from tests.test_components_figures import INCOME, fact, revenue_change
 
 QUESTION = "What was NVIDIA's total revenue in fiscal 2023 and how did it change from fiscal 2022?"
@@ -99,8 +99,8 @@ def _form_app():
     import streamlit as st
 
     from components.plan_form import PlanForm
-    from core.plan_draft import drafts_from_plan, plan_problems
-    from core.types import DocumentMeta
+    from core.app.plan_draft import drafts_from_plan, plan_problems
+    from core.foundation.types import DocumentMeta
     from tests.test_components_figures_steps import figure_plan
 
     ss = st.session_state

@@ -7,10 +7,10 @@ import io
 
 import pytest
 
-from core import jobs, run_session
-from core.agent_cli import ask
-from core.errors import AppError
-from tests.agent_fakes import QUESTION, make_service
+from core.app import jobs, run_session
+from core.cli.agent import ask
+from core.foundation.errors import AppError
+from testkit.agent_fakes import QUESTION, make_service
 
 
 def _interrupt(settings, stop_at: str = "step_started", nth: int = 2

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from core.corpus import Corpus
-from core.errors import IngestError
+from core.app.corpus import Corpus
+from core.foundation.errors import IngestError
 from tests.test_ingest_pdf import make_pdf
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from core.corpus import Corpus
-from core.errors import RetrievalError
+from core.app.corpus import Corpus
+from core.foundation.errors import RetrievalError
 
 ROOT = Path(__file__).resolve().parent.parent
 QUARTER = ROOT / "tests" / "fixtures" / "ingest" / "synthetic_10q.txt"  # Beacon Robotics
@@ -68,8 +68,8 @@ def test_a_long_lived_corpus_follows_another_process(settings, real_embedder):
         assert beacon not in other.stdout
 
         # A research run in this process, over the corpus as it now is.
-        from core.agent.service import ResearchService
-        from core.agent_cli import ask
+        from core.app.research import ResearchService
+        from core.cli.agent import ask
 
         service = ResearchService.from_corpus(settings, corpus)
         out = io.StringIO()

@@ -8,7 +8,6 @@ import math
 import pytest
 
 from core.agent.state import Evidence, RoleUsage
-from core.config import Settings
 from core.evaluation.answer_correctness import answer_correctness, factual_f1
 from core.evaluation.citation_validity import citation_validity, cited_sentences
 from core.evaluation.context_precision import average_precision, context_precision
@@ -20,8 +19,9 @@ from core.evaluation.gold import GoldTarget, Piece, first_ranks, gains, matches,
 from core.evaluation.judge import EvalSample, Judge
 from core.evaluation.questions import GoldEvidence
 from core.evaluation.ranking import dcg_at_k, ndcg_at_k, recall_at_k, reciprocal_rank
-from core.types import Chunk
-from tests.fakes.chat_model import FakeChatModel
+from core.foundation.config import Settings
+from core.foundation.types import Chunk
+from testkit.fakes.chat_model import FakeChatModel
 
 REVENUE = ("Revenue for fiscal 2024 was $2,184.6 million, up 43% from $1,527.3 million in fiscal "
            "2023. The increase came from the Data Center segment, whose revenue grew 74% as the "
@@ -281,7 +281,7 @@ def test_gold_evidence_recall_of_a_run():
 
 
 def test_cost_from_a_run_record():
-    from core.runs import RunRecord
+    from core.app.runs import RunRecord
 
     record = RunRecord(question="q", wall_s=2.5, usage={
         "planner": RoleUsage(calls=1, prompt_tokens=100, completion_tokens=20),
@@ -291,9 +291,9 @@ def test_cost_from_a_run_record():
 
 
 def test_hit_rule_and_configurations_agree_with_the_retrieval_measurement():
+    from core.bench.measure import BenchQuestion, is_hit
     from core.evaluation.results import STRATEGIES
-    from core.retrieval.measure import BenchQuestion, is_hit
-    from core.retrieval.registry import measured_configs
+    from core.foundation.strategies import measured_configs
 
     assert {n: (s, r) for n, s, r in measured_configs() if s != "plain"} == STRATEGIES
     q = BenchQuestion(id="x", question="q", files=["f.pdf"], pages={"f.pdf": [21]},
@@ -308,10 +308,10 @@ def test_hit_rule_and_configurations_agree_with_the_retrieval_measurement():
 
 @pytest.mark.slow
 def test_llm_judge_through_the_real_chat_openai_client(tmp_path, hash_embedder):
-    from core.errors import AppError
     from core.evaluation.judge import make_judge
-    from tests.fakes.fixtures import llm_settings
-    from tests.fakes.openai_server import Behaviour, FakeOpenAIServer
+    from core.foundation.errors import AppError
+    from testkit.fakes.fixtures import llm_settings
+    from testkit.fakes.openai_server import Behaviour, FakeOpenAIServer
 
     with pytest.raises(AppError, match="LLM judge needs a model"):
         make_judge(Settings(data_dir=tmp_path, _env_file=None), hash_embedder, mode="llm")

@@ -19,13 +19,13 @@ RUN = "FormSubmitter:eval_form-Run evaluation"
 @pytest.fixture
 def app_env(tmp_path, monkeypatch):
     """A fresh data folder, no .env, no LLM key, cached services cleared, hash embedder."""
-    from tests.fakes.embedder import HashEmbedder
+    from testkit.fakes.embedder import HashEmbedder
 
     monkeypatch.setenv("DTR_DATA_DIR", str(tmp_path / "store"))
     monkeypatch.setenv("DTR_SNAPSHOT_DIR", str(ROOT / "data" / "web_snapshot"))
     monkeypatch.chdir(tmp_path)
     embedder = HashEmbedder()
-    monkeypatch.setattr("core.models.get_embedder", lambda settings: embedder)
+    monkeypatch.setattr("core.foundation.models.get_embedder", lambda settings: embedder)
     st.cache_resource.clear()
     yield tmp_path
     st.cache_resource.clear()
@@ -116,7 +116,7 @@ def test_evaluate_page_shows_rule_vs_learned_policy(app_env):
 
     from core.agent import learned_policy as lp
     from core.agent.policy_data import FEATURES, LABELS
-    from core.config import load_settings
+    from core.foundation.config import load_settings
 
     d = len(FEATURES)
     lp.save(lp.PolicyModel(weights=[[0.0] * d for _ in LABELS], bias=[0.0] * len(LABELS),

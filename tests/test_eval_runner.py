@@ -7,16 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from core.config import Settings
-from core.errors import AppError
+from core.app.runs import list_runs, load_run
 from core.evaluation import storage
 from core.evaluation.judge import Judge
 from core.evaluation.questions import load_question_set, parse_question_set
 from core.evaluation.results import ANSWER_METRICS, STRATEGIES
 from core.evaluation.runner import run_eval
+from core.foundation.config import Settings
+from core.foundation.errors import AppError
 from core.retrieval.web import SnapshotWebSearch
-from core.runs import list_runs, load_run
-from tests.fakes.chat_model import FakeChatModel
+from testkit.fakes.chat_model import FakeChatModel
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_SET = ROOT / "data" / "questions" / "sample.jsonl"
@@ -27,7 +27,7 @@ SNAPSHOT = ROOT / "data" / "web_snapshot"
 @pytest.fixture
 def env(tmp_path, hash_embedder):
     """Settings over a temp folder, a corpus holding the sample filing, the offline judge."""
-    from core.corpus import Corpus
+    from core.app.corpus import Corpus
 
     settings = Settings(data_dir=tmp_path / "store", snapshot_dir=SNAPSHOT, _env_file=None)
     corpus = Corpus(settings, embedder=hash_embedder)
@@ -161,7 +161,7 @@ def test_a_failing_run_is_recorded_and_the_evaluation_goes_on(env):
 
 
 def test_runner_refuses_what_it_cannot_evaluate(env, tmp_path, hash_embedder):
-    from core.corpus import Corpus
+    from core.app.corpus import Corpus
 
     with pytest.raises(AppError, match="Unknown system"):
         run(env, systems=["oracle"])
@@ -181,12 +181,12 @@ def test_runner_refuses_what_it_cannot_evaluate(env, tmp_path, hash_embedder):
 
 
 def test_cli_eval_prints_the_summary(tmp_path, monkeypatch, capsys, hash_embedder):
-    from core.cli import main
+    from core.cli.main import main
 
     monkeypatch.setenv("DTR_DATA_DIR", str(tmp_path / "store"))
     monkeypatch.setenv("DTR_SNAPSHOT_DIR", str(SNAPSHOT))
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr("core.models.get_embedder", lambda settings: hash_embedder)
+    monkeypatch.setattr("core.foundation.models.get_embedder", lambda settings: hash_embedder)
     code = main(["eval", str(SAMPLE_SET), "--ingest", str(FILING), "--offline", "--limit", "2",
                  "--systems", "baseline", "--strategies", "keyword,hybrid+rerank", "--out", "cli"])
     out = capsys.readouterr().out
@@ -200,7 +200,7 @@ def test_cli_eval_prints_the_summary(tmp_path, monkeypatch, capsys, hash_embedde
 
 @pytest.mark.slow
 def test_shipped_set_with_the_real_embedder(tmp_path, real_embedder):
-    from core.corpus import Corpus
+    from core.app.corpus import Corpus
 
     settings = Settings(data_dir=tmp_path / "store", snapshot_dir=SNAPSHOT, _env_file=None)
     corpus = Corpus(settings, embedder=real_embedder)

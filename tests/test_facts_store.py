@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from core.corpus import Corpus
-from core.errors import StoreError
+from core.app.corpus import Corpus
+from core.foundation.errors import StoreError
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "sample" / "northwind-10k-fy2024.htm"  # inline XBRL, fictional
@@ -71,7 +71,7 @@ def test_delete_removes_facts_and_reingest_is_idempotent(corpus, settings):
 def test_an_extraction_failure_keeps_the_filing_and_rebuild_recovers(
         corpus, settings, monkeypatch, capsys):
     import core.ingest.facts as facts_module
-    from core.cli import main
+    from core.cli.main import main
 
     real = facts_module.extract_facts
 

@@ -4,11 +4,11 @@ scale, parentheses negative, units; for PDF-shaped text (pypdf layout lines thro
 
 from __future__ import annotations
 
+from core.foundation.types import DocumentMeta, Page, ParsedDocument
 from core.ingest.facts import extract_facts
 from core.ingest.facts.calendar import FiscalCalendar
 from core.ingest.html import load_html
 from core.ingest.pdf_layout import page_text
-from core.types import DocumentMeta, Page, ParsedDocument
 
 
 def _meta(period: str, end: str, form: str = "10-K") -> DocumentMeta:
@@ -281,8 +281,8 @@ def test_pdf_headings_one_word_a_line_and_an_unnamed_total():
 
 
 def test_only_the_filers_own_statements_keep_their_tag():
+    from core.foundation.types import Chunk, Fact
     from core.ingest.facts import primary_statements
-    from core.types import Chunk, Fact
 
     def chunk(i: int, section: str) -> Chunk:
         return Chunk(chunk_id=f"c-{i}", doc_id="d", index=i, text="t", section=section,

@@ -7,7 +7,7 @@ from tests.test_team_mode import SAMPLE, chroma, pg, team  # noqa: F401 (fixture
 
 
 def test_team_mode_stores_facts_in_postgres(team, hash_embedder):  # noqa: F811
-    from core.corpus import Corpus
+    from core.app.corpus import Corpus
 
     corpus = Corpus(team, embedder=hash_embedder)
     other = Corpus(team.model_copy(update={"data_dir": team.data_dir.parent / "elsewhere"}),

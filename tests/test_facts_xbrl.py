@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from lxml import html as lxml_html
 
-from core.config import Settings
+from core.foundation.config import Settings
 from core.ingest.pipeline import prepare
 
 FIXTURE = Path(__file__).parent / "fixtures" / "figures" / "nvda-10k-fy2023.html.gz"

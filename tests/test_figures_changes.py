@@ -6,7 +6,7 @@ import pytest
 from core.figures.compute import answer_figure, compute
 from core.figures.model import FigureInput, FigureRequest
 from core.figures.question import parse_figure_question
-from core.types import DocumentMeta
+from core.foundation.types import DocumentMeta
 from tests.test_figures_compute import FactStore, M, fact
 
 DOCS = [

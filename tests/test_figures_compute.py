@@ -11,7 +11,7 @@ import pytest
 
 from core.figures.compute import answer_figure, compute, lookup
 from core.figures.model import FigureRequest
-from core.types import DocumentMeta, Fact
+from core.foundation.types import DocumentMeta, Fact
 
 M = 1e6
 

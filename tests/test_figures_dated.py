@@ -11,7 +11,7 @@ from core.figures.compute import answer_figure, lookup
 from core.figures.dated import dated_periods
 from core.figures.formula import FormulaError, parse, shift_period
 from core.figures.question import parse_figure_question
-from core.types import DocumentMeta
+from core.foundation.types import DocumentMeta
 from tests.test_figures_compute import FactStore, M, fact
 
 # A filer whose fiscal year ends on June 30: its quarter ended December 31 is its Q2.

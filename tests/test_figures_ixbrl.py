@@ -14,10 +14,10 @@ import pytest
 
 pytest.importorskip("core.ingest.facts")
 
-from core.config import Settings  # noqa: E402
 from core.figures.compute import answer_figure  # noqa: E402
 from core.figures.question import parse_figure_question  # noqa: E402
 from core.figures.statement import figure_sentence  # noqa: E402
+from core.foundation.config import Settings  # noqa: E402
 from core.ingest.pipeline import prepare  # noqa: E402
 from tests.test_figures_compute import FactStore  # noqa: E402
 

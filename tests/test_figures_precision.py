@@ -5,7 +5,7 @@ import pytest
 
 from core.figures.precision import asks_category
 from core.figures.question import parse_figure_question
-from core.types import DocumentMeta
+from core.foundation.types import DocumentMeta
 
 DOCS = [
     DocumentMeta(doc_id="acme19", file_name="ACME_2019_10K.pdf", company="ACME WIDGETS INC.",

@@ -6,7 +6,7 @@ from core.figures.asked import decimals_asked, unit_asked
 from core.figures.formula import FormulaError, render
 from core.figures.phrases import read_expression
 from core.figures.question import parse_figure_question
-from core.types import DocumentMeta
+from core.foundation.types import DocumentMeta
 
 DOCS = [
     DocumentMeta(doc_id="acme19", file_name="ACME_2019_10K.pdf", company="ACME WIDGETS INC.",

@@ -3,7 +3,7 @@
 from core.figures.compute import answer_figure
 from core.figures.question import parse_figure_question
 from core.figures.statement import figure_sentence, missing_sentence, work_lines
-from core.types import DocumentMeta
+from core.foundation.types import DocumentMeta
 from tests.test_figures_compute import ADBE16, DOCS, STORE, FactStore, fact
 
 MARKS: dict[str, str] = {}

@@ -5,15 +5,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import core.models
-from core.bench import bench_ingest
-from tests.fakes.embedder import HashEmbedder
+import core.foundation.models
+from core.bench.run import bench_ingest
+from testkit.fakes.embedder import HashEmbedder
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ingest"
 
 
 def test_a_failing_file_is_reported_and_the_batch_goes_on(settings, tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(core.models, "get_embedder", lambda _settings: HashEmbedder())
+    monkeypatch.setattr(core.foundation.models, "get_embedder", lambda _settings: HashEmbedder())
     broken = tmp_path / "broken.pdf"
     broken.write_bytes(b"%PDF-1.7\n" + bytes(range(256)) * 20)
     good = FIXTURES / "synthetic_10q.txt"

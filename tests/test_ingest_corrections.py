@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from core.cli import main as cli_main
-from core.corpus import Corpus
-from core.errors import StoreError
-from core.store.registry import Registry
+from core.app.corpus import Corpus
+from core.cli.main import main as cli_main
+from core.foundation.errors import StoreError
+from core.store.documents import SqliteRegistry
 from tests.test_app import APP, app_env, boot, texts  # noqa: F401  (app_env is a fixture)
 from tests.test_corpus import TEN_K
 
@@ -73,7 +73,7 @@ def test_cli_docs_set(corpus, settings, capsys, monkeypatch):
                      "period=FY2018", "ticker=MMM"])
     assert code == 0, capsys.readouterr()
     assert "3M COMPANY | 10-K | FY2018" in capsys.readouterr().out
-    stored = Registry(settings.registry_path).get_document(doc.doc_id)
+    stored = SqliteRegistry(settings.registry_path).get_document(doc.doc_id)
     assert (stored.company, stored.ticker, stored.corrected) == (
         "3M COMPANY", "MMM", ["company", "form_type", "period", "ticker"])
     assert cli_main(["docs", "--set", doc.doc_id, "period=soon"]) == 1

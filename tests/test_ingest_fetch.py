@@ -9,8 +9,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from core.config import Settings
-from core.errors import FetchError
+from core.foundation.config import Settings
+from core.foundation.errors import FetchError
 from core.ingest.fetch import check_url, fetch_url, file_name_from_url
 
 BODY = b"<html><body><p>Item 1. Business</p></body></html>"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from core.errors import IngestError
+from core.foundation.errors import IngestError
 from core.ingest.html import load_html
 from core.ingest.pipeline import prepare
 from core.ingest.sniff import sniff

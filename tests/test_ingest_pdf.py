@@ -14,7 +14,7 @@ from pypdf.generic import (
     NumberObject,
 )
 
-from core.errors import IngestError
+from core.foundation.errors import IngestError
 from core.ingest.pdf import load_pdf
 
 

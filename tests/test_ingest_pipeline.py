@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from core.config import Settings
-from core.errors import IngestError
+from core.foundation.config import Settings
+from core.foundation.errors import IngestError
 from core.ingest.pipeline import prepare
 from core.ingest.sniff import sniff
 from tests.test_ingest_pdf import make_pdf

@@ -7,9 +7,9 @@ import threading
 
 import numpy as np
 
-from core import jobs
-from core.corpus import Corpus
-from core.ingest_jobs import SLICE, BatchProgress, FileProgress, ProgressEmbedder, start_batch
+from core.app import jobs
+from core.app.corpus import Corpus
+from core.app.ingest_jobs import SLICE, BatchProgress, FileProgress, ProgressEmbedder, start_batch
 
 BODY = "".join(f"Risk {i}: competition from larger rivals may reduce our margins and share. " * 6
                + "\n\n" for i in range(60))
@@ -29,7 +29,7 @@ class Recording:
 
 
 def test_progress_embedder_reports_slices_only_inside_an_ingest(hash_embedder):
-    from core import ingest_jobs
+    from core.app import ingest_jobs
 
     inner = Recording(hash_embedder)
     emb = ProgressEmbedder(inner)
@@ -105,7 +105,7 @@ def test_a_batch_thread_yields_the_cpu_to_the_pages():
     import os
     import threading
 
-    from core.ingest_jobs import BACKGROUND_NICE, yield_cpu
+    from core.app.ingest_jobs import BACKGROUND_NICE, yield_cpu
 
     mine = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
     seen: dict[str, int] = {}

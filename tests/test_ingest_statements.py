@@ -10,9 +10,9 @@ from collections import Counter
 
 import pytest
 
+from core.foundation.types import Section
 from core.ingest.pipeline import prepare
 from core.ingest.statements import relocate_statements
-from core.types import Section
 
 PROSE = "<p>" + "Widget demand from industrial buyers held up through the year. " * 8 + "</p>"
 
@@ -59,7 +59,7 @@ and Notes thereto included in this Annual Report on Form 10-K.</p>
 
 @pytest.fixture(scope="module")
 def chunks(tmp_path_factory):
-    from core.config import Settings
+    from core.foundation.config import Settings
 
     settings = Settings(data_dir=tmp_path_factory.mktemp("store"), _env_file=None)
     return prepare(FILING.encode(), "acme-10k.htm", settings).chunks

@@ -62,7 +62,7 @@ def _pages() -> list[str]:
 
 @pytest.fixture(scope="module")
 def prepared(tmp_path_factory):
-    from core.config import Settings
+    from core.foundation.config import Settings
 
     settings = Settings(data_dir=tmp_path_factory.mktemp("store"), _env_file=None)
     return prepare(make_pdf(_pages()), "acme-10q.pdf", settings)

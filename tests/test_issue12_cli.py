@@ -14,11 +14,11 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from core.agent_cli import ask
-from core.config import SettingsError, load_settings
-from core.errors import AppError
-from core.runs import list_runs
-from tests.agent_fakes import make_service
+from core.app.runs import list_runs
+from core.cli.agent import ask
+from core.foundation.config import SettingsError, load_settings
+from core.foundation.errors import AppError
+from testkit.agent_fakes import make_service
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAN = [{"sub_question": "How did revenue change in fiscal 2023?", "tool": "filing_search",

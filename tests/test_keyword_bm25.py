@@ -8,10 +8,10 @@ import random
 import pytest
 from rank_bm25 import BM25Okapi
 
-from core.retrieval.tokenize import tokenize
+from core.foundation.types import Chunk, DocumentMeta
+from core.store.documents import SqliteRegistry
 from core.store.keyword import KeywordIndex
-from core.store.registry import Registry
-from core.types import Chunk, DocumentMeta
+from core.store.tokenize import tokenize
 
 # Zipf-like: the first words sit in most chunks (negative IDF -> epsilon floor), the last in few.
 WORDS = ["revenue", "million", "total", "risk", "segment", "margin", "export", "china", "wafer",
@@ -34,7 +34,7 @@ def _doc(name: str, rng: random.Random, n_chunks: int) -> tuple[DocumentMeta, li
     return meta, chunks
 
 
-def _add(registry: Registry, meta, chunks) -> None:
+def _add(registry: SqliteRegistry, meta, chunks) -> None:
     registry.write_pending(meta, chunks)
     registry.mark_ready(meta.doc_id)
 
@@ -42,7 +42,7 @@ def _add(registry: Registry, meta, chunks) -> None:
 @pytest.fixture
 def corpus(tmp_path):
     rng = random.Random(7)
-    registry = Registry(tmp_path / "registry.sqlite")
+    registry = SqliteRegistry(tmp_path / "registry.sqlite")
     docs = [_doc(name, rng, n) for name, n in (("nvda", 40), ("amd", 25), ("intel", 33))]
     for meta, chunks in docs:
         _add(registry, meta, chunks)
@@ -53,7 +53,7 @@ def corpus(tmp_path):
 class Oracle:
     """rank_bm25 over the same rows, in the same order, with filters applied before the cut."""
 
-    def __init__(self, registry: Registry, text_of=lambda c, d: c.text):
+    def __init__(self, registry: SqliteRegistry, text_of=lambda c, d: c.text):
         metas = {d.doc_id: d for d in registry.documents()}
         self.chunks = registry.chunks()
         self.bm25 = BM25Okapi([tokenize(text_of(c, metas[c.doc_id])) for c in self.chunks])
@@ -144,7 +144,7 @@ def test_changes_by_another_process_are_seen_without_invalidate(corpus, tmp_path
     registry, _ = corpus
     index = KeywordIndex(registry)
     index.search("revenue", 3)
-    other = Registry(tmp_path / "registry.sqlite")  # another writer on the same file
+    other = SqliteRegistry(tmp_path / "registry.sqlite")  # another writer on the same file
     try:
         meta, chunks = _doc("qualcomm", random.Random(5), 6)
         chunks[2] = chunks[2].model_copy(update={"text": "snapdragon modem royalties"})
@@ -171,7 +171,7 @@ def test_indexed_text_comes_from_text_of(corpus):
 
 
 def test_empty_registry_and_empty_texts(tmp_path):
-    registry = Registry(tmp_path / "r.sqlite")
+    registry = SqliteRegistry(tmp_path / "r.sqlite")
     try:
         index = KeywordIndex(registry)
         assert index.search("revenue", 5) == [] and len(index) == 0

@@ -7,14 +7,15 @@ import socket
 import pytest
 from pydantic import BaseModel, Field
 
-from core.config import Settings
-from core.errors import LLMOutputError
-from core.llm.factory import DUMMY_KEY, describe_llm, make_chat_model, test_connection
+from core.foundation.config import Settings
+from core.foundation.errors import LLMOutputError
+from core.llm.factory import DUMMY_KEY, describe_llm, make_chat_model
+from core.llm.probe import test_connection
 from core.llm.prompts import SYSTEM_SAFETY, fence_evidence
 from core.llm.structured import StructuredCallError, call_structured
 from core.llm.usage import Usage
-from tests.fakes.fixtures import llm_settings
-from tests.fakes.openai_server import Behaviour, FakeOpenAIServer, count_words
+from testkit.fakes.fixtures import llm_settings
+from testkit.fakes.openai_server import Behaviour, FakeOpenAIServer, count_words
 
 pytestmark = pytest.mark.slow
 SECRET = "sk-test-SECRET-0123456789"

@@ -8,11 +8,11 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
-from core.config import Settings
-from core.errors import LLMOutputError
+from core.foundation.config import Settings
+from core.foundation.errors import LLMOutputError
 from core.llm.structured import StructuredCallError, call_structured
 from core.llm.usage import Usage
-from tests.fakes.chat_model import FakeChatModel
+from testkit.fakes.chat_model import FakeChatModel
 
 SECRET = "sk-live-THIS-IS-SECRET-123456"
 

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from core.retrieval.measure.judge import first_hit_rank, is_hit
-from core.retrieval.measure.run import ConfigScore
-from core.retrieval.measure.sets import answer_figures, answer_sentences, load_set
-from core.types import Chunk
+from core.bench.measure.judge import first_hit_rank, is_hit
+from core.bench.measure.run import ConfigScore
+from core.bench.measure.sets import answer_figures, answer_sentences, load_set
+from core.foundation.types import Chunk
 
 
 def chunk(i: int, text: str, doc: str = "d1", page: int | None = None,
@@ -81,7 +81,7 @@ def test_scores_are_recall_at_k_mrr_and_latency_percentiles():
 
 
 def load_question(**gold):
-    from core.retrieval.measure.sets import BenchQuestion
+    from core.bench.measure.sets import BenchQuestion
 
     return BenchQuestion(id="q", question="q", files=["f.pdf"], **gold)
 
@@ -90,7 +90,7 @@ def load_question(**gold):
 def test_measure_command_end_to_end_on_the_sample_filing(tmp_path, capsys, monkeypatch):
     from pathlib import Path
 
-    from core.retrieval.measure.__main__ import main
+    from core.bench.measure.__main__ import main
 
     monkeypatch.setenv("DTR_DATA_DIR", str(tmp_path / "store"))
     sample = Path(__file__).resolve().parents[1] / "data" / "sample"

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from core.models import SentenceEmbedder, cpu_has_native_bf16, resolve_dtype
+from core.foundation.models import SentenceEmbedder, cpu_has_native_bf16, resolve_dtype
 
 TEXTS = [
     "The market for our products is intensely competitive.",

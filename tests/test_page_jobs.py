@@ -1,4 +1,4 @@
-"""Compare and Evaluate run as background jobs (``core.compare_job``, ``core.evaluation.job``),
+"""Compare and Evaluate run as background jobs (``core.app.compare_job``, ``core.evaluation.job``),
 like research: progress on the job, cancel at the next stage, and a page that re-attaches
 after a refresh (a new AppTest session of the same server process) by the id in its URL."""
 
@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from components import eval_charts as ec
-from core import jobs
+from core.app import jobs
 from tests.test_app import APP, TIMEOUT, app_env, boot, finished_run, ok, texts  # noqa: F401 (app_env: a fixture)
 
 
@@ -38,7 +38,7 @@ def test_a_job_reports_progress_lines_and_stops_when_cancel_is_asked():
 
 
 def test_an_app_error_in_a_job_is_its_message():
-    from core.errors import AppError
+    from core.foundation.errors import AppError
 
     def work(job):
         raise AppError("The corpus is empty: ingest first.")

@@ -7,9 +7,9 @@ import pytest
 
 from core.agent.events import PlanApproved, PlanProposed
 from core.agent.state import Answer, Evidence, PlanStep
-from core.config import Settings
-from core.report import inert, plan_edits
-from core.runs import RunRecord, export_markdown
+from core.app.report import inert, plan_edits
+from core.app.runs import RunRecord, export_markdown
+from core.foundation.config import Settings
 
 A = PlanStep(sub_question="What are NVIDIA's competition risks?", section="Item 1A",
              doc_ids=["nv"], keywords=["competition"])

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from core.errors import RetrievalError
+from core.foundation.errors import RetrievalError
 from core.retrieval.fallback import FallbackReranker
 from core.retrieval.filters import section_matches
 from core.retrieval.fusion import rrf
 from core.retrieval.rerank import get_reranker
 from core.retrieval.retriever import Retriever
-from core.retrieval.tokenize import tokenize
 from core.store.corpus_store import CorpusStore
-from tests.fixtures.retrieval.corpus import amd_10k, make_doc, nvda_10k, nvda_10q
+from core.store.tokenize import tokenize
+from testkit.corpus import amd_10k, make_doc, nvda_10k, nvda_10q
 
 
 @pytest.fixture
@@ -189,8 +189,8 @@ def test_hybrid_runs_the_keyword_side_beside_the_vector_side(monkeypatch, tmp_pa
     that breaks unless both searches wait at the same time)."""
     import threading
 
-    from core.config import Settings
-    from core.corpus import Corpus
+    from core.app.corpus import Corpus
+    from core.foundation.config import Settings
 
     settings = Settings(data_dir=tmp_path / "store", _env_file=None)
     corpus = Corpus(settings, embedder=hash_embedder)
@@ -211,3 +211,29 @@ def test_hybrid_runs_the_keyword_side_beside_the_vector_side(monkeypatch, tmp_pa
     result = corpus.retriever.search("competition risks", strategy="hybrid", k=3)
     assert result.hits and {"vector", "keyword"} <= set(result.timings_ms)
     assert result.hits[0].document.company == "Acme Widgets"
+
+
+def test_a_new_retriever_is_one_function_and_a_strategy_naming_it(corpus, monkeypatch):
+    """Retriever.search asks the strategy registry which retrievers to fuse: a retriever
+    registered under a new name and a strategy naming it beside "keyword" are searched and
+    fused with no change to the search code."""
+    from core.foundation import strategies
+    from core.retrieval import retriever as module
+
+    asked = []
+
+    def section_titles(r, ask):  # ranks chunks whose section title shares a query word
+        asked.append(ask)
+        words = set(ask.query.lower().split())
+        ranked = [(c.chunk_id, 1.0) for c in r.store.chunks()
+                  if words & set(c.section.lower().split())][: ask.n]
+        return {"titles": ranked}, {"titles": 0.1}
+
+    monkeypatch.setitem(module.RETRIEVERS, "titles", section_titles)
+    spec = strategies.StrategySpec("titled", "Titled", "titles + BM25", ("titles", "keyword"))
+    monkeypatch.setitem(strategies.STRATEGIES, "titled", spec)
+    result = corpus.search("risk factors competition", strategy="titled", k=5, rerank=False)
+    assert asked and asked[0].query == "risk factors competition"
+    assert set(result.timings_ms) >= {"titles", "keyword"}
+    assert result.hits and all("fused" in h.stages for h in result.hits)
+    assert any("titles" in h.stages for h in result.hits)

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from core.retrieval.context import (
+from core.foundation.types import Chunk, DocumentMeta
+from core.retrieval.query import analyse
+from core.store.index_text import (
     header,
     index_text,
     statement_title,
     tag_statements,
     vector_text,
 )
-from core.retrieval.query import analyse
-from core.types import Chunk, DocumentMeta
 
 
 def chunk(i: int, text: str, page: int, kind: str = "table", **kw) -> Chunk:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from core.foundation.types import DocumentMeta
 from core.retrieval.names import aliases_for, file_name_words
 from core.retrieval.scope import Period, question_periods, resolve_scope
-from core.types import DocumentMeta
 
 
 def doc(doc_id: str, company: str = "unknown", file_name: str = "", period: str = "unknown",

@@ -9,9 +9,9 @@ from datetime import date
 import pytest
 from pydantic import BaseModel, Field
 
-from core import jobs, run_session
 from core.agent.state import PlanStep
-from core.plan_draft import (
+from core.app import jobs, run_session
+from core.app.plan_draft import (
     StepDraft,
     add,
     drafts_from_plan,
@@ -21,7 +21,7 @@ from core.plan_draft import (
     remove,
     to_plan,
 )
-from core.run_index import (
+from core.app.run_index import (
     RunSummary,
     clean_tags,
     load_note,
@@ -30,7 +30,7 @@ from core.run_index import (
     set_tags,
     summaries,
 )
-from tests.agent_fakes import QUESTION, FakeRetriever, make_service
+from testkit.agent_fakes import QUESTION, FakeRetriever, make_service
 
 SECTIONS = {"nvda": ["Item 1A. Risk Factors", "Item 7. MD&A"],
             "amd": ["Item 1A. Risk Factors", "Item 1C. Cybersecurity"]}
@@ -244,7 +244,7 @@ def test_tags_are_cleaned_and_saved_with_the_run(settings):
 
 @pytest.mark.parametrize("bad", ["../etc/passwd", "a/b", ""])
 def test_run_notes_refuse_odd_ids(settings, bad):
-    from core.errors import AppError
+    from core.foundation.errors import AppError
 
     with pytest.raises(AppError):
         set_tags(settings, bad, ["x"])
@@ -252,7 +252,7 @@ def test_run_notes_refuse_odd_ids(settings, bad):
 
 def test_summaries_name_companies_and_preview_answers(settings):
     from core.agent.state import Answer, Evidence
-    from core.runs import RunRecord, save_run
+    from core.app.runs import RunRecord, save_run
 
     ev = Evidence(id="nvda-00001", kind="chunk", text="t", doc_id="nvda",
                   label="NVIDIA CORP 10-K FY2023 — Item 1A, p. 12")
@@ -281,7 +281,7 @@ def test_a_model_with_no_dependency_field_gets_none():
 def test_the_cli_shares_the_run_session_with_the_dashboard(settings):
     import io
 
-    from core.agent_cli import ask
+    from core.cli.agent import ask
 
     svc = make_service(settings)
     thread, plan, _ = svc.start(QUESTION)

@@ -6,9 +6,7 @@ import json
 
 import pytest
 
-from core.agent.checkpoint import checkpoint_path
-from core.errors import AppError
-from core.runs import (
+from core.app.runs import (
     RunRecord,
     delete_run,
     export_json,
@@ -17,8 +15,10 @@ from core.runs import (
     load_run,
     save_run,
 )
-from tests.agent_fakes import QUESTION, make_service
-from tests.fakes.chat_model import FakeChatModel
+from core.foundation.errors import AppError
+from core.store.checkpoints import checkpoint_path
+from testkit.agent_fakes import QUESTION, make_service
+from testkit.fakes.chat_model import FakeChatModel
 
 KEY = "sk-live-SECRET-0123456789abcdef"
 

@@ -15,12 +15,12 @@ import httpx
 import numpy as np
 import pytest
 
-from core.config import Settings
-from core.errors import StoreError
+from core.foundation.config import Settings
+from core.foundation.errors import StoreError
 from core.store import corpus_store
 from core.store.corpus_store import CorpusStore
-from tests.fakes.embedder import HashEmbedder
-from tests.fixtures.retrieval.corpus import amd_10k, make_doc, nvda_10k, nvda_10q
+from testkit.corpus import amd_10k, make_doc, nvda_10k, nvda_10q
+from testkit.fakes.embedder import HashEmbedder
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMA = Path(sys.executable).parent / "chroma"
@@ -151,7 +151,7 @@ def test_vectors_are_kept_and_returned(store, hash_embedder):
     meta, chunks = nvda_10k()
     store.add(meta, chunks)
     got = store.get_vectors([chunks[1].chunk_id, chunks[3].chunk_id])
-    from core.retrieval.context import index_text
+    from core.store.index_text import index_text
 
     # What is embedded is the chunk under its context header (company, form, section...).
     want = hash_embedder.encode([index_text(chunks[1], meta), index_text(chunks[3], meta)])
@@ -221,10 +221,10 @@ def test_killed_process_mid_add_is_purged_on_open(make_settings, hash_embedder):
         import sys, time
         sys.path.insert(0, {str(ROOT)!r})
         from pathlib import Path
-        from core.config import Settings
-        from tests.fakes.embedder import HashEmbedder
+        from core.foundation.config import Settings
+        from testkit.fakes.embedder import HashEmbedder
         from core.store.corpus_store import CorpusStore
-        from tests.fixtures.retrieval.corpus import nvda_10k
+        from testkit.corpus import nvda_10k
         s = Settings(data_dir=Path({str(settings.data_dir)!r}), chroma_url={settings.chroma_url!r},
                      _env_file=None)
         store = CorpusStore(s, HashEmbedder())
@@ -367,3 +367,24 @@ def test_reads_go_on_while_another_document_is_embedded(store, hash_embedder):
         writer.join(30)
     assert result and result[0][1]
     assert {d.doc_id for d in store.documents()} == {first_meta.doc_id, meta.doc_id}
+
+
+def test_both_registries_keep_the_one_registry_contract():
+    """The SQLite and PostgreSQL registries implement every method of the protocol."""
+    from core.store.documents import SqliteRegistry
+    from core.store.documents_pg import PgRegistry
+    from core.store.registry_api import Registry
+
+    wanted = {n for n in vars(Registry) if not n.startswith("_")}
+    assert len(wanted) >= 17
+    for impl in (SqliteRegistry, PgRegistry):
+        assert wanted <= {n for n in dir(impl) if callable(getattr(impl, n))}, impl
+
+
+def test_the_storage_gives_a_registry(settings):
+    from core.store.registry_api import Registry
+    from core.store.storage import storage_for
+
+    registry = storage_for(settings).registry()
+    assert isinstance(registry, Registry)
+    registry.close()

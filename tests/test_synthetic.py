@@ -8,11 +8,11 @@ import json
 import numpy as np
 import pytest
 
-from core.bench import bench_search
-from core.errors import StoreError
+from core.bench.run import bench_search
+from core.bench.synthetic import build_synthetic
+from core.foundation.errors import StoreError
 from core.store.corpus_store import CorpusStore
-from core.store.synthetic import build_synthetic
-from tests.fixtures.retrieval.corpus import amd_10k, nvda_10k, nvda_10q
+from testkit.corpus import amd_10k, nvda_10k, nvda_10q
 
 
 @pytest.fixture
@@ -65,7 +65,7 @@ def test_synthetic_refuses_a_folder_it_did_not_make(seed, tmp_path):
 
 
 def test_bench_search_on_a_synthetic_corpus(seed, settings, hash_embedder, monkeypatch, capsys):
-    monkeypatch.setattr("core.models.get_embedder", lambda s: hash_embedder)
+    monkeypatch.setattr("core.foundation.models.get_embedder", lambda s: hash_embedder)
     seed.close()
     args = argparse.Namespace(queries=None, repeat=1, synthetic=4, synthetic_dir=None,
                               chunks_per_filing=6)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from core.config import Settings
+from core.foundation.config import Settings
 from tests.pg_server import PgServer
 from tests.test_chroma_outage import ChromaServer
 
@@ -61,9 +61,9 @@ def _cli(team: Settings, tmp_path: Path, *args: str) -> subprocess.CompletedProc
 
 
 def test_team_storage_keeps_runs_notes_and_registry_in_postgres(team):
-    from core.run_index import load_note, set_tags, summaries
-    from core.runs import RunRecord, delete_run, list_runs, load_run, save_run
-    from core.storage import storage_for
+    from core.app.run_index import load_note, set_tags, summaries
+    from core.app.runs import RunRecord, delete_run, list_runs, load_run, save_run
+    from core.store.storage import storage_for
 
     assert storage_for(team).kind == "team"
     record = RunRecord(question="What changed?", status="done")
@@ -79,7 +79,7 @@ def test_team_storage_keeps_runs_notes_and_registry_in_postgres(team):
 
 
 def test_keyword_search_is_the_same_in_both_modes(team, settings, hash_embedder):
-    from core.corpus import Corpus
+    from core.app.corpus import Corpus
 
     results = []
     for s in (settings, team):
@@ -96,9 +96,9 @@ def test_keyword_search_is_the_same_in_both_modes(team, settings, hash_embedder)
 
 @pytest.mark.slow
 def test_two_processes_share_one_team_corpus_and_its_runs(team, real_embedder, tmp_path):
-    from core.agent.service import ResearchService
-    from core.corpus import Corpus
-    from core.runs import list_runs, load_run
+    from core.app.corpus import Corpus
+    from core.app.research import ResearchService
+    from core.app.runs import list_runs, load_run
 
     corpus = Corpus(team, embedder=real_embedder)  # this process: one Corpus, as the app holds
     try:
@@ -136,10 +136,10 @@ def test_two_processes_share_one_team_corpus_and_its_runs(team, real_embedder, t
 @pytest.mark.slow
 def test_postgres_restart_mid_run_gives_one_line_and_the_run_continues(
         team, pg, hash_embedder, capfd):
-    from core.agent.service import ResearchService
-    from core.corpus import Corpus
-    from core.run_index import summaries
-    from core.runs import load_run
+    from core.app.corpus import Corpus
+    from core.app.research import ResearchService
+    from core.app.run_index import summaries
+    from core.app.runs import load_run
 
     corpus = Corpus(team, embedder=hash_embedder)
     corpus.ingest_path(SAMPLE)
@@ -173,7 +173,7 @@ def test_postgres_restart_mid_run_gives_one_line_and_the_run_continues(
 
 
 def test_team_settings_are_checked_in_one_line_without_the_password():
-    from core.config import SettingsError, load_settings
+    from core.foundation.config import SettingsError, load_settings
 
     with pytest.raises(SettingsError, match="needs the shared Chroma server too"):
         load_settings(_env_file=None, database_url="postgresql://u:pw@h/db")
@@ -184,8 +184,8 @@ def test_team_settings_are_checked_in_one_line_without_the_password():
 
 
 def test_an_unreachable_database_is_one_line(tmp_path):
-    from core.errors import StoreError
-    from core.storage import storage_for
+    from core.foundation.errors import StoreError
+    from core.store.storage import storage_for
     from tests.pg_server import _free_port
 
     s = Settings(data_dir=tmp_path, database_url=f"postgresql://u:pw@127.0.0.1:{_free_port()}/x",
@@ -199,9 +199,9 @@ def test_an_unreachable_database_is_one_line(tmp_path):
 def test_a_document_left_pending_by_a_dead_writer_is_purged(team, hash_embedder):
     import psycopg
 
-    from core.corpus import Corpus
-    from core.store.registry_pg import PgRegistry
-    from tests.fixtures.retrieval.corpus import nvda_10k
+    from core.app.corpus import Corpus
+    from core.store.documents_pg import PgRegistry
+    from testkit.corpus import nvda_10k
 
     PgRegistry(str(team.database_url))  # tables
     meta, chunks = nvda_10k()

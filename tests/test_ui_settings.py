@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from core import ui_settings
+from core.app import ui_settings
 
 
 def test_non_secret_settings_round_trip_and_keys_are_never_written(settings):

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from core.config import Settings
-from core.errors import IngestError
+from core.foundation.config import Settings
+from core.foundation.errors import IngestError
 from core.retrieval.web import SnapshotWebSearch, get_web_search, parse_article
 from core.retrieval.web_saved import (
     add_saved_page,

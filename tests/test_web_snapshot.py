@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from core.config import Settings
-from core.errors import RetrievalError
+from core.foundation.config import Settings
+from core.foundation.errors import RetrievalError
 from core.retrieval.web import (
     NoWebSearch,
     SnapshotWebSearch,

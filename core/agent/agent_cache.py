@@ -1,4 +1,5 @@
-"""The agent's use of ``core.cache``: identical LLM calls and identical filing retrievals.
+"""The agent's use of ``core.foundation.cache``: identical LLM calls and identical filing
+retrievals.
 
 * **LLM** (namespace ``llm``): the key is the endpoint and model, every ``llm_*`` setting that
   shapes the reply (temperature, structured-output method, output bounds; never the key,
@@ -17,8 +18,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from core.cache import cache_key
-from core.types import Hit
+from core.foundation.cache import cache_key
+from core.foundation.types import Hit
 
 if TYPE_CHECKING:
     from core.agent.deps import AgentDeps, RoleCall
@@ -80,7 +81,7 @@ def retrieval_key(deps: AgentDeps, query: str, strategy: str, doc_ids: list[str]
         log.warning("corpus generation unreadable (%s); retrieval not cached", exc)
         return None
     s = deps.settings
-    from core.storage import storage_for
+    from core.store.storage import storage_for
 
     corpus = (storage_for(s).corpus_key(), s.chroma_url)  # which corpus the generation counts
     return cache_key("retrieval", corpus, generation, query, strategy, s.top_k, doc_ids, sections,

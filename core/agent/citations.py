@@ -61,9 +61,9 @@ def _expand(part: str) -> list[str]:
 def validate_citations(text: str, numbered: dict[int, Evidence]) -> CitationCheck:
     """Keep markers that map to ``numbered`` evidence; drop and report the others.
 
-    The text is made inert first (``core.safety.inert_markdown``: no images, HTML, links or
-    clickable bare URLs), as answers quote evidence written by others."""
-    from core.safety import inert_markdown
+    The text is made inert first (``core.foundation.safety.inert_markdown``: no images, HTML,
+    links or clickable bare URLs), as answers quote evidence written by others."""
+    from core.foundation.safety import inert_markdown
 
     text = inert_markdown(text)
     by_id = {ev.id: n for n, ev in numbered.items()}

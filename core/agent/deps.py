@@ -20,15 +20,15 @@ from pydantic import BaseModel
 
 from core.agent.doc_facts import DocFacts, read_facts
 from core.agent.state import RoleUsage
-from core.config import Settings
+from core.foundation.config import Settings
+from core.foundation.types import Chunk, DocumentMeta, Fact
 from core.llm.breaker import GuardBook, LLMGuard
-from core.types import Chunk, DocumentMeta, Fact
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
-    from core.cache import DiskCache
-    from core.models import Embedder
+    from core.foundation.cache import DiskCache
+    from core.foundation.models import Embedder
     from core.retrieval.rerank import Reranker
     from core.retrieval.retriever import FilingRetriever
     from core.retrieval.web import WebSearch

@@ -41,7 +41,7 @@ from core.agent.text import (
     table_rows,
     terms,
 )
-from core.types import Hit
+from core.foundation.types import Hit
 
 DISTILL_PROMPT = """You distill the evidence retrieved for one step of a financial research
 agent and reflect on what it shows.

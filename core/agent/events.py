@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field, TypeAdapter
 
 from core.agent.state import Coverage, Decision, PlanStep, RoleUsage, Strategy, Tool
 from core.figures.model import FigureInput, FigureResult
-from core.types import Fact, Hit, RerankerInfo, StageScore
+from core.foundation.types import Fact, Hit, RerankerInfo, StageScore
 
 PREVIEW_CHARS = 700
 

@@ -34,7 +34,7 @@ from core.agent.figure_plan import named_company, parse_request
 from core.agent.retrieval import hit_to_evidence
 from core.agent.state import Evidence, PlanStep, ResearchState, StepRecord
 from core.figures.model import FigureInput, FigureRequest, FigureResult
-from core.types import Hit
+from core.foundation.types import Hit
 
 
 def _same(a: str, b: str) -> bool:

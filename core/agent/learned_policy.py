@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from core.agent.policy_data import FEATURES, LABELS, Example, collect, live_features
-from core.config import Settings
+from core.foundation.config import Settings
 
 FOLDS = 5
 REPEATS = 10

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from core.agent.deps import match_section
 from core.agent.state import FIGURE_TOOLS, PlanStep
-from core.errors import PlanValidationError
+from core.foundation.errors import PlanValidationError
 
 TOOLS = ("filing_search", "web_search", "figure_lookup", "compute")
 MAX_PLAN_STEPS = 20

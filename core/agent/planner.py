@@ -169,7 +169,7 @@ def offline_plan(question: str, deps: AgentDeps, scope: list[str],
 
 def corpus_listing(corpus: CorpusInfo, scope: list[str]) -> str:
     """JSON listing of documents (id, company, form, period, sections) for the prompt."""
-    from core.safety import clean_meta  # filing-derived values: inert, no instructions
+    from core.foundation.safety import clean_meta  # filing-derived values: inert, no instructions
 
     rows = [
         {"doc_id": d.doc_id, "company": clean_meta(d.company),

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from core.config import Settings
+from core.foundation.config import Settings
 
 FEATURES = ("coverage_answered", "coverage_partial", "coverage_none", "top_score", "mean_score",
             "hits", "relevance", "term_coverage", "consistency", "position", "steps_left",
@@ -138,8 +138,8 @@ def examples_from_record(record: Any, outcome: float | None, max_revisions: int
 
 def outcomes(settings: Settings) -> dict[str, float]:
     """Run id -> evaluation outcome (gold evidence recall, else answer correctness)."""
-    from core.errors import AppError
     from core.evaluation.storage import list_evals, load_eval
+    from core.foundation.errors import AppError
 
     out: dict[str, float] = {}
     for manifest in list_evals(settings):
@@ -158,7 +158,7 @@ def outcomes(settings: Settings) -> dict[str, float]:
 
 def collect(settings: Settings) -> list[Example]:
     """Examples from every saved deep run under ``settings.runs_dir``."""
-    from core.runs import list_runs
+    from core.app.runs import list_runs
 
     scores = outcomes(settings)
     return [ex for record in list_runs(settings)

@@ -18,10 +18,10 @@ from core.agent.agent_cache import cached_hits, retrieval_key, store_hits
 from core.agent.deps import AgentDeps
 from core.agent.state import Evidence, PlanStep
 from core.agent.text import overlap, terms
-from core.errors import RetrievalError
+from core.foundation.errors import RetrievalError
+from core.foundation.types import Chunk, DocumentMeta, Hit, RerankerInfo, StageScore
 from core.llm.breaker import guarding
 from core.retrieval.fusion import rrf
-from core.types import Chunk, DocumentMeta, Hit, RerankerInfo, StageScore
 
 log = logging.getLogger(__name__)
 WEB_DOC_ID = "web"

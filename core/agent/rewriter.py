@@ -26,7 +26,7 @@ from core.agent.doc_facts import company_words
 from core.agent.state import PlanStep, StepRecord, Strategy
 from core.agent.text import content_words, terms
 from core.retrieval.scope import match_companies
-from core.retrieval.tokenize import fold_plural, tokenize
+from core.store.tokenize import fold_plural, tokenize
 
 REWRITER_PROMPT = """You prepare one retrieval step of a financial research agent.
 Given the step's sub-question, its keywords and the findings of earlier steps, write:

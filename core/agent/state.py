@@ -14,7 +14,7 @@ from typing import Annotated, Literal, TypedDict
 from pydantic import BaseModel, Field
 
 from core.figures.model import FigureResult
-from core.types import Hit, RerankerInfo
+from core.foundation.types import Hit, RerankerInfo
 
 Tool = Literal["filing_search", "web_search", "figure_lookup", "compute"]
 SEARCH_TOOLS = ("filing_search", "web_search")

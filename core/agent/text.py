@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.retrieval.tokenize import STOPWORDS, fold_plural, tokenize
+from core.store.tokenize import STOPWORDS, fold_plural, tokenize
 
 STEM = 6
 HEAD_WORDS = 8

@@ -47,7 +47,7 @@ class Piece:
 
     @classmethod
     def from_chunk(cls, chunk: Any, label: str = "") -> Piece:
-        """From a ``core.types.Chunk``."""
+        """From a ``core.foundation.types.Chunk``."""
         return cls(id=chunk.chunk_id, text=chunk.text, doc_id=chunk.doc_id,
                    section=chunk.section, page=chunk.page, label=label)
 

@@ -1,4 +1,4 @@
-"""An evaluation as a background job (``core.jobs``, kind ``evaluate``).
+"""An evaluation as a background job (``core.app.jobs``, kind ``evaluate``).
 
 ``start`` runs ``run_eval`` in a job whose id is ``job_id(eval_id)``: its progress is the
 runner's ``done`` of ``total`` with what just finished (one line each), its result the
@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from core import jobs
-from core.config import Settings
+from core.app import jobs
 from core.evaluation.questions import QuestionSet
 from core.evaluation.runner import EvalProgress, run_eval
 from core.evaluation.storage import new_eval_id
+from core.foundation.config import Settings
 
 
 def job_id(eval_id: str) -> str:

@@ -17,9 +17,9 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from core.config import Settings
 from core.evaluation.gold import GoldTarget, Piece
 from core.evaluation.results import MetricScore
+from core.foundation.config import Settings
 from core.llm.breaker import LLMGuard
 
 log = logging.getLogger(__name__)
@@ -129,7 +129,7 @@ class Judge:
 
 def make_judge(settings: Settings, embedder: Any, llm: Any = None, mode: str = "auto") -> Judge:
     """A judge: ``mode`` 'auto' (the given/configured LLM if any), 'llm' (required) or 'offline'."""
-    from core.errors import AppError
+    from core.foundation.errors import AppError
 
     if mode not in ("auto", "llm", "offline"):
         raise AppError(f"Unknown judge {mode!r}: choose auto, llm or offline.")

@@ -1,7 +1,7 @@
 """Ranking metrics over one ranked list: recall@k, reciprocal rank, nDCG@k.
 
 Pure functions on ranks and gains, shared by the evaluation runner and
-``core.retrieval.measure``:
+``core.bench.measure``:
 
 - ``recall_at_k(first_ranks, k)``: share of gold items whose first matching
   chunk is ranked ``<= k`` (each gold item is a needed piece of evidence);

@@ -10,15 +10,15 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from core.retrieval.registry import PLAIN, measured_configs
+from core.foundation.strategies import PLAIN, measured_configs
 
 SYSTEMS: tuple[str, ...] = ("baseline", "deep")
 STRATEGIES: dict[str, tuple[str, bool]] = {
     name: (strategy, rerank) for name, strategy, rerank in measured_configs()
     if strategy != PLAIN
 }
-"""Retrieval configurations (from ``core.retrieval.registry``, as ``python -m
-core.retrieval.measure`` reports them): name -> (retriever strategy, rerank)."""
+"""Retrieval configurations (from ``core.foundation.strategies``, as ``python -m
+core.bench.measure`` reports them): name -> (retriever strategy, rerank)."""
 RECALL_KS: tuple[int, ...] = (1, 3, 5, 10)
 ANSWER_METRICS: tuple[str, ...] = (
     "faithfulness", "answer_correctness", "numeric_correctness", "numeric_anywhere",
@@ -60,7 +60,7 @@ class QuestionResult(BaseModel):
     system: str = Field(description="'baseline' or 'deep'.")
     fingerprint: str = Field(description="Hash of the inputs; a match lets a resumed eval skip.")
     question: str
-    run_id: str | None = Field(default=None, description="Saved RunRecord (see core.runs).")
+    run_id: str | None = Field(default=None, description="Saved RunRecord (see core.app.runs).")
     status: str = Field(default="done", description="'done' or 'failed'.")
     answer: str = ""
     n_evidence: int = 0

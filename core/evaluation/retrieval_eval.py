@@ -19,11 +19,11 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from core.config import Settings
 from core.evaluation.gold import GoldTarget, Piece, first_ranks, gains
 from core.evaluation.ranking import ndcg_at_k, recall_at_k, reciprocal_rank
 from core.evaluation.results import RECALL_KS, STRATEGIES, RetrievalResult
-from core.types import Chunk
+from core.foundation.config import Settings
+from core.foundation.types import Chunk
 
 DEPTH = 10
 
@@ -45,7 +45,7 @@ def corpus_fingerprint(store: Any) -> list[str]:
 def cache_key(question: str, strategy: str, doc_ids: list[str], settings: Settings,
               embedder_name: str, reranker_name: str | None) -> str:
     """Hash of every input that can change the ranked list."""
-    from core.retrieval.tokenize import TOKENIZER_VERSION
+    from core.store.tokenize import TOKENIZER_VERSION
 
     strat, rerank = STRATEGIES[strategy]
     parts = {

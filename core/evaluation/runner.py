@@ -25,8 +25,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from core.config import Settings
-from core.errors import AppError
 from core.evaluation import storage
 from core.evaluation.answer_correctness import answer_correctness
 from core.evaluation.citation_validity import citation_validity, cited_sentences
@@ -56,6 +54,8 @@ from core.evaluation.retrieval_eval import (
     score_ranking,
 )
 from core.evaluation.self_check import self_check_share
+from core.foundation.config import Settings
+from core.foundation.errors import AppError
 
 log = logging.getLogger(__name__)
 FINGERPRINT_SETTINGS = ("llm_base_url", "llm_model", "top_k", "top_n", "rrf_k", "chunk_size",
@@ -151,7 +151,7 @@ class Runner:
 
     def service(self) -> Any:
         if self._service is None:
-            from core.agent.service import ResearchService
+            from core.app.research import ResearchService
 
             self._service = ResearchService.from_corpus(self.settings, self.corpus, llm=self.llm,
                                                         web=self.web)
@@ -246,8 +246,8 @@ class Runner:
 
     def _run(self, q: EvalQuestion, system: str) -> Any:
         if system == "baseline":
-            from core.baseline import run_baseline
-            from core.runs import save_run
+            from core.app.runs import save_run
+            from core.baseline.rag import run_baseline
 
             record = run_baseline(q.question, settings=self.settings, store=self.corpus.store,
                                   embedder=self.corpus.embedder, llm=self.llm)
@@ -283,7 +283,7 @@ def run_eval(qset: QuestionSet, *, settings: Settings, corpus: Any, judge: Judge
              on_progress: Callable[[EvalProgress], None] | None = None) -> storage.SavedEval:
     """Run ``qset`` (see the module docstring); returns the saved evaluation with its summary.
 
-    ``corpus`` is a ``core.corpus.Corpus`` (store, retriever, embedder, reranker); ``llm`` is
+    ``corpus`` is a ``core.app.corpus.Corpus`` (store, retriever, embedder, reranker); ``llm`` is
     the systems' chat model (None: offline engine), ``web`` their web search; ``service`` an
     existing ``ResearchService`` to reuse. Raises ``AppError`` for an empty corpus, unknown
     systems or strategies, or a set none of whose gold documents is available.

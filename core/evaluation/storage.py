@@ -20,9 +20,9 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from core.config import Settings
-from core.errors import AppError
 from core.evaluation.results import EvalManifest, EvalSummary, QuestionResult, RetrievalResult
+from core.foundation.config import Settings
+from core.foundation.errors import AppError
 
 M = TypeVar("M", bound=BaseModel)
 _EVAL_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$")

@@ -27,8 +27,8 @@ from core.figures.lookup import (
 from core.figures.model import FigureInput, FigureRequest, FigureResult, WorkRow
 from core.figures.quarters import own_quarters
 from core.figures.units import SCALE, amount, default_decimals, display, fits_unit, in_unit
+from core.foundation.types import Fact
 from core.metrics import catalog
-from core.types import Fact
 
 
 def _fetch(store, doc_ids: list[str] | None, years: set[int]) -> list[Fact]:

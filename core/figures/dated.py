@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from core.foundation.types import DocumentMeta, Fact
 from core.ingest.facts.calendar import FiscalCalendar
 from core.ingest.facts.headings import MONTH, durations, to_date
-from core.types import DocumentMeta, Fact
 
 _LENGTH = (r"(three|six|nine|twelve|3|6|9|12)[-\s]+months?|(twelve|thirteen|sixteen|"
            r"twenty[-\s]?four|twenty[-\s]?six|thirty[-\s]?six|thirty[-\s]?nine|fifty[-\s]?two|"

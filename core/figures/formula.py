@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from core.errors import AppError
+from core.foundation.errors import AppError
 
 FUNCTIONS: dict[str, Callable[[list[float]], float]] = {
     "avg": lambda xs: sum(xs) / len(xs),

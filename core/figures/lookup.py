@@ -26,8 +26,8 @@ from collections import Counter
 from collections.abc import Iterable
 
 from core.figures.model import FigureInput
+from core.foundation.types import Fact
 from core.metrics import Metric, allowed, catalog
-from core.types import Fact
 
 
 def split_period(period: str) -> tuple[int, int | None]:

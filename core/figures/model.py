@@ -18,7 +18,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from core.types import Fact
+from core.foundation.types import Fact
 
 Aggregate = Literal["value", "average", "change", "pct_change", "cagr", "formula"]
 UnitAsked = Literal["USD", "USD thousands", "USD millions", "USD billions", "percent", "ratio",

@@ -52,8 +52,8 @@ from core.figures.precision import (
     unmapped_measure,
 )
 from core.figures.units import default_decimals, fits_unit, natural_unit
+from core.foundation.types import DocumentMeta
 from core.retrieval.scope import match_companies, resolve_scope
-from core.types import DocumentMeta
 
 _SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z(\[])|(?<=\?)\s*")
 _CUE = re.compile(r"\b(?:what|how\s+much|how\s+many|calculate|compute|determine|find|give|"

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
-from core.config import Settings
+from core.foundation.config import Settings
+from core.foundation.types import Chunk, Page, ParsedDocument, Section
 from core.ingest.context import Subheadings, table_context
 from core.ingest.text import is_furniture
-from core.types import Chunk, Page, ParsedDocument, Section
 
 _TEXT_SEPARATORS = ["\n\n", "\n", ". ", "; ", ", ", " ", ""]
 _LETTER = re.compile(r"[A-Za-z]")

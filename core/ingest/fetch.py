@@ -21,8 +21,8 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 import httpx
 
-from core.config import Settings
-from core.errors import FetchError
+from core.foundation.config import Settings
+from core.foundation.errors import FetchError
 from core.ingest.meta import safe_file_name
 
 MAX_REDIRECTS = 5

@@ -16,7 +16,8 @@ from collections import Counter
 from lxml import etree
 from lxml import html as lxml_html
 
-from core.errors import IngestError
+from core.foundation.errors import IngestError
+from core.foundation.types import ParsedDocument
 from core.ingest.html_deep import parse_deep
 from core.ingest.html_pages import (
     COMMENT_BREAK,
@@ -42,7 +43,6 @@ from core.ingest.text import (
     is_furniture,
     repair_replacement_chars,
 )
-from core.types import ParsedDocument
 
 DEI_NAMES = (
     "dei:EntityRegistrantName",

@@ -16,9 +16,9 @@ from __future__ import annotations
 import bisect
 import re
 
+from core.foundation.types import Page
 from core.ingest.page_labels import MAX_LINE_CHARS, accept_labels, label_in_line
 from core.ingest.tables import Block
-from core.types import Page
 
 PAGE_BREAK = re.compile(r"break-(before|after)\s*:\s*(?:always|page|left|right|recto|verso)", re.I)
 COMMENT_BREAK = "PAGEBREAK"

@@ -28,12 +28,12 @@ from pypdf.errors import (
     PyPdfError,
 )
 
-from core.errors import IngestError
+from core.foundation.errors import IngestError
+from core.foundation.types import Page, ParsedDocument
 from core.ingest.pdf_furniture import strip_furniture
 from core.ingest.pdf_layout import page_text
 from core.ingest.pdf_workers import extract_in_workers
 from core.ingest.text import clean_controls
-from core.types import Page, ParsedDocument
 
 log = logging.getLogger(__name__)
 

@@ -9,8 +9,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from core.config import Settings
-from core.errors import IngestError
+from core.foundation.config import Settings
+from core.foundation.errors import IngestError
+from core.foundation.types import Chunk, DocumentMeta, Fact, ParsedDocument
 from core.ingest.chunking import chunk_document
 from core.ingest.html import load_html
 from core.ingest.meta import UNKNOWN, edgar_header, form_from, read_facts, safe_file_name
@@ -19,7 +20,6 @@ from core.ingest.sections import detect_sections
 from core.ingest.sniff import sniff
 from core.ingest.statements import relocate_statements
 from core.ingest.text import load_text
-from core.types import Chunk, DocumentMeta, Fact, ParsedDocument
 
 log = logging.getLogger(__name__)
 _LOADERS = {"pdf": load_pdf, "html": load_html, "text": load_text}

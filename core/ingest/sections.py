@@ -13,10 +13,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from core.foundation.types import Page, Section
 from core.ingest.items import TEN_K, TEN_K_ORDER, TEN_Q, TEN_Q_ORDER, pick_title
 from core.ingest.xref import ALIASES, Entry, chain_in_index, find_index, index_spans
 from core.ingest.xref import words as xref_words
-from core.types import Page, Section
 
 _ITEM_LINE = re.compile(
     r"^[ \t]*(?:part[ \t]+(?P<part>iv|iii|ii|i)\b[ \t,.:\-–—|]*)?items?[ \t]+"

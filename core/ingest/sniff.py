@@ -6,7 +6,7 @@ import codecs
 import re
 from typing import Literal
 
-from core.errors import IngestError
+from core.foundation.errors import IngestError
 from core.ingest.text import looks_textual
 
 Kind = Literal["pdf", "html", "text"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from core.types import Section
+from core.foundation.types import Section
 
 _STATEMENT = re.compile(
     r"^(?:condensed\s+)?(?:consolidated\s+)?(?:condensed\s+)?(?:balance\s+sheets?|statements?\s+of\s+"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import codecs
 import re
 
-from core.types import ParsedDocument
+from core.foundation.types import ParsedDocument
 
 _CHARSET_RE = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_\-:.]+)""", re.I)
 _XML_DECL_RE = re.compile(rb"""^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9_\-.]+)["']""", re.I)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from core.types import Page
+from core.foundation.types import Page
 
 _INDEX_HEADING = re.compile(
     r"^[^\n]{0,30}(?:cross[- ]?reference\s+(?:index|sheet|table)|form\s+10-[kq]\s+index)"

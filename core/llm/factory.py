@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from core.config import Settings
+from core.foundation.config import Settings
 from core.llm.failures import redact
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -49,16 +49,3 @@ def describe_llm(settings: Settings) -> str:
         return "offline engine"
     where = settings.llm_base_url or "https://api.openai.com/v1"
     return redact(f"{settings.llm_model} @ {where}", settings)
-
-
-def test_connection(settings: Settings) -> tuple[bool, str]:
-    """``(ok, message)`` of ``core.llm.probe.check_connection``: a plain request, then a
-    structured one with each method until one works (the message names it). The key
-    never appears in the message."""
-    from core.llm.probe import check_connection
-
-    check = check_connection(settings)
-    return check.ok, check.message
-
-
-test_connection.__test__ = False  # type: ignore[attr-defined]  # not a pytest test

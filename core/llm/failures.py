@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import httpx
 import openai
 
-from core.config import Settings
+from core.foundation.config import Settings
 
 _KEYLIKE = re.compile(
     r"(sk-[A-Za-z0-9_\-*]{4,}|tvly-[A-Za-z0-9_\-*]{4,}|Bearer\s+[A-Za-z0-9_\-.*]{4,})"

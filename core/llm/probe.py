@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field
 
-from core.config import Settings
+from core.foundation.config import Settings
 from core.llm.breaker import LLMGuard
+from core.llm.factory import describe_llm, make_chat_model
 from core.llm.failures import describe, redact
 
 ORDER = ("json_schema", "json_mode", "function_calling", "prompt")
@@ -46,7 +47,6 @@ def _order(configured: str) -> list[str]:
 
 def check_connection(settings: Settings) -> ConnectionCheck:
     """Plain request, then the structured methods in turn (see the module docstring)."""
-    from core.llm.factory import describe_llm, make_chat_model
     from core.llm.structured import StructuredCallError, call_structured
 
     llm = make_chat_model(settings)
@@ -80,3 +80,14 @@ def check_connection(settings: Settings) -> ConnectionCheck:
     return ConnectionCheck(False, redact(f"Connected to {where}, but no structured-output "
                                          f"method worked ({failed}); the agent will use the "
                                          "offline engine's rules.", settings), None, tried)
+
+
+def test_connection(settings: Settings) -> tuple[bool, str]:
+    """``(ok, message)`` of ``check_connection``: a plain request, then a
+    structured one with each method until one works (the message names it). The key
+    never appears in the message."""
+    check = check_connection(settings)
+    return check.ok, check.message
+
+
+test_connection.__test__ = False  # type: ignore[attr-defined]  # not a pytest test

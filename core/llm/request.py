@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.config import Settings
+from core.foundation.config import Settings
 from core.llm.failures import Failure
 
 MAX_BACKOFF_S = 8.0

@@ -39,8 +39,8 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langchain_core.messages.utils import convert_to_messages
 from pydantic import BaseModel
 
-from core.config import Settings
-from core.errors import LLMOutputError
+from core.foundation.config import Settings
+from core.foundation.errors import LLMOutputError
 from core.llm.breaker import LLMGuard, active_guard
 from core.llm.failures import describe, redact
 from core.llm.repair import RepairError, parse_model

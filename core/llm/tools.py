@@ -22,8 +22,8 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.messages.utils import convert_to_messages
 
-from core.config import Settings
-from core.errors import LLMOutputError
+from core.foundation.config import Settings
+from core.foundation.errors import LLMOutputError
 from core.llm.breaker import LLMGuard, active_guard
 from core.llm.failures import describe, redact
 from core.llm.request import MIN_CALL_S, bounded

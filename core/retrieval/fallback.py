@@ -25,9 +25,9 @@ from typing import Literal
 
 import numpy as np
 
+from core.foundation.types import Hit, RerankerInfo, StageScore
 from core.retrieval.fusion import rrf
-from core.retrieval.tokenize import tokenize
-from core.types import Hit, RerankerInfo, StageScore
+from core.store.tokenize import tokenize
 
 
 def apply_rerank_scores(hits: list[Hit], scores: np.ndarray, top_n: int) -> list[Hit]:

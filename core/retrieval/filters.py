@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from core.errors import RetrievalError
-from core.types import DocumentMeta
+from core.foundation.errors import RetrievalError
+from core.foundation.types import DocumentMeta
 
 _ITEM = re.compile(r"\bitem\s+(\d{1,2}[a-z]?)\b")
 _PART = re.compile(r"\bpart\s+(iv|i{1,3}|[1-4])\b")

@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, Field
 
+from core.foundation.types import Hit, RerankerInfo
 from core.llm.prompts import fence_evidence, with_safety
 from core.retrieval.fallback import apply_rerank_scores
-from core.types import Hit, RerankerInfo
 
 RERANK_PROMPT = """You grade evidence for a financial analyst's search over SEC filings.
 For every passage, grade how directly it helps answer the query:

@@ -1,4 +1,4 @@
-"""Choosing the reranker named by ``Settings.reranker`` (``core.retrieval.registry``):
+"""Choosing the reranker named by ``Settings.reranker`` (``core.foundation.strategies``):
 ``auto`` takes the configured cross-encoder when its weights can be had, else the best
 measured offline choice (``OFFLINE_DEFAULT``: a local fallback from
 ``core.retrieval.fallback``, or none); ``llm`` asks the configured LLM
@@ -10,7 +10,7 @@ Where the cross-encoder's weights come from, in order:
 1. ``settings.reranker_model`` is a local folder;
 2. the Hugging Face model cache already holds it;
 3. the hub answers a brief probe (``settings.reranker_hub_probe_s``) and the model
-   downloads. With ``HF_HUB_OFFLINE=1`` (the default here, set by core.models)
+   downloads. With ``HF_HUB_OFFLINE=1`` (the default here, set by core.foundation.models)
    there is no probe and no download.
 """
 
@@ -24,11 +24,11 @@ from typing import Protocol
 
 import numpy as np
 
-import core.models  # noqa: F401  (sets HF_HUB_OFFLINE / OMP_WAIT_POLICY before torch)
-from core.config import Settings
+import core.foundation.models  # noqa: F401  (sets HF_HUB_OFFLINE / OMP_WAIT_POLICY before torch)
+from core.foundation.config import Settings
+from core.foundation.strategies import RERANKERS
+from core.foundation.types import Hit, RerankerInfo
 from core.retrieval.fallback import METHODS, FallbackReranker, apply_rerank_scores
-from core.retrieval.registry import RERANKERS
-from core.types import Hit, RerankerInfo
 
 log = logging.getLogger(__name__)
 
@@ -167,7 +167,7 @@ def _llm_reranker(settings: Settings, llm):
 
 def get_reranker(settings: Settings, embedder, store, *, choice: str | None = None, llm=None):
     """The reranker ``choice`` (default ``settings.reranker``) names; see
-    ``core.retrieval.registry.RERANKERS``. What cannot be had degrades to the best measured
+    ``core.foundation.strategies.RERANKERS``. What cannot be had degrades to the best measured
     offline choice, and ``info.reason`` says why."""
     choice = choice or settings.reranker
     if choice not in RERANKERS:

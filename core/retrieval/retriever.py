@@ -6,7 +6,7 @@
    ``scope="auto"``, the default) the companies and periods the query names choose the
    filings (``core.retrieval.scope``); the result's ``scope`` says what was matched.
 2. **Rankings** inside the filters (documents, sections), ``max(settings.top_k, k)``
-   candidates each, per the strategy's retrievers (``core.retrieval.registry``): vector
+   candidates each, per the strategy's retrievers (``core.foundation.strategies``): vector
    (cosine of the query embedding), keyword (BM25 of the query plus the line items of the
    metrics it names, ``core.retrieval.query``), and, when the query names financial
    statements or metrics printed in them, a ranking of the chunks of those statements.
@@ -23,26 +23,77 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from core.config import Settings
-from core.errors import RetrievalError
+from core.foundation.config import Settings
+from core.foundation.errors import RetrievalError
+from core.foundation.strategies import STRATEGIES
+from core.foundation.types import Hit, ScopeInfo, SearchResult, StageScore
 from core.retrieval.filters import resolve_doc_ids, resolve_sections
 from core.retrieval.fusion import rrf
 from core.retrieval.query import analyse
-from core.retrieval.registry import STRATEGIES
 from core.retrieval.scope import resolve_scope
-from core.types import Hit, ScopeInfo, SearchResult, StageScore
 
 if TYPE_CHECKING:
-    from core.models import Embedder
+    from core.foundation.models import Embedder
     from core.retrieval.rerank import Reranker
 
 SCOPES = ("auto", "all")
-_SIDES = ThreadPoolExecutor(max_workers=4, thread_name_prefix="keyword-side")
+_SIDES = ThreadPoolExecutor(max_workers=4, thread_name_prefix="retriever-side")
+
+
+Rankings = dict[str, list[tuple[str, float]]]  # stage -> [(chunk id, score)] best first
+
+
+@dataclass(frozen=True)
+class Ask:
+    """What a first-stage retriever is asked: the query, inside the filters."""
+
+    query: str
+    keyword_query: str  # the query plus the line items of the metrics it names
+    statements: list[str]  # statements whose chunks get a ranking of their own
+    n: int  # candidates per ranking
+    doc_ids: list[str] | None
+    sections: list[str] | None
+
+
+def _timed(stage: str, run: Callable[[], list[tuple[str, float]]]
+           ) -> tuple[Rankings, dict[str, float]]:
+    t0 = time.perf_counter()
+    ranked = run()
+    return {stage: ranked}, {stage: (time.perf_counter() - t0) * 1000}
+
+
+def vector_retriever(r: Retriever, ask: Ask) -> tuple[Rankings, dict[str, float]]:
+    """Cosine of the query's embedding."""
+    return _timed("vector", lambda: r.store.vector_search(
+        r.encode_query(ask.query), ask.n, ask.doc_ids, ask.sections))
+
+
+def keyword_retriever(r: Retriever, ask: Ask) -> tuple[Rankings, dict[str, float]]:
+    """BM25 of the query and its metrics' line items; with the statements the query names,
+    a ranking of those statements' chunks besides."""
+    rankings, timings = _timed("keyword", lambda: r.store.keyword_search(
+        ask.keyword_query, ask.n, ask.doc_ids, ask.sections))
+    if ask.statements:
+        found, ms = _timed("statement", lambda: r.store.statement_search(
+            ask.keyword_query, ask.statements, ask.n, ask.doc_ids, ask.sections))
+        rankings.update(found)
+        timings.update(ms)
+    return rankings, timings
+
+
+# A strategy names the retrievers it fuses (``core.foundation.strategies``); a new one is
+# its function here and a name in a strategy's ``retrievers``.
+RETRIEVERS: dict[str, Callable[[Retriever, Ask], tuple[Rankings, dict[str, float]]]] = {
+    "vector": vector_retriever,
+    "keyword": keyword_retriever,
+}
 
 
 class FilingRetriever(Protocol):
@@ -113,36 +164,9 @@ class Retriever:
         keyword_query = " ".join([query, *expansions])
         wanted = {"off": [], "named": analysis.named_statements,
                   "metrics": analysis.statements}[self.settings.statement_ranking]
-        timings: dict[str, float] = {}
-
-        rankings: dict[str, list[tuple[str, float]]] = {}
-        spec = STRATEGIES[strategy]
-
-        def keyword_side() -> tuple[dict[str, list[tuple[str, float]]], dict[str, float]]:
-            found, ms = {}, {}
-            t0 = time.perf_counter()
-            found["keyword"] = self.store.keyword_search(keyword_query, n_cand, docs, secs)
-            ms["keyword"] = (time.perf_counter() - t0) * 1000
-            if wanted:
-                t0 = time.perf_counter()
-                found["statement"] = self.store.statement_search(
-                    keyword_query, wanted, n_cand, docs, secs)
-                ms["statement"] = (time.perf_counter() - t0) * 1000
-            return found, ms
-
-        both = "vector" in spec.retrievers and "keyword" in spec.retrievers
-        # Hybrid: the keyword side runs beside the query's embedding and vector search
-        # (the encoder releases the GIL), so a step waits for the slower side only.
-        pending = _SIDES.submit(keyword_side) if both else None
-        if "vector" in spec.retrievers:
-            t0 = time.perf_counter()
-            qvec = self.encode_query(query)
-            rankings["vector"] = self.store.vector_search(qvec, n_cand, docs, secs)
-            timings["vector"] = (time.perf_counter() - t0) * 1000
-        if "keyword" in spec.retrievers:
-            found, ms = pending.result() if pending is not None else keyword_side()
-            rankings.update(found)
-            timings.update(ms)
+        ask = Ask(query=query, keyword_query=keyword_query, statements=wanted, n=n_cand,
+                  doc_ids=docs, sections=secs)
+        rankings, timings = self._rankings(STRATEGIES[strategy].retrievers, ask)
 
         hits = self._candidates(rankings, documents)
         rq = (rerank_query or "").strip() or query
@@ -166,6 +190,19 @@ class Retriever:
             statements=wanted if "statement" in rankings else [],
             expansions=expansions if "keyword" in rankings else [],
         )
+
+    def _rankings(self, names: tuple[str, ...], ask: Ask) -> tuple[Rankings, dict[str, float]]:
+        """Every retriever the strategy fuses, in its order: the first in this thread, the
+        others beside it (the encoder releases the GIL, so a hybrid search waits for the
+        slower side only)."""
+        pending = [_SIDES.submit(RETRIEVERS[name], self, ask) for name in names[1:]]
+        results = [RETRIEVERS[names[0]](self, ask), *(f.result() for f in pending)]
+        rankings: Rankings = {}
+        timings: dict[str, float] = {}
+        for found, ms in results:
+            rankings.update(found)
+            timings.update(ms)
+        return rankings, timings
 
     def _check(self, query: str, strategy: str, k: int, scope: str) -> None:
         if strategy not in STRATEGIES:

@@ -22,8 +22,8 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
+from core.foundation.types import DocumentMeta
 from core.retrieval.names import aliases_for, allows, question_spans
-from core.types import DocumentMeta
 
 _QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2,
                   "3rd": 3, "4th": 4}

@@ -38,9 +38,9 @@ from typing import Literal, Protocol
 from pydantic import BaseModel, Field
 from rank_bm25 import BM25Okapi
 
-from core.config import Settings
-from core.errors import RetrievalError
-from core.retrieval.tokenize import tokenize
+from core.foundation.config import Settings
+from core.foundation.errors import RetrievalError
+from core.store.tokenize import tokenize
 
 
 class WebHit(BaseModel):

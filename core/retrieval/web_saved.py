@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from core.config import Settings
-from core.errors import IngestError
+from core.foundation.config import Settings
+from core.foundation.errors import IngestError
 from core.retrieval.web import DEMO, SAVED, WebHit, _articles, normalise_date, save_to_snapshot
 
 NOTES = {

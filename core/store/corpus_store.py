@@ -7,7 +7,7 @@ collection named for this data folder.
 Adding a document is atomic with respect to searches and listings:
 
 1. tag financial-statement chunks and embed each chunk under its context header
-   (``core.retrieval.context``; nothing written yet);
+   (``core.store.index_text``; nothing written yet);
 2. write the document and its chunks with status ``pending`` (one transaction);
 3. upsert the vectors into Chroma;
 4. flip the document to ``ready`` (one transaction).
@@ -30,18 +30,19 @@ import threading
 
 import numpy as np
 
-from core.config import Settings
-from core.errors import StoreError
-from core.models import Embedder
-from core.retrieval.context import index_text, tag_statements, vector_text
-from core.storage import storage_for
+from core.foundation.config import Settings
+from core.foundation.errors import StoreError
+from core.foundation.models import Embedder
+from core.foundation.types import Chunk, DocumentMeta, Fact
 from core.store.coherence import Generation
 from core.store.doc_vectors import DocVectors
 from core.store.facts_table import with_statements
 from core.store.failures import add_failed, delete_failed, first_line
+from core.store.index_text import index_text, tag_statements, vector_text
 from core.store.keyword import KeywordIndex, TextOf
+from core.store.registry_api import Registry
+from core.store.storage import storage_for
 from core.store.vectors import VectorIndex
-from core.types import Chunk, DocumentMeta, Fact
 
 log = logging.getLogger(__name__)
 
@@ -54,13 +55,13 @@ class CorpusStore:
 
     def __init__(self, settings: Settings, embedder: Embedder, keyword_text: TextOf | None = None):
         """``keyword_text(chunk, document)`` is the text the keyword index holds for a chunk
-        (default: the chunk under its context header, ``core.retrieval.context``)."""
+        (default: the chunk under its context header, ``core.store.index_text``)."""
         self.settings = settings
         self.embedder = embedder
         self._lock = threading.RLock()
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         self.storage = storage_for(settings)  # SQLite + file lock, or the team database
-        self.registry = self.storage.registry()
+        self.registry: Registry = self.storage.registry()
         self.vectors = VectorIndex(settings, embedder.name, embedder.dim)
         self.doc_vectors = DocVectors(self.vectors)
         self.keyword = KeywordIndex(self.registry, text_of=keyword_text or index_text)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from core.errors import StoreError
+from core.foundation.errors import StoreError
 
 EDITABLE = ("company", "form_type", "period", "ticker")
 ALIASES = {"form": "form_type", "tickers": "ticker"}

@@ -9,7 +9,7 @@ with ``ON DELETE CASCADE``: a document's facts go with it.
 
 from __future__ import annotations
 
-from core.types import Chunk, Fact
+from core.foundation.types import Chunk, Fact
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS facts (
@@ -38,7 +38,7 @@ def fact_rows(doc_id: str, facts: list[Fact]) -> list[tuple]:
     """Rows for ``facts``; every fact must belong to ``doc_id``."""
     bad = [f.fact_id for f in facts if f.doc_id != doc_id]
     if bad:
-        from core.errors import StoreError
+        from core.foundation.errors import StoreError
 
         raise StoreError(f"{len(bad)} fact(s) (e.g. {bad[0]}) do not belong to document "
                          f"{doc_id}.")

@@ -20,7 +20,7 @@ import threading
 from collections.abc import Iterator
 from urllib.parse import urlparse
 
-from core.errors import StoreError
+from core.foundation.errors import StoreError
 
 _POOLS: dict[str, object] = {}
 _LOCK = threading.Lock()

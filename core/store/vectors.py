@@ -23,9 +23,9 @@ from urllib.parse import urlparse
 
 import numpy as np
 
-from core.config import Settings
-from core.errors import StoreError
-from core.types import Chunk
+from core.foundation.config import Settings
+from core.foundation.errors import StoreError
+from core.foundation.types import Chunk
 
 _CLIENTS: dict[tuple[str, str], object] = {}
 _CLIENTS_LOCK = threading.Lock()
@@ -104,7 +104,7 @@ def collection_name(settings: Settings) -> str:
     """
     if not settings.chroma_url:
         return settings.collection
-    from core.storage import corpus_digest  # the data folder, or the team database
+    from core.store.storage import corpus_digest  # the data folder, or the team database
 
     return f"{settings.collection}-{corpus_digest(settings)}"
 

@@ -15,12 +15,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from core.foundation.types import Chunk, DocumentMeta, Fact, ParsedDocument
 from core.ingest.facts.calendar import FiscalCalendar
 from core.ingest.facts.link import chunk_finder, link_xbrl, page_finder
 from core.ingest.facts.metric import metric_of
 from core.ingest.facts.table_facts import read_tables
 from core.ingest.facts.xbrl import is_inline_xbrl, read_xbrl
-from core.types import Chunk, DocumentMeta, Fact, ParsedDocument
 
 __all__ = ["calendar_from_quarter", "calendar_from_years", "extract_facts", "fiscal_calendar",
            "primary_statements"]

@@ -17,7 +17,7 @@ import bisect
 from collections import defaultdict
 from datetime import date
 
-from core.types import Chunk, Fact, Page
+from core.foundation.types import Chunk, Fact, Page
 
 END_DAYS = 10
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from core.foundation.types import Fact
 from core.metrics import metric_for_concept, metric_for_label
-from core.types import Fact
 
 
 def metric_of(fact: Fact) -> str | None:

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field, replace
 from datetime import date
 
+from core.foundation.types import Fact, ParsedDocument
 from core.ingest.facts.calendar import FiscalCalendar, iso
 from core.ingest.facts.cells import Figure, read_figure, scale_of, unit_of
 from core.ingest.facts.headings import (
@@ -35,7 +36,6 @@ from core.ingest.facts.rows import (
     statement_of,
     table_rows,
 )
-from core.types import Fact, ParsedDocument
 
 CAPTION_CHARS = 160  # longer caption lines are prose: they say no period, unit or percent
 CONTINUES_CHARS = 6000

@@ -17,9 +17,9 @@ import re
 import warnings
 from dataclasses import dataclass
 
+from core.foundation.types import Fact
 from core.ingest.facts.calendar import FiscalCalendar, months_between
 from core.ingest.text import declared_charset, decode_bytes
-from core.types import Fact
 
 _CASE = ("nonFraction", "nonNumeric", "contextRef", "unitRef", "startDate", "endDate",
          "continuedAt", "explicitMember", "typedMember", "unitNumerator", "unitDenominator",

@@ -1,0 +1,194 @@
+"""The corpus service: ingest files and URLs into the store, list, delete, search.
+
+This is the one object pages and the CLI talk to for the library. It ties
+``core.ingest`` (parse, sections, chunks) to ``core.store`` (registry, Chroma,
+BM25) and ``core.retrieval`` (the search funnel).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core.foundation.config import Settings
+from core.foundation.errors import IngestError
+from core.foundation.types import DocumentMeta, SearchResult
+
+STAGE_LABELS = {
+    "parse": "parsing",
+    "sections": "finding sections",
+    "chunk": "chunking",
+    "facts": "reading financial facts",
+    "embed": "embedding {n} chunks",
+    "index": "indexing",
+}
+
+
+class StageClock:
+    """Times named stages as they are announced and forwards a readable label."""
+
+    def __init__(self, callback: Callable[[str], None] | None = None):
+        self.callback = callback
+        self.timings: dict[str, float] = {}
+        self.n_chunks = 0
+        self._current: str | None = None
+        self._t0 = 0.0
+
+    def __call__(self, name: str) -> None:
+        self.stop()
+        self._current, self._t0 = name, time.perf_counter()
+        if self.callback:
+            self.callback(STAGE_LABELS.get(name, name).format(n=self.n_chunks))
+
+    def stop(self) -> None:
+        if self._current is not None:
+            elapsed = time.perf_counter() - self._t0
+            self.timings[self._current] = self.timings.get(self._current, 0.0) + elapsed
+            self._current = None
+
+
+@dataclass
+class IngestReport:
+    """What one ingest did: the document, whether it was new, seconds per stage."""
+
+    meta: DocumentMeta
+    added: bool
+    timings: dict[str, float] = field(default_factory=dict)
+    n_facts: int | None = None  # facts stored with the document (None: not extracted)
+    warnings: list[str] = field(default_factory=list)
+
+
+class Corpus:
+    """Facade over ingest + store + retrieval for one Settings (one storage folder)."""
+
+    def __init__(self, settings: Settings, embedder=None, reranker=None):
+        from core.retrieval.rerank import get_reranker
+        from core.retrieval.retriever import Retriever
+        from core.store.corpus_store import CorpusStore
+
+        if embedder is None:
+            from core.foundation.models import get_embedder
+
+            embedder = get_embedder(settings)
+        self.settings = settings
+        self.embedder = embedder
+        self.store = CorpusStore(settings, embedder)
+        self._reranker = reranker
+        self._retriever: Retriever | None = None
+        self._retriever_cls = Retriever
+        self._get_reranker = get_reranker
+
+    # --- retrieval -------------------------------------------------------
+    @property
+    def reranker(self):
+        if self._reranker is None:
+            self._reranker = self._get_reranker(self.settings, self.embedder, self.store)
+        return self._reranker
+
+    @property
+    def retriever(self):
+        if self._retriever is None:
+            self._retriever = self._retriever_cls(
+                self.store, self.embedder, self.reranker, self.settings
+            )
+        return self._retriever
+
+    def use_reranker(self, reranker) -> None:
+        """Search with ``reranker`` from now on (e.g. one named in the settings page)."""
+        self._reranker = reranker
+        self._retriever = None
+
+    def search(self, query: str, **kwargs) -> SearchResult:
+        return self.retriever.search(query, **kwargs)
+
+    # --- library ---------------------------------------------------------
+    def documents(self) -> list[DocumentMeta]:
+        return self.store.documents()
+
+    def delete(self, doc_id: str) -> None:
+        from core.store.files import remove_original
+
+        self.store.delete(doc_id)
+        remove_original(self.settings, doc_id)
+
+    def update_document(self, doc_id: str, **fields: str) -> DocumentMeta:
+        """Correct company, form (``form_type``), period or ticker of a document; filters
+        and citations read the stored metadata, so they follow. Raises StoreError."""
+        return self.store.update_document(doc_id, **fields)
+
+    def ingest_bytes(
+        self,
+        data: bytes,
+        file_name: str,
+        *,
+        company: str | None = None,
+        form_type: str | None = None,
+        period: str | None = None,
+        source: str = "",
+        on_stage: Callable[[str], None] | None = None,
+    ) -> IngestReport:
+        """Parse, chunk, embed and index one file.
+
+        Raises IngestError (the corpus is then unchanged). ``on_stage`` receives a
+        readable label as each stage starts ("parsing", ..., "embedding 485 chunks")."""
+        from core.ingest.pipeline import prepare
+
+        clock = StageClock(on_stage)
+        prepared = prepare(
+            data,
+            file_name,
+            self.settings,
+            company=company,
+            form_type=form_type,
+            period=period,
+            source=source or file_name,
+            on_stage=clock,
+        )
+        clock.stop()
+        from core.store.files import keep_original
+
+        keep_original(self.settings, prepared.meta.doc_id, data)  # citations show it as filed
+        existing = self.store.get_document(prepared.meta.doc_id)
+        if existing is not None:  # unchanged; one ingested before facts existed gets them
+            n_facts = self.store.facts_status().get(existing.doc_id)
+            if n_facts is None and prepared.facts is not None:
+                self.store.write_facts(existing.doc_id, prepared.facts)
+                n_facts = len(prepared.facts)
+            return IngestReport(existing, False, dict(prepared.timings), n_facts=n_facts,
+                                warnings=prepared.warnings)
+        clock.n_chunks = len(prepared.chunks)
+        facts = prepared.facts
+        meta, added = self.store.add(prepared.meta, prepared.chunks, on_stage=clock,
+                                     facts=facts)
+        clock.stop()
+        timings = dict(prepared.timings)
+        timings.update({k: v for k, v in clock.timings.items() if k in ("embed", "index")})
+        return IngestReport(meta, added, timings, n_facts=None if facts is None else len(facts),
+                            warnings=prepared.warnings)
+
+    def ingest_path(self, path: str | Path, **kwargs) -> IngestReport:
+        p = Path(path)
+        if not p.exists():
+            raise IngestError(f"File not found: {p}. Check the path and try again.")
+        if not p.is_file():
+            raise IngestError(f"{p} is a folder, not a file. Give the filing's file path.")
+        size = p.stat().st_size
+        if size > self.settings.max_file_bytes:
+            raise IngestError(
+                f"{p.name} is {size / 1e6:.1f} MB, over the {self.settings.max_file_mb:g} MB limit "
+                "(raise DTR_MAX_FILE_MB to accept it)."
+            )
+        kwargs.setdefault("source", str(p))
+        return self.ingest_bytes(p.read_bytes(), p.name, **kwargs)
+
+    def ingest_url(self, url: str, **kwargs) -> IngestReport:
+        from core.ingest.fetch import fetch_url
+
+        data, name = fetch_url(url, self.settings)
+        kwargs.setdefault("source", url)
+        return self.ingest_bytes(data, name, **kwargs)
+
+    def close(self) -> None:
+        self.store.close()

@@ -1,0 +1,225 @@
+"""Benchmarks (figures for notes, never timed assertions in tests).
+
+``python -m core bench ingest FILE...`` prints seconds per stage and chunk counts,
+ingesting into a throw-away corpus folder unless ``--keep``;
+``python -m core bench search`` prints p50/p95 latency per strategy over a
+query set against the configured corpus.
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from core.foundation.config import Settings
+from core.foundation.errors import AppError
+
+DEFAULT_QUERIES = [
+    "competition risks",
+    "What are the main risks related to competition?",
+    "total revenue",
+    "Total revenue 26,974",
+    "supply chain concentration and manufacturing partners",
+    "export controls China",
+    "research and development expenses",
+    "net income per diluted share",
+    "customers designing their own chips",
+    "goodwill impairment",
+    "gross margin decline reasons",
+    "data center segment revenue growth",
+]
+
+# Analyst-style questions (FinanceBench's wording), so query lengths and terms are realistic.
+ANALYST_QUERIES = [
+    "What is the FY2018 capital expenditure amount (in USD millions) for 3M?",
+    "What was NVIDIA's Data Center revenue in fiscal year 2023?",
+    "How much did AMD spend on research and development in 2015?",
+    "What were Amazon's total net sales in 2017?",
+    "What is the company's effective tax rate and what drove the change?",
+    "How much cash was provided by operating activities in the most recent year?",
+    "Which customers account for more than 10% of revenue?",
+    "What are the material legal proceedings disclosed?",
+    "Does the company pay dividends, and how much per share?",
+    "What is the total long-term debt outstanding at year end?",
+    "How many employees does the company have?",
+    "What is the gross margin percentage and how did it change year over year?",
+]
+
+
+def bench_ingest(args, settings: Settings) -> int:
+    from core.app.corpus import Corpus
+    from core.foundation.models import get_embedder
+
+    t0 = time.perf_counter()
+    embedder = get_embedder(settings)
+    print(f"model load: {time.perf_counter() - t0:.2f}s (once per process, not counted below)")
+    tmp = None
+    if not args.keep:
+        tmp = tempfile.TemporaryDirectory(prefix="bench-ingest-")
+        settings = settings.model_copy(  # scratch: never into the team database
+            update={"data_dir": Path(tmp.name), "database_url": None})
+    corpus = Corpus(settings, embedder=embedder)
+    header = f"{'file':34} {'parse':>6} {'sect':>6} {'chunk':>6} {'facts':>6} {'embed':>6} " \
+             f"{'index':>6} {'total':>6} {'facts%':>6} {'n_facts':>7} {'chunks':>6} " \
+             f"{'tables':>6} {'dup%':>5}"
+    print(header)
+    grand = grand_facts = 0.0
+    failed: list[str] = []
+    for path in args.files:
+        try:
+            report = corpus.ingest_path(path)
+        except AppError as exc:  # report the file and go on with the batch
+            failed.append(path)
+            print(f"{Path(path).name[:34]:34} FAILED: {exc}")
+            continue
+        t = report.timings
+        embed, index = t.get("embed", 0.0), t.get("index", 0.0)
+        facts = t.get("facts", 0.0)
+        total = t.get("parse", 0) + t.get("sections", 0) + t.get("chunk", 0) + facts + embed \
+            + index
+        grand += total
+        grand_facts += facts
+        chunks = corpus.store.chunks(report.meta.doc_id)
+        texts = [c.text for c in chunks]
+        dup = 100.0 * (len(texts) - len(set(texts))) / max(1, len(texts))
+        share = 100.0 * facts / total if total else 0.0
+        n_facts = "-" if report.n_facts is None else str(report.n_facts)
+        print(f"{Path(path).name[:34]:34} {t.get('parse', 0):6.2f} {t.get('sections', 0):6.2f} "
+              f"{t.get('chunk', 0):6.2f} {facts:6.2f} {embed:6.2f} {index:6.2f} {total:6.2f} "
+              f"{share:6.1f} {n_facts:>7} {report.meta.n_chunks:6d} {report.meta.n_tables:6d} "
+              f"{dup:5.1f}")
+        for warning in report.warnings:
+            print(f"  warning: {warning}")
+    if len(args.files) > 1:
+        share = 100.0 * grand_facts / grand if grand else 0.0
+        print(f"all {len(args.files)} files: {grand:.2f}s, of which facts {grand_facts:.2f}s "
+              f"({share:.1f}%, i.e. +{100.0 * grand_facts / max(grand - grand_facts, 1e-9):.1f}% "
+              f"over ingest without facts); {len(corpus.documents())} documents, "
+              f"{sum(d.n_chunks for d in corpus.documents())} chunks")
+    if failed:
+        print(f"{len(failed)} of {len(args.files)} files failed: "
+              + ", ".join(Path(p).name for p in failed))
+    corpus.close()
+    if tmp:
+        tmp.cleanup()
+    return 1 if failed else 0
+
+
+def _pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    idx = min(len(values) - 1, max(0, round(q * (len(values) - 1))))
+    return values[idx]
+
+
+# (label, strategy, rerank, filter): the four strategies over the whole corpus, then hybrid
+# filtered as the agent's plans filter: to one filing (a different one per query), to a section.
+_BENCH_ROWS = [
+    ("keyword", "keyword", False, None), ("vector", "vector", False, None),
+    ("hybrid", "hybrid", False, None), ("hybrid+rerank", "hybrid", True, None),
+    ("hybrid, 1 filing", "hybrid", False, "doc"), ("hybrid, Item 7", "hybrid", False, "section"),
+]
+
+
+def _rss_mb() -> float:
+    """Resident memory of this process now, in MB (Linux; 0 elsewhere)."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    import os
+
+    return pages * os.sysconf("SC_PAGE_SIZE") / 1e6
+
+
+def _synthetic_settings(args, settings: Settings, embedder) -> Settings:
+    """Build or reuse the synthetic corpus grown from the configured one; its Settings."""
+    from core.bench.synthetic import build_synthetic
+    from core.store.corpus_store import CorpusStore
+
+    folder = Path(args.synthetic_dir) if args.synthetic_dir else (
+        settings.data_dir / "bench" / f"synthetic-{args.synthetic}")
+    with CorpusStore(settings, embedder) as seed:
+        n_seed = len(seed.documents())
+        syn, seconds = build_synthetic(seed, folder, args.synthetic,
+                                       chunks_per_filing=args.chunks_per_filing,
+                                       progress=lambda m: print(m, flush=True))
+    print(f"synthetic corpus: {args.synthetic} filings grown from the {n_seed} real ones in "
+          f"{settings.data_dir} ({seconds:.1f}s to build or check; cached in {folder}).\n"
+          "  Texts are the real chunks with company, numbers and some words changed; vectors "
+          "are the real\n  chunk vectors plus noise (cosine ~0.97), not model embeddings of the "
+          "changed texts;\n  queries are encoded by the real model.")
+    return syn
+
+
+def bench_search(args, settings: Settings) -> int:
+    from core.app.corpus import Corpus
+    from core.foundation.models import get_embedder
+    from core.retrieval.filters import section_matches
+
+    embedder = get_embedder(settings)
+    if args.synthetic:
+        settings = _synthetic_settings(args, settings, embedder)
+    corpus = Corpus(settings, embedder=embedder)
+    docs = corpus.documents()
+    if not docs:
+        print("The corpus is empty: ingest filings first (python -m core ingest FILE).")
+        return 1
+    queries = DEFAULT_QUERIES + ANALYST_QUERIES
+    if args.queries:
+        queries = [q.strip() for q in Path(args.queries).read_text().splitlines() if q.strip()]
+    n_chunks = sum(d.n_chunks for d in docs)
+    print(f"corpus: {len(docs)} documents, {n_chunks} chunks; {len(queries)} queries x "
+          f"{args.repeat} repeats; reranker: {corpus.reranker.info.name}")
+    rss0, t0 = _rss_mb(), time.perf_counter()
+    corpus.store.keyword.ensure()
+    build, arrays = time.perf_counter() - t0, corpus.store.keyword.memory_bytes() / 1e6
+    rss = _rss_mb()
+    print(f"keyword index: built in {build:.2f}s; arrays {arrays:.0f} MB; process RSS {rss:.0f} MB"
+          f" (+{rss - rss0:.0f} MB during the build)")
+    corpus.search(queries[0], strategy="hybrid")  # warm-up: vector index load, model load
+    print(f"{'strategy':18} {'p50 ms':>8} {'p95 ms':>8} {'mean ms':>8}   p50 per stage (ms)")
+    has_item7 = any(section_matches("Item 7", t) for ts in corpus.store.sections().values()
+                    for t in ts)
+    for label, strategy, rerank, scope in _BENCH_ROWS:
+        if scope == "section" and not has_item7:
+            continue
+        lat: list[float] = []
+        stages: dict[str, list[float]] = {}
+        for _ in range(args.repeat):
+            for i, q in enumerate(queries):
+                doc_ids = [docs[i % len(docs)].doc_id] if scope == "doc" else None
+                sections = ["Item 7"] if scope == "section" else None
+                t0 = time.perf_counter()
+                res = corpus.search(q, strategy=strategy, rerank=rerank, doc_ids=doc_ids,
+                                    sections=sections)
+                lat.append((time.perf_counter() - t0) * 1000)
+                for name, ms in res.timings_ms.items():
+                    stages.setdefault(name, []).append(ms)
+        per_stage = " ".join(f"{n} {_pct(v, .5):.1f}" for n, v in stages.items() if n != "total")
+        print(f"{label:18} {_pct(lat, .5):8.1f} {_pct(lat, .95):8.1f} "
+              f"{statistics.fmean(lat):8.1f}   {per_stage}")
+    print(f"process RSS {_rss_mb():.0f} MB")
+    corpus.close()
+    return 0
+
+
+def add_bench_parser(sub) -> None:
+    b = sub.add_parser("bench", help="benchmarks: ingest, search")
+    bsub = b.add_subparsers(dest="bench", required=True)
+    s = bsub.add_parser("ingest", help="seconds per stage for FILE(s), into a temporary corpus")
+    s.add_argument("files", nargs="+")
+    s.add_argument("--keep", action="store_true", help="ingest into the configured corpus")
+    s.set_defaults(func=bench_ingest)
+    s = bsub.add_parser("search", help="p50/p95 latency per strategy on the configured corpus")
+    s.add_argument("--queries", help="file with one query per line")
+    s.add_argument("--repeat", type=int, default=3)
+    s.add_argument("--synthetic", type=int, metavar="N",
+                   help="measure on a synthetic corpus of N filings grown from the configured one "
+                   "(built once, then reused)")
+    s.add_argument("--synthetic-dir", help="where the synthetic corpus is kept "
+                   "(default: DATA_DIR/bench/synthetic-N)")
+    s.add_argument("--chunks-per-filing", type=int, default=740,
+                   help="mean chunks per synthetic filing (a long 10-K: 700-1100)")
+    s.set_defaults(func=bench_search)

@@ -1,0 +1,184 @@
+"""``python -m core facts``: list, summarise and rebuild the financial facts of the corpus.
+
+* ``facts`` — facts per document (XBRL / table), or that a document has none extracted yet;
+* ``facts DOC_ID [--metric capex] [--period FY2018] [--source xbrl|table] [--concept ...]
+  [--statement cash_flow] [--limit N]`` — one line per fact: label, metric, period, value
+  as printed and in base units, unit, source, page, chunk;
+* ``facts --rebuild [DOC_ID...]`` — re-extracts from the kept originals
+  (``core.store.files.original_path``) the facts of the documents given, or of every document,
+  with progress. Chunks are those stored (the same parse gives the same offsets); no
+  model is loaded.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+
+from core.foundation.config import Settings
+from core.foundation.errors import AppError
+
+_PERIOD = re.compile(r"^(?:FY)?(\d{4})(?:-?(Q[1-4]|H1|9M))?$", re.I)
+
+
+def _registry(settings: Settings):
+    from core.store.storage import storage_for
+
+    return storage_for(settings).registry()
+
+
+def _period(text: str | None) -> tuple[int | None, str | None]:
+    if not text:
+        return None, None
+    m = _PERIOD.match(text.strip())
+    if m is None:
+        raise AppError(f"'{text}' is not a period: write FY2018, 2018, FY2024-Q1 or 2024-H1.")
+    return int(m.group(1)), (m.group(2) or "").upper() or None
+
+
+def _amount(value: float, unit: str) -> str:
+    if unit == "percent":
+        return f"{value:g}%"
+    if unit in ("USD/share", "pure"):
+        return f"{value:,.4g} {unit}"
+    return f"{value:,.0f} {unit}"
+
+
+def fact_line(f) -> str:
+    """One fact for the terminal."""
+    period = f"FY{f.fiscal_year}" if f.fiscal_year is not None else "?"
+    if f.fiscal_period and f.fiscal_period != "FY":
+        period += f"-{f.fiscal_period}"
+    when = f"{f.period_type} {'at' if f.period_type == 'instant' else 'to'} {f.end or '?'}"
+    where = f"p.{f.page}" if f.page else "p.-"
+    dims = f"  [{f.dims}]" if f.dims else ""
+    shown = f.printed or "-"
+    return (f"{f.label[:60]:60}  {f.metric or '-':14} {period:11} {shown:>14} = "
+            f"{_amount(f.value, f.unit):>24}  {f.source:5} {where:6} {f.chunk_id or '-'}  "
+            f"({when}; {f.statement or 'no statement'}; {f.concept or '-'}){dims}")
+
+
+def cmd_facts(args, settings: Settings) -> int:
+    if args.rebuild:
+        return rebuild(args, settings)
+    registry = _registry(settings)
+    try:
+        if args.doc_id:
+            return _list(registry, args)
+        return _summary(registry)
+    finally:
+        registry.close()
+
+
+def _summary(registry) -> int:
+    docs = registry.documents()
+    if not docs:
+        print("The corpus is empty. Add filings with `python -m core ingest FILE`.")
+        return 0
+    status = registry.facts_status()
+    missing = 0
+    for d in docs:
+        if d.doc_id not in status:
+            missing += 1
+            print(f"{d.doc_id}  {d.file_name:36} not extracted (ingested before facts)")
+            continue
+        facts = registry.facts([d.doc_id])
+        xbrl = sum(f.source == "xbrl" for f in facts)
+        linked = sum(f.chunk_id is not None for f in facts)
+        stated = sum(f.statement is not None for f in facts)
+        print(f"{d.doc_id}  {d.file_name:36} {len(facts):6} facts ({xbrl} xbrl, "
+              f"{len(facts) - xbrl} table; {stated} in statements; {linked} linked to chunks)")
+    if missing:
+        print(f"{missing} document(s) have no facts yet: `python -m core facts --rebuild` "
+              "extracts them from the kept originals.")
+    return 0
+
+
+def _list(registry, args) -> int:
+    if registry.get_document(args.doc_id) is None:
+        print(f"✗ No document {args.doc_id}; `python -m core docs` lists the ids.",
+              file=sys.stderr)
+        return 1
+    if args.doc_id not in registry.facts_status():
+        print("No facts extracted for this document yet: `python -m core facts --rebuild "
+              f"{args.doc_id}`.")
+        return 0
+    year, part = _period(args.period)
+    facts = registry.facts([args.doc_id], metric=args.metric,
+                           fiscal_years=[year] if year is not None else None,
+                           concept=args.concept, statement=args.statement)
+    if part:
+        facts = [f for f in facts if f.fiscal_period == part]
+    elif year is not None and args.period and args.period.upper().startswith("FY"):
+        facts = [f for f in facts if f.fiscal_period in ("FY", "")]
+    if args.source:
+        facts = [f for f in facts if f.source == args.source]
+    for f in facts[: args.limit] if args.limit else facts:
+        print(fact_line(f))
+    shown = min(len(facts), args.limit) if args.limit else len(facts)
+    print(f"{shown} of {len(facts)} fact(s)")
+    return 0
+
+
+def rebuild(args, settings: Settings) -> int:
+    """Re-extract facts from the kept originals (see the module docstring)."""
+    from core.ingest.facts import extract_facts
+    from core.ingest.pipeline import parse
+    from core.store.facts_table import with_statements
+    from core.store.files import original_path
+
+    registry = _registry(settings)
+    try:
+        docs = registry.documents()
+        wanted = set(args.doc_id and [args.doc_id, *args.more] or [])
+        unknown = wanted - {d.doc_id for d in docs}
+        if unknown:
+            raise AppError(f"No document {sorted(unknown)[0]!r} in the corpus; "
+                           "`python -m core docs` lists the ids.")
+        todo = [d for d in docs if not wanted or d.doc_id in wanted]
+        failed = 0
+        for i, doc in enumerate(todo, start=1):
+            path = original_path(settings, doc)
+            if path is None:
+                failed += 1
+                print(f"[{i}/{len(todo)}] ✗ {doc.file_name}: no kept original or source file; "
+                      "ingest the file again to extract its facts.", flush=True)
+                continue
+            t0 = time.perf_counter()
+            data = path.read_bytes()
+            try:
+                parsed = parse(data, doc.file_name)
+                chunks = registry.chunks(doc.doc_id)
+                parse_s = time.perf_counter() - t0
+                t1 = time.perf_counter()
+                facts = with_statements(extract_facts(doc, parsed, chunks, data), chunks)
+                facts_s = time.perf_counter() - t1
+                registry.write_facts(doc.doc_id, facts)
+            except AppError as exc:
+                failed += 1
+                print(f"[{i}/{len(todo)}] ✗ {doc.file_name}: {exc}", flush=True)
+                continue
+            xbrl = sum(f.source == "xbrl" for f in facts)
+            print(f"[{i}/{len(todo)}] ✓ {doc.file_name} [{doc.doc_id}]: {len(facts)} facts "
+                  f"({xbrl} xbrl, {len(facts) - xbrl} table; parse {parse_s:.1f}s, "
+                  f"facts {facts_s:.2f}s)", flush=True)
+        return 1 if failed else 0
+    finally:
+        registry.close()
+
+
+def add_facts_parser(sub) -> None:
+    s = sub.add_parser("facts", help="financial facts: summary, list one document's, rebuild")
+    s.add_argument("doc_id", nargs="?", help="document id (default: a summary per document)")
+    s.add_argument("more", nargs="*", help="more document ids (with --rebuild)")
+    s.add_argument("--metric", help="catalogue key, e.g. capex, revenue")
+    s.add_argument("--period", help="fiscal period, e.g. FY2018, FY2024-Q1")
+    s.add_argument("--source", choices=("xbrl", "table"))
+    s.add_argument("--concept", help="XBRL concept, e.g. us-gaap:Revenues")
+    s.add_argument("--statement", choices=("income", "balance", "cash_flow", "equity",
+                                           "comprehensive_income"))
+    s.add_argument("--limit", type=int, default=0, help="show at most N facts")
+    s.add_argument("--rebuild", action="store_true",
+                   help="re-extract facts from the kept originals (all documents, or those given)")
+    s.set_defaults(func=cmd_facts)

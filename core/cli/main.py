@@ -1,0 +1,214 @@
+"""Command line: ingest, docs, delete, search, facts, ask, compare, bench.
+
+Run ``python -m core --help``. Settings come from the environment (DTR_*),
+e.g. ``DTR_DATA_DIR=/tmp/corpus python -m core docs``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import core.foundation.models  # noqa: F401  (sets OMP/HF env before torch loads)
+from core.foundation.config import Settings, load_settings
+from core.foundation.errors import AppError
+from core.foundation.strategies import DEFAULT_STRATEGY, STRATEGY_NAMES
+
+
+def _corpus(settings: Settings):
+    from core.app.corpus import Corpus
+
+    return Corpus(settings)
+
+
+def cmd_ingest(args, settings: Settings) -> int:
+    corpus = _corpus(settings)
+    failures = 0
+    for item in args.items:
+        try:
+            meta_kw = dict(company=args.company, form_type=args.form, period=args.period)
+            if item.startswith(("http://", "https://")):
+                report = corpus.ingest_url(item, **meta_kw)
+            else:
+                report = corpus.ingest_path(item, **meta_kw)
+        except AppError as exc:
+            failures += 1
+            print(f"✗ {item}: {exc}", file=sys.stderr)
+            continue
+        m = report.meta
+        state = "ingested" if report.added else "already in the corpus (unchanged)"
+        stages = ", ".join(f"{k} {v:.2f}s" for k, v in report.timings.items())
+        facts = "" if report.n_facts is None else f", {report.n_facts} facts"
+        print(f"✓ {m.file_name} [{m.doc_id}] {state}: {m.company} {m.form_type} {m.period}; "
+              f"{len(m.sections)} sections, {m.n_chunks} chunks, {m.n_tables} tables{facts} "
+              f"({stages})")
+        for warning in report.warnings:
+            print(f"  warning: {warning}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+def _set_fields(pairs: list[str]) -> dict[str, str]:
+    fields: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise AppError(f"'{pair}' is not FIELD=VALUE, e.g. company=\"3M COMPANY\" form=10-K "
+                           "period=FY2023 ticker=MMM.")
+        fields[name.strip()] = value
+    return fields
+
+
+def cmd_set(args, settings: Settings) -> int:
+    """``docs --set DOC_ID FIELD=VALUE...``: correct a document's metadata."""
+    from core.store.storage import storage_for
+
+    doc_id, pairs = args.set[0], args.set[1:]
+    fields = _set_fields(pairs)
+    store = storage_for(settings).registry()  # no model needed; no keyword index lives here
+    try:
+        d = store.update_document(doc_id, **fields)
+    finally:
+        store.close()
+    print(f"{d.doc_id}  {d.file_name}  {d.company} | {d.form_type} | {d.period} | "
+          f"ticker {d.ticker or '-'}  (corrected: {', '.join(d.corrected)})")
+    return 0
+
+
+def cmd_docs(args, settings: Settings) -> int:
+    from core.store.storage import describe, storage_for
+
+    if args.set:
+        return cmd_set(args, settings)
+    store = storage_for(settings).registry()  # listing needs no model
+    docs = store.documents()
+    if not docs:
+        print(f"The corpus ({describe(settings)}) is empty. "
+              "Add filings with `python -m core ingest FILE`.")
+        return 0
+    for d in docs:
+        print(f"{d.doc_id}  {d.file_name}  {d.company} | {d.form_type} | {d.period} | "
+              f"{len(d.sections)} sections, {d.n_chunks} chunks, {d.n_tables} tables")
+        if args.sections:
+            counts = _section_counts(store, d.doc_id)
+            for title in d.sections:
+                print(f"    {title}  ({counts.get(title, 0)} chunks)")
+    return 0
+
+
+def _section_counts(store, doc_id: str) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for c in store.chunks(doc_id):
+        counts[c.section] = counts.get(c.section, 0) + 1
+    return counts
+
+
+def cmd_delete(args, settings: Settings) -> int:
+    store = _corpus(settings).store
+    for doc_id in args.doc_ids:
+        if store.get_document(doc_id) is None:
+            print(f"✗ No document {doc_id}; `python -m core docs` lists the ids.", file=sys.stderr)
+            return 1
+        store.delete(doc_id)
+        print(f"deleted {doc_id}")
+    return 0
+
+
+def cmd_search(args, settings: Settings) -> int:
+    corpus = _corpus(settings)
+    result = corpus.search(
+        args.query,
+        strategy=args.strategy,
+        k=args.k,
+        doc_ids=args.doc or None,
+        sections=args.section or None,
+        rerank_query=args.rerank_query,
+        rerank=not args.no_rerank,
+        scope="all" if args.all else "auto",
+    )
+    if result.scope:
+        print(f"scope: {result.scope.reason} (search every filing with --all, or pick with --doc)")
+    if result.statements:
+        print(f"statements: {', '.join(result.statements)}")
+    if result.expansions:
+        print(f"also searched for: {'; '.join(result.expansions)}")
+    if result.reranker:
+        info = result.reranker
+        print(f"reranker: {info.name} ({info.kind}) — {info.reason}")
+    if not result.hits:
+        print("No matching chunks.")
+    for hit in result.hits:
+        c, d = hit.chunk, hit.document
+        page = f" p.{c.page_label or c.page}" if c.page else ""
+        scores = "  ".join(f"{s}#{v.rank}={v.score:.3f}" for s, v in hit.stages.items())
+        name = d.file_name if d else c.doc_id
+        print(f"\n[{hit.rank}] {name} — {c.section}{page}  ({c.chunk_id})\n    {scores}")
+        text = " ".join(c.text.split())
+        print("    " + (text[:400] + ("…" if len(text) > 400 else "")))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m core", description="Deep Filings command line.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("ingest", help="ingest files or EDGAR URLs")
+    s.add_argument("items", nargs="+", metavar="FILE_OR_URL")
+    s.add_argument("--company")
+    s.add_argument("--form", help="form type, e.g. 10-K")
+    s.add_argument("--period", help="fiscal period, e.g. FY2023")
+    s.set_defaults(func=cmd_ingest)
+
+    s = sub.add_parser("docs", help="list documents")
+    s.add_argument("--sections", action="store_true", help="also list sections and chunk counts")
+    s.add_argument("--set", nargs="+", metavar=("DOC_ID", "FIELD=VALUE"),
+                   help="correct a document's metadata: company=..., form=..., period=..., "
+                        "ticker=...")
+    s.set_defaults(func=cmd_docs)
+
+    s = sub.add_parser("delete", help="delete documents by id")
+    s.add_argument("doc_ids", nargs="+")
+    s.set_defaults(func=cmd_delete)
+
+    s = sub.add_parser("search", help="ranked chunks for a query")
+    s.add_argument("query")
+    s.add_argument("--strategy", choices=STRATEGY_NAMES, default=DEFAULT_STRATEGY)
+    s.add_argument("--section", action="append", help="section filter, e.g. 'Item 1A' (repeatable)")
+    s.add_argument("--doc", action="append", help="document id filter (repeatable)")
+    s.add_argument("--all", action="store_true",
+                   help="search every filing, not only those of the companies/periods named")
+    s.add_argument("-k", type=int, default=5, help="number of results")
+    s.add_argument("--rerank-query", help="query the reranker scores (default: the query)")
+    s.add_argument("--no-rerank", action="store_true")
+    s.set_defaults(func=cmd_search)
+
+    from core.cli.facts import add_facts_parser
+
+    add_facts_parser(sub)
+    from core.bench.run import add_bench_parser
+
+    add_bench_parser(sub)
+    try:
+        from core.cli.agent import add_agent_parsers
+    except ImportError:
+        pass
+    else:
+        add_agent_parsers(sub)
+    from core.cli.policy import add_policy_parser
+
+    add_policy_parser(sub)
+    try:
+        from core.cli.evaluate import add_eval_parser
+    except ImportError:
+        pass
+    else:
+        add_eval_parser(sub)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args, load_settings())
+    except AppError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1

@@ -1,0 +1,176 @@
+"""core/ is layered: a module imports its own layer or a lower one, never a higher one, and
+no two modules import each other, directly or around a loop.
+
+Every import counts, module-level and function-local (a lazy import is still a dependency);
+imports under ``if TYPE_CHECKING:`` count for the layers but not for cycles (they never run).
+The layers, lowest first, are README's "Architecture" section.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+LAYERS: list[tuple[str, ...]] = [
+    ("foundation",),            # settings, errors, records, safety, cache, model loading
+    ("metrics", "llm"),         # the metric catalogue; the LLM client and its guards
+    ("ingest",),                # files -> chunks, sections, tables, facts
+    ("store",),                 # registry, vectors, keyword index, run records, checkpoints
+    ("retrieval",),             # strategies, scope, fusion, reranking, web search
+    ("figures",),               # a question's figure: look-up and computation
+    ("agent",),                 # the LangGraph research agent
+    ("baseline", "app"),        # the walk-through's RAG; what pages and the CLI call
+    ("evaluation",),            # scoring runs of both systems
+    ("bench",),                 # measuring code: benchmarks, retrieval measurement
+    ("cli", "__main__"),        # python -m core
+]
+RANK = {pkg: rank for rank, group in enumerate(LAYERS) for pkg in group}
+
+# Upward edges and cycles whose seam is being moved on a branch (issue 19, helper A); each
+# entry goes when its branch lands. Nothing may be added here.
+PENDING_UP = {("core.agent.policy_data", "core.app.runs"),
+              ("core.agent.policy_data", "core.evaluation.storage")}
+PENDING_CYCLES = [{"core.agent.agent_cache", "core.agent.deps"}]
+
+
+def _modules(root: Path) -> dict[str, Path]:
+    out = {}
+    for path in (root / "core").rglob("*.py"):
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+def _type_checking_lines(tree: ast.AST) -> set[int]:
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for child in node.body:
+                lines.update(range(child.lineno, (child.end_lineno or child.lineno) + 1))
+    return lines
+
+
+def imports(root: Path) -> dict[str, dict[str, bool]]:
+    """module -> {imported core module: whether the import runs (not TYPE_CHECKING-only)}."""
+    mods = _modules(root)
+
+    def known(name: str) -> str:
+        while name and name not in mods:
+            name = name.rpartition(".")[0]
+        return name
+
+    graph: dict[str, dict[str, bool]] = {m: {} for m in mods}
+    for mod, path in mods.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        typing_only = _type_checking_lines(tree)
+        package = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
+        for node in ast.walk(tree):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join([*up, base] if base else up)
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in mods else base
+                           for a in node.names]
+            for target in targets:
+                if not target.startswith("core"):
+                    continue
+                hit = known(target)
+                if hit and hit != mod:
+                    runs = node.lineno not in typing_only
+                    graph[mod][hit] = graph[mod].get(hit, False) or runs
+    return graph
+
+
+def layer(mod: str) -> int:
+    parts = mod.split(".")
+    if len(parts) < 2 or parts[1] not in RANK:
+        raise AssertionError(f"{mod} is in no layer: add its package to LAYERS (and README)")
+    return RANK[parts[1]]
+
+
+def upward(graph: dict[str, dict[str, bool]]) -> set[tuple[str, str]]:
+    return {(a, b) for a, targets in graph.items() for b in targets if layer(b) > layer(a)}
+
+
+def cycles(graph: dict[str, dict[str, bool]]) -> list[set[str]]:
+    """Strongly connected components of more than one module (Tarjan), over imports that run."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[set[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w, runs in graph.get(v, {}).items():
+            if not runs:
+                continue
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = set()
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                comp.add(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append(comp)
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_every_core_package_is_in_a_layer():
+    for mod in _modules(ROOT):
+        if mod != "core":
+            layer(mod)
+
+
+def test_no_lower_layer_imports_a_higher_one():
+    assert upward(imports(ROOT)) - PENDING_UP == set()
+
+
+def test_no_import_cycles():
+    assert [c for c in cycles(imports(ROOT)) if c not in PENDING_CYCLES] == []
+
+
+def test_nothing_at_the_root_of_core_but_the_entry_point():
+    loose = sorted(p.name for p in (ROOT / "core").glob("*.py"))
+    assert loose == ["__init__.py", "__main__.py"]
+
+
+def test_the_check_sees_lazy_imports_type_only_imports_and_cycles(tmp_path):
+    pkg = tmp_path / "core"
+    for sub in ("foundation", "agent", "app"):
+        (pkg / sub).mkdir(parents=True)
+        (pkg / sub / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "foundation" / "config.py").write_text(
+        "def f():\n    from core.agent.graph import build\n")
+    (pkg / "agent" / "graph.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from core.app.jobs import Job\n"
+        "from . import roles\n")
+    (pkg / "agent" / "roles.py").write_text("import core.agent.graph\n")
+    (pkg / "app" / "jobs.py").write_text("from core.foundation import config\n")
+    graph = imports(tmp_path)
+    assert upward(graph) == {("core.foundation.config", "core.agent.graph"),
+                             ("core.agent.graph", "core.app.jobs")}
+    assert graph["core.agent.graph"]["core.app.jobs"] is False  # type-only: no cycle
+    assert cycles(graph) == [{"core.agent.graph", "core.agent.roles"}]
