@@ -54,19 +54,19 @@ def _activity() -> list[str]:
 
 
 def _active_stack() -> ActiveStack:
-    settings = services.session_settings()
-    corpus = services.corpus()
+    app = services.current()
+    settings, corpus = app.settings, app.corpus
     docs = corpus.documents()
-    info = services.reranker(settings).info
+    info = app.reranker.info
     try:
-        web_name = services.web_search(settings).name
+        web_name = app.web.name
     except Exception as exc:  # noqa: BLE001 - a broken provider must not hide the app
         web_name = f"unavailable ({exc})"
     return ActiveStack(
         documents=len(docs),
         chunks=sum(d.n_chunks for d in docs),
-        llm=services.describe_llm(settings),
-        llm_offline=services.llm(settings) is None,
+        llm=app.describe_llm(),
+        llm_offline=app.offline,
         reranker=info.name,
         reranker_kind=info.kind,
         reranker_reason=info.reason,

@@ -28,8 +28,8 @@ st.caption(
     "answers, evidence, time, LLM calls and tokens."
 )
 
-settings = services.session_settings()
-corpus = services.corpus()
+app = services.current()  # the composition root of this run
+settings, corpus = app.settings, app.corpus
 ss = st.session_state
 docs = corpus.documents()
 if not docs:
@@ -55,7 +55,7 @@ def _score(record) -> list:
     from core.evaluation.runner import score_record
 
     try:
-        judge = make_judge(settings, corpus.embedder, llm=services.llm(settings))
+        judge = make_judge(settings, corpus.embedder, llm=app.llm)
         found = score_record(EvalQuestion(question=record.question), record, [], judge)
     except Exception as exc:  # noqa: BLE001 - scores are extra; the comparison still shows
         st.warning(f"Could not score this answer: {md_escape(str(exc))}")
@@ -87,10 +87,10 @@ def _start(deep_id: str | None, q: str) -> None:
     from core.app import compare_job
 
     try:
-        service = None if deep_id else services.research_service(settings)
+        service = None if deep_id else app.research
         job = compare_job.start(q, settings=settings, store=corpus.store,
                                 embedder=corpus.embedder, documents=docs,
-                                llm=services.llm(settings), service=service, deep_id=deep_id)
+                                llm=app.llm, service=service, deep_id=deep_id)
     except AppError as exc:
         st.error(md_escape(str(exc)))
         st.stop()

@@ -43,8 +43,8 @@ st.caption(
     "(recall@k, MRR@10, nDCG@10), citation validity and cost."
 )
 
-settings = services.session_settings()
-corpus = services.corpus()
+app = services.current()  # the composition root of this run
+settings, corpus = app.settings, app.corpus
 ss = st.session_state
 ss.setdefault(ec.EVAL_UPLOAD_NONCE, 0)
 
@@ -92,14 +92,14 @@ def _run(qset: QuestionSet, systems: list[str], strategies: list[str], name: str
     from core.evaluation import job as eval_job
     from core.evaluation.judge import make_judge
 
-    llm = services.llm(settings)
+    llm = app.llm
     judge = make_judge(settings, corpus.embedder, llm, "auto" if llm is not None else "offline")
-    service = services.research_service(settings) if "deep" in systems else None
+    service = app.research if "deep" in systems else None
     try:
         eval_id, _ = eval_job.start(qset, settings=settings, corpus=corpus, judge=judge,
                                     systems=systems, strategies=strategies,
                                     eval_id=name or None, service=service, llm=llm,
-                                    web=services.web_search(settings))
+                                    web=app.web)
     except ValueError:  # that evaluation is running already: follow it
         eval_id = name
     st.query_params[Q_EVAL] = eval_id
@@ -151,7 +151,7 @@ if qset is not None:
     missing = _missing_documents(qset)
     if missing:
         _offer_samples(missing)
-    llm_name = services.describe_llm(settings)
+    llm_name = app.describe_llm()
     with st.form("eval_form"):
         c1, c2 = st.columns(2)
         systems = c1.multiselect("Systems", list(SYSTEMS), default=list(SYSTEMS),

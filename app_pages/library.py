@@ -37,8 +37,8 @@ st.caption(
     "and indexed for keyword and vector search."
 )
 
-corpus = services.corpus()
-settings = services.session_settings()
+app = services.current()  # the composition root of this run
+settings, corpus = app.settings, app.corpus
 
 
 def _ingest(items: list[tuple[str, Callable[..., object]]], sizes: list[int] | None = None
@@ -133,7 +133,7 @@ def _add_to_snapshot(add) -> None:
     except AppError as exc:
         st.error(f"Not added: {md_escape(str(exc))}")
         return
-    web = services.web_search(settings)
+    web = app.web
     if hasattr(web, "refresh"):
         web.refresh()
     n = len(written) if isinstance(written, list) else 1

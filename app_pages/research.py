@@ -35,10 +35,10 @@ st.caption(
     "and its policy decides to continue, revise or finish. The answer cites its evidence."
 )
 
-settings = services.session_settings()
-corpus = services.corpus()
+app = services.current()  # the composition root of this run
+settings, corpus = app.settings, app.corpus
 docs = corpus.documents()
-svc = services.research_service(settings)
+svc = app.research
 ss = st.session_state
 names = {d.doc_id: document_name(d) for d in docs}
 
@@ -126,9 +126,9 @@ if new_col.button("New question", key="res_new", width="stretch"):
 timings = _timings(thread)
 shown = [f"{label} {timings[k]:.2f} s" for k, label in
          (("plan_s", "plan on screen in"), ("answer_s", "answered in")) if k in timings]
-st.caption(" · ".join([f"Run {thread}", f"backend: {md_escape(services.describe_llm(settings))}",
+st.caption(" · ".join([f"Run {thread}", f"backend: {md_escape(app.describe_llm())}",
                        *shown]))
-offline = services.llm(settings) is None
+offline = app.llm is None
 graph = services.graph_structure(svc)
 
 
@@ -152,7 +152,7 @@ def _review() -> None:
                 "UTC) were restored. Reset the plan to go back to the proposal.")
     for note in getattr(proposal, "notes", []) or []:
         st.caption(f"ℹ️ {md_escape(note)}")
-    web_ok = getattr(services.web_search(settings), "name", "none") != "none"
+    web_ok = getattr(app.web, "name", "none") != "none"
     sections = corpus.store.sections()
     problems = plan_problems(steps, sections, web_available=web_ok, max_steps=settings.max_steps)
     form = PlanForm(steps, key=f"plan_{thread}_{ss[keys.RES_PLAN_VERSION]}", documents=docs,

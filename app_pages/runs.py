@@ -25,9 +25,9 @@ st.caption("Every research and baseline run is kept with its events, evidence an
            "one by its question, answer, company or tag; open it to read the answer and replay "
            "the research; share its link, export or delete it.")
 
-settings = services.session_settings()
-corpus = services.corpus()
-svc = services.research_service(settings)
+app = services.current()  # the composition root of this run
+settings, corpus = app.settings, app.corpus
+svc = app.research
 ss = st.session_state
 
 # --- research running now ------------------------------------------------------------------
