@@ -7,12 +7,15 @@ e.g. ``DTR_DATA_DIR=/tmp/corpus python -m core docs``.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 import core.foundation.models  # noqa: F401  (sets OMP/HF env before torch loads)
 from core.foundation.config import Settings, load_settings
 from core.foundation.errors import AppError
 from core.foundation.strategies import DEFAULT_STRATEGY, STRATEGY_NAMES
+
+_URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://")
 
 
 def _corpus(settings: Settings):
@@ -27,7 +30,7 @@ def cmd_ingest(args, settings: Settings) -> int:
     for item in args.items:
         try:
             meta_kw = dict(company=args.company, form_type=args.form, period=args.period)
-            if item.startswith(("http://", "https://")):
+            if _URL.match(item):  # any scheme: the fetcher takes http(s) only, and says so
                 report = corpus.ingest_url(item, **meta_kw)
             else:
                 report = corpus.ingest_path(item, **meta_kw)
@@ -103,12 +106,12 @@ def _section_counts(store, doc_id: str) -> dict[str, int]:
 
 
 def cmd_delete(args, settings: Settings) -> int:
-    store = _corpus(settings).store
+    corpus = _corpus(settings)
     for doc_id in args.doc_ids:
-        if store.get_document(doc_id) is None:
+        if corpus.store.get_document(doc_id) is None:
             print(f"✗ No document {doc_id}; `python -m core docs` lists the ids.", file=sys.stderr)
             return 1
-        store.delete(doc_id)
+        corpus.delete(doc_id)  # chunks, vectors, facts, the original, baseline pieces
         print(f"deleted {doc_id}")
     return 0
 
