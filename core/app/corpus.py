@@ -64,7 +64,9 @@ class IngestReport:
 class Corpus:
     """Facade over ingest + store + retrieval for one Settings (one storage folder)."""
 
-    def __init__(self, settings: Settings, embedder=None, reranker=None):
+    def __init__(self, settings: Settings, embedder=None, reranker=None, *, sweep: bool = True):
+        """``sweep``: remove originals no document owns as the corpus opens (the doctor opens
+        it without, to report them)."""
         from core.retrieval.rerank import get_reranker
         from core.retrieval.retriever import Retriever
         from core.store.corpus_store import CorpusStore
@@ -80,8 +82,9 @@ class Corpus:
         self._retriever: Retriever | None = None
         self._retriever_cls = Retriever
         self._get_reranker = get_reranker
-        with contextlib.suppress(Exception):  # never stops the corpus opening
-            self.sweep()
+        if sweep:
+            with contextlib.suppress(Exception):  # never stops the corpus opening
+                self.sweep()
 
     # --- retrieval -------------------------------------------------------
     @property

@@ -116,6 +116,22 @@ def cmd_delete(args, settings: Settings) -> int:
     return 0
 
 
+def cmd_doctor(args, settings: Settings) -> int:
+    from core.app.corpus import Corpus
+    from core.app.doctor import examine, repair
+
+    report = examine(settings, lambda: Corpus(settings, sweep=False).store)
+    if args.repair:
+        report = repair(report)
+    for finding in report.findings:
+        print(("✓ " if finding.repaired else "✗ ") + finding.line())
+    if not report.findings:
+        print(f"✓ nothing wrong ({', '.join(report.checked)} checked)")
+    elif not report.ok and not args.repair:
+        print("run `python -m core doctor --repair` to repair what can be repaired")
+    return 0 if report.ok else 1
+
+
 def cmd_search(args, settings: Settings) -> int:
     corpus = _corpus(settings)
     result = corpus.search(
@@ -137,6 +153,8 @@ def cmd_search(args, settings: Settings) -> int:
     if result.reranker:
         info = result.reranker
         print(f"reranker: {info.name} ({info.kind}) — {info.reason}")
+    for warning in result.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     if not result.hits:
         print("No matching chunks.")
     for hit in result.hits:
@@ -167,6 +185,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="correct a document's metadata: company=..., form=..., period=..., "
                         "ticker=...")
     s.set_defaults(func=cmd_docs)
+
+    s = sub.add_parser("doctor", help="check the corpus: registry, vectors, originals, runs")
+    s.add_argument("--repair", action="store_true",
+                   help="repair what can be repaired without losing data")
+    s.set_defaults(func=cmd_doctor)
 
     s = sub.add_parser("delete", help="delete documents by id")
     s.add_argument("doc_ids", nargs="+")
