@@ -73,3 +73,14 @@ def test_the_settings_page_refuses_a_javascript_llm_url(app_env):  # noqa: F811
     saved = at.session_state[keys.APP_OVERRIDES] if keys.APP_OVERRIDES in at.session_state \
         else {}
     assert (saved or {}).get("llm_base_url") != "javascript:alert(1)"
+
+
+@pytest.mark.parametrize("thread", ["<script>alert(1)</script>", "x" * 5000,
+                                    "caf\ufffd-run", "../../../etc/passwd"])
+def test_a_hostile_thread_id_in_the_url_is_a_message_not_an_exception(app_env, thread):  # noqa: F811
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["thread"] = thread
+    ok(at.run())  # no exception box
+    assert "is not a run id" in texts(at).replace("\\", "")
+    raw = [e.value for kind in (at.markdown, at.caption, at.info, at.warning) for e in kind]
+    assert not any("<script>" in str(v) for v in raw)  # escaped: shown as text, never markup

@@ -71,6 +71,11 @@ class RunRecord(BaseModel):
         return total_usage(self.usage)
 
 
+def is_run_id(text: str | None) -> bool:
+    """Whether ``text`` has the form of a run id (letters, digits, - and _, at most 64)."""
+    return bool(_RUN_ID.match(text or ""))
+
+
 def _check(run_id: str) -> str:
     if not _RUN_ID.match(run_id or ""):
         raise AppError(f"Invalid run id {run_id!r}: use the id shown by the run list.")
