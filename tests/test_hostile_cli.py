@@ -167,3 +167,14 @@ def test_a_file_over_the_limit_is_measured_in_mib(settings, hash_embedder, tmp_p
     corpus = Corpus(settings.model_copy(update={"max_file_mb": 2.0}), embedder=hash_embedder)
     with pytest.raises(IngestError, match=r"big.htm is 3.0 MiB, over the 2 MiB limit"):
         corpus.ingest_path(big)
+
+
+def test_re_ingesting_with_other_metadata_corrects_it_and_says_so(tmp_path):
+    assert _cli("ingest", str(SAMPLE), data_dir=tmp_path).returncode == 0
+    out = _cli("ingest", str(SAMPLE), "--company", "Northwind Holdings", "--period", "FY2025",
+               data_dir=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "already in the corpus; corrected company, period: Northwind Holdings 10-K FY2025" \
+        in out.stdout
+    docs = _cli("docs", data_dir=tmp_path)
+    assert "Northwind Holdings" in docs.stdout and "FY2025" in docs.stdout

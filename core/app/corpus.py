@@ -59,6 +59,7 @@ class IngestReport:
     timings: dict[str, float] = field(default_factory=dict)
     n_facts: int | None = None  # facts stored with the document (None: not extracted)
     warnings: list[str] = field(default_factory=list)
+    corrected: list[str] = field(default_factory=list)  # fields a re-ingest's options changed
 
 
 class Corpus:
@@ -183,8 +184,12 @@ class Corpus:
                 self.store.write_facts(existing.doc_id, prepared.facts)
                 n_facts = len(prepared.facts)
             keep_original(self.settings, existing.doc_id, data)  # restores a lost one
+            asked = {"company": company, "form_type": form_type, "period": period}
+            changes = {k: v for k, v in asked.items() if v and getattr(existing, k) != v}
+            if changes:  # the options given now correct the stored metadata
+                existing = self.store.update_document(existing.doc_id, **changes)
             return IngestReport(existing, False, dict(prepared.timings), n_facts=n_facts,
-                                warnings=prepared.warnings)
+                                warnings=prepared.warnings, corrected=sorted(changes))
         clock.n_chunks = len(prepared.chunks)
         facts = prepared.facts
         meta, added = self.store.add(prepared.meta, prepared.chunks, on_stage=clock,

@@ -40,6 +40,8 @@ def cmd_ingest(args, settings: Settings) -> int:
             continue
         m = report.meta
         state = "ingested" if report.added else "already in the corpus (unchanged)"
+        if report.corrected:
+            state = f"already in the corpus; corrected {', '.join(report.corrected)}"
         stages = ", ".join(f"{k} {v:.2f}s" for k, v in report.timings.items())
         facts = "" if report.n_facts is None else f", {report.n_facts} facts"
         print(f"✓ {m.file_name} [{m.doc_id}] {state}: {m.company} {m.form_type} {m.period}; "
