@@ -178,3 +178,13 @@ def test_re_ingesting_with_other_metadata_corrects_it_and_says_so(tmp_path):
         in out.stdout
     docs = _cli("docs", data_dir=tmp_path)
     assert "Northwind Holdings" in docs.stdout and "FY2025" in docs.stdout
+
+
+def test_a_team_database_never_reached_is_not_called_lost():
+    from core.store.pg import DatabaseUnavailable, get_pool
+
+    with pytest.raises(DatabaseUnavailable) as err:
+        get_pool("postgresql://analyst:secret@127.0.0.1:9/filings")
+    message = str(err.value)
+    assert message.startswith("Cannot reach the team database at 127.0.0.1:9")
+    assert "Lost" not in message and "secret" not in message and "\n" not in message
