@@ -30,3 +30,29 @@ def test_a_heading_is_never_the_registrant(heading):
                                   "Business Development Corp of America", "Itemize Holdings"])
 def test_real_names_still_read(name):
     assert registrant_name(COVER.format(name=name)) == name
+
+
+@pytest.mark.parametrize(("depends", "words"), [
+    ([[-1], []], "step 1: depends_on -1 is not an earlier step"),
+    ([[], [1]], "step 2: depends_on 1 is not an earlier step (0-based indices of the steps "
+                "above it: 0 to 0)"),
+    ([[1], [0]], "step 1: depends_on 1 is not an earlier step"),  # a cycle
+    ([[], [10**30]], "step 2: depends_on 100000000000 is not an earlier step"),
+])
+def test_a_plan_whose_steps_could_never_start_is_refused(depends, words):
+    from core.agent.plan_edit import check_plan
+    from core.foundation.errors import PlanValidationError
+
+    plan = [{"sub_question": f"q{i}", "tool": "filing_search", "depends_on": d}
+            for i, d in enumerate(depends)]
+    with pytest.raises(PlanValidationError) as err:
+        check_plan(plan, {"d1": ["Item 7. MD&A"]})
+    assert any(p.startswith(words) for p in err.value.problems), err.value.problems
+
+
+def test_a_section_that_is_not_text_is_a_problem_not_a_traceback():
+    from core.agent.plan_edit import check_plan
+    from core.foundation.errors import PlanValidationError
+
+    with pytest.raises(PlanValidationError, match="step 1: section: Input should be a valid"):
+        check_plan([{"sub_question": "q", "tool": "filing_search", "section": 5}], {"d": []})
