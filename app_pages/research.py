@@ -126,8 +126,8 @@ if new_col.button("New question", key="res_new", width="stretch"):
 timings = _timings(thread)
 shown = [f"{label} {timings[k]:.2f} s" for k, label in
          (("plan_s", "plan on screen in"), ("answer_s", "answered in")) if k in timings]
-st.caption(" · ".join([f"Run {thread}", f"backend: {md_escape(app.describe_llm())}",
-                       *shown]))
+st.caption(" · ".join([f"Run {md_escape(session.thread_id)}",
+                       f"backend: {md_escape(app.describe_llm())}", *shown]))
 offline = app.llm is None
 graph = services.graph_structure(svc)
 

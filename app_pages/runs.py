@@ -14,7 +14,7 @@ from components.text import md_escape, preview
 from core.app import jobs, run_session
 from core.app.cited import document_name
 from core.app.run_index import STATUSES, delete_note, search, set_tags, summaries
-from core.app.runs import delete_run, load_run
+from core.app.runs import delete_run, load_run, unreadable_runs
 from core.foundation.errors import AppError
 
 STATUS_BADGE = {"done": "green", "running": "blue", "review": "violet", "failed": "red",
@@ -44,6 +44,11 @@ for job in jobs.active("research"):
 names = {d.doc_id: d.company for d in corpus.documents() if d.company != "unknown"}
 rows = summaries(settings, doc_names=names, running=[j.id for j in jobs.active("research")],
                  waiting=[r.id for r in svc.paused_runs()])
+unreadable = unreadable_runs(settings)
+if unreadable:
+    st.warning(f"{len(unreadable)} run record(s) cannot be read (truncated or corrupt) and are "
+               f"not listed: {md_escape(', '.join(unreadable[:5]))}. `python -m core doctor "
+               "--repair` moves them to runs/quarantine/.")
 if not rows:
     with st.container(border=True):
         st.subheader("No runs yet")
@@ -85,9 +90,19 @@ st.dataframe(pd.DataFrame([{
 # --- one run -------------------------------------------------------------------------------
 by_id = {r.id: r for r in found}
 wanted = st.query_params.get("run")
-if wanted in by_id and ss.get(keys.RUNS_OPEN) != wanted and not ss.get("runs_url_applied"):
-    ss[keys.RUNS_OPEN] = wanted
+if not ss.get("runs_url_applied") and wanted:
+    if wanted in by_id:
+        ss[keys.RUNS_OPEN] = wanted
+    elif not any(r.id == wanted for r in rows):  # not merely filtered out: no such run
+        st.warning(f"There is no run {md_escape(preview(wanted, 60))} in this data folder (the "
+                   "link may be wrong or the run deleted); the latest run is shown instead.")
 ss["runs_url_applied"] = True
+gone = ss.get(keys.RUNS_OPEN)
+if gone and gone not in by_id and not any(r.id == gone for r in rows):
+    st.warning(f"The run you had open ({md_escape(preview(gone, 60))}) was deleted elsewhere "
+               "(another window or process); another run is shown now: check which one before "
+               "exporting or deleting.")
+    ss[keys.RUNS_CONFIRM_DELETE] = None
 if ss.get(keys.RUNS_OPEN) not in by_id:
     ss[keys.RUNS_OPEN] = found[0].id
 run_id = st.selectbox(

@@ -148,7 +148,7 @@ def test_too_large_names_limit_and_setting(tmp_path):
     tiny = Settings(data_dir=tmp_path, max_file_mb=0.001, _env_file=None)
     with pytest.raises(IngestError, match="DTR_MAX_FILE_MB") as err:
         prepare(TEN_K, "x.htm", tiny)
-    assert "0.001 MB limit" in str(err.value)
+    assert "0.001 MiB limit" in str(err.value)
 
 
 def test_binary_renamed_htm_refused(settings):

@@ -183,6 +183,12 @@ def validate_plan(plan: Sequence[Any], corpus_sections: Mapping[str, Sequence[st
         problems.append(f"the plan has {len(steps)} steps; at most {MAX_PLAN_STEPS} are allowed")
     known = set(corpus_sections)
     for n, step in enumerate(steps, start=1):
+        later = [d for d in step.depends_on if not 0 <= d < n - 1]
+        if later:  # -1, itself, a later step (a cycle), 10**30: no step could ever start
+            earlier = f"0 to {n - 2}" if n > 1 else "none: the first step depends on nothing"
+            problems.append(f"step {n}: depends_on {', '.join(str(d)[:12] for d in later)} is "
+                            f"not an earlier step (0-based indices of the steps above it: "
+                            f"{earlier})")
         if not step.sub_question.strip():
             problems.append(f"step {n}: the sub-question is empty; write what this step "
                             "should find or delete the step")

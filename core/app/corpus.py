@@ -7,6 +7,7 @@ BM25) and ``core.retrieval`` (the search funnel).
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -58,12 +59,15 @@ class IngestReport:
     timings: dict[str, float] = field(default_factory=dict)
     n_facts: int | None = None  # facts stored with the document (None: not extracted)
     warnings: list[str] = field(default_factory=list)
+    corrected: list[str] = field(default_factory=list)  # fields a re-ingest's options changed
 
 
 class Corpus:
     """Facade over ingest + store + retrieval for one Settings (one storage folder)."""
 
-    def __init__(self, settings: Settings, embedder=None, reranker=None):
+    def __init__(self, settings: Settings, embedder=None, reranker=None, *, sweep: bool = True):
+        """``sweep``: remove originals no document owns as the corpus opens (the doctor opens
+        it without, to report them)."""
         from core.retrieval.rerank import get_reranker
         from core.retrieval.retriever import Retriever
         from core.store.corpus_store import CorpusStore
@@ -79,6 +83,9 @@ class Corpus:
         self._retriever: Retriever | None = None
         self._retriever_cls = Retriever
         self._get_reranker = get_reranker
+        if sweep:
+            with contextlib.suppress(Exception):  # never stops the corpus opening
+                self.sweep()
 
     # --- retrieval -------------------------------------------------------
     @property
@@ -108,10 +115,31 @@ class Corpus:
         return self.store.documents()
 
     def delete(self, doc_id: str) -> None:
+        """Remove a document and everything kept for it: chunks, vectors, keyword entries,
+        facts, the original file and the baseline's pieces (it may be confidential)."""
+        from core.baseline.index import forget
         from core.store.files import remove_original
 
         self.store.delete(doc_id)
         remove_original(self.settings, doc_id)
+        forget(self.settings, self.embedder, doc_id)
+
+    def sweep(self) -> list[str]:
+        """Remove originals no document owns (an ingest killed before its document was
+        stored, a delete interrupted); returns the ids swept. Run at startup."""
+        from core.store.files import orphaned_originals
+
+        known = {d.doc_id for d in self.store.documents()}
+        swept = []
+        for doc_id, path in orphaned_originals(self.settings, known):
+            if self.store.registry.status(doc_id) is not None:  # pending: being written
+                continue
+            try:
+                path.unlink()
+            except OSError:
+                continue
+            swept.append(doc_id)
+        return swept
 
     def update_document(self, doc_id: str, **fields: str) -> DocumentMeta:
         """Correct company, form (``form_type``), period or ticker of a document; filters
@@ -149,19 +177,26 @@ class Corpus:
         clock.stop()
         from core.store.files import keep_original
 
-        keep_original(self.settings, prepared.meta.doc_id, data)  # citations show it as filed
         existing = self.store.get_document(prepared.meta.doc_id)
         if existing is not None:  # unchanged; one ingested before facts existed gets them
             n_facts = self.store.facts_status().get(existing.doc_id)
             if n_facts is None and prepared.facts is not None:
                 self.store.write_facts(existing.doc_id, prepared.facts)
                 n_facts = len(prepared.facts)
+            keep_original(self.settings, existing.doc_id, data)  # restores a lost one
+            asked = {"company": company, "form_type": form_type, "period": period}
+            changes = {k: v for k, v in asked.items() if v and getattr(existing, k) != v}
+            if changes:  # the options given now correct the stored metadata
+                existing = self.store.update_document(existing.doc_id, **changes)
             return IngestReport(existing, False, dict(prepared.timings), n_facts=n_facts,
-                                warnings=prepared.warnings)
+                                warnings=prepared.warnings, corrected=sorted(changes))
         clock.n_chunks = len(prepared.chunks)
         facts = prepared.facts
         meta, added = self.store.add(prepared.meta, prepared.chunks, on_stage=clock,
                                      facts=facts)
+        # kept once the document is stored, so a killed ingest leaves no file behind;
+        # citations show the filing as filed from it
+        keep_original(self.settings, meta.doc_id, data)
         clock.stop()
         timings = dict(prepared.timings)
         timings.update({k: v for k, v in clock.timings.items() if k in ("embed", "index")})
@@ -172,13 +207,16 @@ class Corpus:
         p = Path(path)
         if not p.exists():
             raise IngestError(f"File not found: {p}. Check the path and try again.")
-        if not p.is_file():
+        if p.is_dir():
             raise IngestError(f"{p} is a folder, not a file. Give the filing's file path.")
+        if not p.is_file():
+            raise IngestError(f"{p} is not a regular file (a device, pipe or socket). Give the "
+                              "path of a filing saved on disk.")
         size = p.stat().st_size
         if size > self.settings.max_file_bytes:
             raise IngestError(
-                f"{p.name} is {size / 1e6:.1f} MB, over the {self.settings.max_file_mb:g} MB limit "
-                "(raise DTR_MAX_FILE_MB to accept it)."
+                f"{p.name} is {size / 1024 / 1024:.1f} MiB, over the "
+                f"{self.settings.max_file_mb:g} MiB limit (raise DTR_MAX_FILE_MB to accept it)."
             )
         kwargs.setdefault("source", str(p))
         return self.ingest_bytes(p.read_bytes(), p.name, **kwargs)

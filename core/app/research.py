@@ -31,7 +31,7 @@ from core.app.checkpointing import open_checkpointer
 from core.app.runs import RunRecord, list_runs, load_run, new_run_id, record_from_state, save_run
 from core.foundation.cache import open_cache
 from core.foundation.config import Settings
-from core.foundation.errors import AppError, StoreError
+from core.foundation.errors import AppError, StoreError, require_question
 from core.store.checkpoints import close_checkpointer
 
 log = logging.getLogger(__name__)
@@ -111,8 +111,7 @@ class ResearchService:
 
         ``review="auto"``: a simple question the router sends down the fast path is not
         paused; it runs to its answer here and its record is saved as done."""
-        if not question or not question.strip():
-            raise AppError("The question is empty: type what you want to find out.")
+        require_question(question)
         self.refresh_corpus()
         known = {d.doc_id for d in self.deps.corpus.documents}
         unknown = [d for d in doc_ids or [] if d not in known]

@@ -28,7 +28,7 @@ from core.app import jobs
 from core.app.plan_draft import StepDraft, drafts_from_plan, to_plan
 from core.app.run_index import clear_draft, load_note, mark
 from core.app.run_index import save_draft as _save_draft
-from core.app.runs import RunRecord, load_run, save_run
+from core.app.runs import RunRecord, is_run_id, load_run, save_run
 from core.foundation.config import Settings
 from core.foundation.errors import AppError
 
@@ -110,6 +110,11 @@ def reset_draft(settings: Settings, thread_id: str) -> None:
 
 def open_run(service: Any, settings: Settings, thread_id: str) -> RunSession:
     """What run ``thread_id`` is now."""
+    if not is_run_id(thread_id):  # a hand-edited or hostile link: said, never looked up
+        shown = "".join(ch for ch in str(thread_id)[:40] if ch.isprintable())
+        return RunSession(str(thread_id)[:64], Phase.MISSING,
+                          message=f"'{shown}' is not a run id (ids look like "
+                                  "20261201-164601-969654ee); ask a new question.")
     note = load_note(settings, thread_id)
     try:
         record = load_run(settings, thread_id)

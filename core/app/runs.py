@@ -71,6 +71,11 @@ class RunRecord(BaseModel):
         return total_usage(self.usage)
 
 
+def is_run_id(text: str | None) -> bool:
+    """Whether ``text`` has the form of a run id (letters, digits, - and _, at most 64)."""
+    return bool(_RUN_ID.match(text or ""))
+
+
 def _check(run_id: str) -> str:
     if not _RUN_ID.match(run_id or ""):
         raise AppError(f"Invalid run id {run_id!r}: use the id shown by the run list.")
@@ -108,12 +113,24 @@ def load_run(settings: Settings, run_id: str) -> RunRecord:
     body = store.load(_check(run_id))
     if body is None:
         raise AppError(f"No saved run {run_id!r} in {store.where}.")
-    return RunRecord.model_validate_json(body)
+    try:
+        return RunRecord.model_validate_json(body)
+    except ValueError:
+        raise AppError(f"The record of run {run_id} in {store.where} cannot be read (truncated "
+                       f"or not a run record); it is left as it is. `python -m core doctor` "
+                       f"reports it; `python -m core runs --delete {run_id}` removes it.") from None
 
 
 def all_runs(settings: Settings) -> list[RunRecord]:
     """Every saved record that can be read, in no particular order (parsed once per save)."""
     return _store(settings).records(RunRecord.model_validate_json)
+
+
+def unreadable_runs(settings: Settings) -> list[str]:
+    """Ids of saved records that cannot be read (truncated, corrupt), never hidden."""
+    store = _store(settings)
+    store.records(RunRecord.model_validate_json)
+    return list(getattr(store, "unreadable", []))
 
 
 def list_runs(settings: Settings, *, status: str | None = None) -> list[RunRecord]:

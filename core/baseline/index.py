@@ -107,3 +107,10 @@ def load_index(store: Any, embedder: Any, docs: Sequence[DocumentMeta], settings
         parts.append(v)
     vecs = np.concatenate(parts) if parts else np.zeros((0, embedder.dim), dtype=np.float32)
     return chunks, vecs
+
+
+def forget(settings: Settings, embedder: Any, doc_id: str) -> None:
+    """Delete the baseline pieces of ``doc_id`` (a deleted filing leaves nothing behind)."""
+    for path in _paths(settings, embedder, doc_id):
+        _cache.pop(path, None)
+        path.unlink(missing_ok=True)

@@ -28,7 +28,7 @@ from core.app.runs import RunRecord
 from core.baseline.index import load_index
 from core.foundation.cache import open_cache
 from core.foundation.config import Settings
-from core.foundation.errors import RetrievalError
+from core.foundation.errors import RetrievalError, require_question
 from core.foundation.types import Chunk, DocumentMeta, Hit, StageScore
 
 TOP_K = 3
@@ -79,6 +79,7 @@ def run_baseline(question: str, *, settings: Settings, store: Any, embedder: Any
     """One baseline run, saved nowhere (the caller decides); see the module docstring."""
     from core.llm.prompts import fence_evidence, with_safety
 
+    require_question(question)
     t0 = time.perf_counter()
     hits = retrieve(question, store, embedder, settings, doc_ids)
     t_retrieve = time.perf_counter()

@@ -24,10 +24,11 @@ from core.app.runs import (
     list_runs,
     load_run,
     save_run,
+    unreadable_runs,
 )
 from core.cli.agent_figures import computation_table, figure_fields, format_facts
 from core.foundation.config import Settings
-from core.foundation.errors import AppError, PlanValidationError
+from core.foundation.errors import AppError, PlanValidationError, require_question
 
 
 def _settings(settings: Settings, args: Any) -> Settings:
@@ -233,6 +234,8 @@ def ask(question: str | None, *, settings: Settings, approve: bool = False,
             record = _stream(service.continue_run(resume), out)
             print_record(record, out)
             return record
+        if session.phase == "missing":
+            raise AppError(session.message or f"No run {resume} in this data folder.")
         if session.phase != "review":
             print(session.message or f"Run {resume} is {session.phase}: no plan waits for "
                   "review.", file=out)
@@ -293,6 +296,7 @@ def compare(question: str, *, settings: Settings, doc_ids: list[str] | None = No
     """Baseline then deep agent on ``question``; prints both and a cost table."""
     from core.baseline.rag import run_baseline
 
+    require_question(question)  # before loading models or running anything
     if service is None:
         service, corpus = build_service(settings, offline=offline)
     base = run_baseline(question, settings=settings, store=corpus.store,
@@ -350,6 +354,10 @@ def cmd_runs(args, settings: Settings) -> int:
         u = r.total_usage
         print(f"{r.id}  {r.kind:<8} {r.status:<7} {u.calls:>3} calls {u.total:>6} tok  "
               f"{r.question[:70]}")
+    bad = unreadable_runs(settings)
+    if bad:
+        print(f"warning: {len(bad)} run record(s) cannot be read and are not listed: "
+              f"{', '.join(bad)} (`python -m core doctor` reports them).", file=sys.stderr)
     return 0
 
 

@@ -7,12 +7,15 @@ e.g. ``DTR_DATA_DIR=/tmp/corpus python -m core docs``.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 import core.foundation.models  # noqa: F401  (sets OMP/HF env before torch loads)
 from core.foundation.config import Settings, load_settings
 from core.foundation.errors import AppError
 from core.foundation.strategies import DEFAULT_STRATEGY, STRATEGY_NAMES
+
+_URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://")
 
 
 def _corpus(settings: Settings):
@@ -27,7 +30,7 @@ def cmd_ingest(args, settings: Settings) -> int:
     for item in args.items:
         try:
             meta_kw = dict(company=args.company, form_type=args.form, period=args.period)
-            if item.startswith(("http://", "https://")):
+            if _URL.match(item):  # any scheme: the fetcher takes http(s) only, and says so
                 report = corpus.ingest_url(item, **meta_kw)
             else:
                 report = corpus.ingest_path(item, **meta_kw)
@@ -37,6 +40,8 @@ def cmd_ingest(args, settings: Settings) -> int:
             continue
         m = report.meta
         state = "ingested" if report.added else "already in the corpus (unchanged)"
+        if report.corrected:
+            state = f"already in the corpus; corrected {', '.join(report.corrected)}"
         stages = ", ".join(f"{k} {v:.2f}s" for k, v in report.timings.items())
         facts = "" if report.n_facts is None else f", {report.n_facts} facts"
         print(f"✓ {m.file_name} [{m.doc_id}] {state}: {m.company} {m.form_type} {m.period}; "
@@ -103,14 +108,30 @@ def _section_counts(store, doc_id: str) -> dict[str, int]:
 
 
 def cmd_delete(args, settings: Settings) -> int:
-    store = _corpus(settings).store
+    corpus = _corpus(settings)
     for doc_id in args.doc_ids:
-        if store.get_document(doc_id) is None:
+        if corpus.store.get_document(doc_id) is None:
             print(f"✗ No document {doc_id}; `python -m core docs` lists the ids.", file=sys.stderr)
             return 1
-        store.delete(doc_id)
+        corpus.delete(doc_id)  # chunks, vectors, facts, the original, baseline pieces
         print(f"deleted {doc_id}")
     return 0
+
+
+def cmd_doctor(args, settings: Settings) -> int:
+    from core.app.corpus import Corpus
+    from core.app.doctor import examine, repair
+
+    report = examine(settings, lambda: Corpus(settings, sweep=False).store)
+    if args.repair:
+        report = repair(report)
+    for finding in report.findings:
+        print(("✓ " if finding.repaired else "✗ ") + finding.line())
+    if not report.findings:
+        print(f"✓ nothing wrong ({', '.join(report.checked)} checked)")
+    elif not report.ok and not args.repair:
+        print("run `python -m core doctor --repair` to repair what can be repaired")
+    return 0 if report.ok else 1
 
 
 def cmd_search(args, settings: Settings) -> int:
@@ -134,6 +155,8 @@ def cmd_search(args, settings: Settings) -> int:
     if result.reranker:
         info = result.reranker
         print(f"reranker: {info.name} ({info.kind}) — {info.reason}")
+    for warning in result.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     if not result.hits:
         print("No matching chunks.")
     for hit in result.hits:
@@ -164,6 +187,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="correct a document's metadata: company=..., form=..., period=..., "
                         "ticker=...")
     s.set_defaults(func=cmd_docs)
+
+    s = sub.add_parser("doctor", help="check the corpus: registry, vectors, originals, runs")
+    s.add_argument("--repair", action="store_true",
+                   help="repair what can be repaired without losing data")
+    s.set_defaults(func=cmd_doctor)
 
     s = sub.add_parser("delete", help="delete documents by id")
     s.add_argument("doc_ids", nargs="+")

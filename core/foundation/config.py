@@ -45,7 +45,8 @@ class Settings(BaseSettings):
     # --- ingestion ---------------------------------------------------------
     chunk_size: int = Field(default=1000, gt=100, description="Characters per chunk.")
     chunk_overlap: int = Field(default=150, ge=0, description="Characters shared by neighbours.")
-    max_file_mb: float = Field(default=50.0, gt=0, description="Largest file accepted, in MB.")
+    max_file_mb: float = Field(default=50.0, gt=0, le=100_000, allow_inf_nan=False,
+                               description="Largest file accepted, in MiB.")
     sec_user_agent: str = Field(
         default="DeepFilings Research research@example.com",
         description="User-Agent for EDGAR downloads; the SEC asks for a name and a contact.",
@@ -198,6 +199,36 @@ class Settings(BaseSettings):
             return [str(h).strip().lower() for h in value if str(h).strip()]
         return value
 
+    @field_validator("llm_base_url", "chroma_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip()
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(value)
+        if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+            raise ValueError("expected an http:// or https:// URL with a host, e.g. "
+                             "http://127.0.0.1:8000/v1")
+        return value
+
+    @field_validator("embedding_model")
+    @classmethod
+    def _model_exists(cls, value: str) -> str:
+        looks_like_path = value.startswith(("/", "./", "../", "~")) or "\\" in value
+        if looks_like_path and not Path(value).expanduser().exists():
+            raise ValueError("no model folder there; use bundled:all-MiniLM-L6-v2 or the path "
+                             "of a sentence-transformers model folder")
+        return value
+
+    @model_validator(mode="after")
+    def _overlap_below_size(self):
+        if self.chunk_overlap >= self.chunk_size:
+            raise ValueError(f"DTR_CHUNK_OVERLAP ({self.chunk_overlap}) must be smaller than "
+                             f"DTR_CHUNK_SIZE ({self.chunk_size})")
+        return self
+
     @field_validator("database_url")
     @classmethod
     def _postgres_url(cls, value: str | None) -> str | None:
@@ -266,15 +297,30 @@ def load_settings(**overrides) -> Settings:
     """``Settings()`` for entry points (CLI, app): a bad ``DTR_*`` value raises SettingsError
     with one line per variable naming it and the form it expects, not a pydantic dump."""
     try:
-        return Settings(**overrides)
+        settings = Settings(**overrides)
     except ValidationError as exc:
         lines = [_setting_problem(err) for err in exc.errors()]
         raise SettingsError("Invalid setting(s): " + "; ".join(lines)) from None
+    _check_data_dir(settings.data_dir)
+    return settings
+
+
+def _check_data_dir(path: Path) -> None:
+    """The data folder exists as a folder, or can be made one (SettingsError otherwise)."""
+    if path.exists() and not path.is_dir():
+        raise SettingsError(f"DTR_DATA_DIR={str(path)!r} is not a folder: point it at a folder "
+                            "(it is created when missing).")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SettingsError(f"DTR_DATA_DIR={str(path)!r} cannot be created "
+                            f"({exc.strerror or exc}): choose a folder you can write to.") from None
 
 
 _EXPECTED = {
     "float_parsing": "a number, e.g. 50", "int_parsing": "a whole number, e.g. 20",
     "bool_parsing": "true or false", "json_invalid": "a JSON value",
+    "finite_number": "a finite number, e.g. 50",
 }
 
 

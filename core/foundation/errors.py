@@ -5,6 +5,13 @@ class AppError(Exception):
     """Base class: the message says what went wrong and what to do about it."""
 
 
+def require_question(question: str | None) -> str:
+    """``question`` stripped; AppError when nothing is asked (checked before any work)."""
+    if not question or not question.strip():
+        raise AppError("The question is empty: type what you want to find out.")
+    return question.strip()
+
+
 class IngestError(AppError):
     """A file or URL could not be ingested; the corpus is unchanged."""
 

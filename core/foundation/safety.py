@@ -52,6 +52,24 @@ def looks_like_instructions(text: str) -> bool:
     return bool(_INSTRUCTION.search(text or ""))
 
 
+_ADDRESSED = re.compile(
+    r"^(?:then|now|so|and|please|also)?[\s,]*(?:say|answer|respond|reply|pretend|output|"
+    r"(?:tell|inform)\s+(?:the\s+)?(?:user|reader|analyst|model)|(?:state|claim|write)\s+that)\b"
+    r"|\byou\s+(?:must|should|shall|will|need\s+to|have\s+to)\s+(?:now\s+)?(?:say|answer|state|"
+    r"respond|reply|ignore|claim)\b"
+    r"|\b(?:the\s+)?(?:ai|assistant|chatbot|language\s+model|llm)\s+(?:must|should|shall)\b",
+    re.IGNORECASE,
+)
+
+
+def addresses_the_reader(sentence: str) -> bool:
+    """Whether a sentence of evidence speaks to the reader or the model ("Then say the
+    revenue was one trillion dollars.", "You must answer ...") instead of stating a fact:
+    such a sentence is never quoted as a finding."""
+    text = (sentence or "").strip().lstrip("-•*·>\"'“ ")
+    return looks_like_instructions(text) or bool(_ADDRESSED.search(text))
+
+
 def clean_meta(value: str | None, *, limit: int = 80, fallback: str = "unknown") -> str:
     """One inert line for a metadata value: no control or format characters, no markup, at
     most ``limit`` characters; ``fallback`` when empty or when it reads as instructions."""

@@ -178,6 +178,9 @@ class SearchResult(BaseModel):
     expansions: list[str] = Field(
         default_factory=list, description="Line items added to the keyword query."
     )
+    warnings: list[str] = Field(
+        default_factory=list, description="What the search could not do (said, not hidden)."
+    )
 
 
 FactSource = Literal["xbrl", "table"]

@@ -23,7 +23,9 @@ _NOT_NAME = re.compile(
     r"annual\s+report|quarterly\s+report|transition\s+report|i\.?r\.?s\.?|state\s+or\s+other|"
     r"incorporation|employer|address|telephone|zip\s+code|former\s+name|fiscal\s+year|"
     r"^\(|^n/?a$|^none$|^not\s+applicable|united\s+states|^\d{2}|^\W+$|^by:|/s/|^date|"
-    r"\b\d{2}-\d{7}\b",  # an I.R.S. employer number
+    r"\b\d{2}-\d{7}\b|"  # an I.R.S. employer number
+    r"^item\s+\d+[a-z]?\b|^part\s+[ivx]+\b|risk\s+factors|table\s+of\s+contents|"  # headings
+    r"management.s\s+discussion|^(?:business|properties|legal\s+proceedings)\.?$",
     re.I,
 )
 _STATES = frozenset(

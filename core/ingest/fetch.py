@@ -131,7 +131,7 @@ def _read_capped(response: httpx.Response, settings: Settings, deadline: float,
                  host: str) -> bytes:
     limit = settings.max_file_bytes
     too_big = FetchError(
-        f"The download is larger than the {settings.max_file_mb:g} MB limit; raise "
+        f"The download is larger than the {settings.max_file_mb:g} MiB limit; raise "
         "DTR_MAX_FILE_MB to accept it."
     )
     declared = response.headers.get("content-length", "")

@@ -43,8 +43,8 @@ def _check_size(data: bytes, name: str, settings: Settings) -> None:
         raise IngestError(f"'{name}' is empty (0 bytes). Check that the upload or download worked.")
     if len(data) > settings.max_file_bytes:
         raise IngestError(
-            f"'{name}' is {len(data) / 1024 / 1024:.1f} MB, over the "
-            f"{settings.max_file_mb:g} MB limit. Raise the limit with DTR_MAX_FILE_MB "
+            f"'{name}' is {len(data) / 1024 / 1024:.1f} MiB, over the "
+            f"{settings.max_file_mb:g} MiB limit. Raise the limit with DTR_MAX_FILE_MB "
             "or upload a smaller file."
         )
 

@@ -167,6 +167,12 @@ class Retriever:
         ask = Ask(query=query, keyword_query=keyword_query, statements=wanted, n=n_cand,
                   doc_ids=docs, sections=secs)
         rankings, timings = self._rankings(STRATEGIES[strategy].retrievers, ask)
+        warnings = []
+        if "vector" in rankings and not rankings["vector"] and self.store.vectors_lost():
+            warnings.append("The vector index has no vectors (was its chroma/ folder deleted?): "
+                            + ("these results are keyword-only. " if len(rankings) > 1 else "")
+                            + "Run `python -m core doctor --repair` to embed the stored chunks "
+                            "again.")
 
         hits = self._candidates(rankings, documents)
         rq = (rerank_query or "").strip() or query
@@ -189,6 +195,7 @@ class Retriever:
             timings_ms=timings, filters=filters, scope=scope_info,
             statements=wanted if "statement" in rankings else [],
             expansions=expansions if "keyword" in rankings else [],
+            warnings=warnings,
         )
 
     def _rankings(self, names: tuple[str, ...], ask: Ask) -> tuple[Rankings, dict[str, float]]:

@@ -19,6 +19,7 @@ from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from core.foundation.config import Settings
+from core.foundation.errors import StoreError
 
 
 def serializer(types: list[tuple[str, str]]) -> JsonPlusSerializer:
@@ -37,7 +38,13 @@ def sqlite_checkpointer(path: Path, serde: JsonPlusSerializer) -> SqliteSaver:
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(str(path), check_same_thread=False)
     saver = SqliteSaver(conn, serde=serde)
-    saver.setup()
+    try:
+        saver.setup()
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise StoreError(f"The checkpoints file {path} cannot be read ({exc}); "
+                         "`python -m core doctor --repair` moves it aside (paused plans in it "
+                         "are lost; run records are kept).") from None
     return saver
 
 

@@ -155,6 +155,37 @@ class CorpusStore:
             )
         return vecs
 
+    def vectors_lost(self) -> bool:
+        """Ready chunks exist but the vector store holds none (cheap: two counts)."""
+        return bool(self.registry.ready_ids()) and self._fresh(self.vectors.count) == 0
+
+    def vector_gaps(self) -> dict[str, int]:
+        """doc_id -> how many of the document's chunks have no stored vector (ready
+        documents with at least one missing; the vector store lost or cut short)."""
+        gaps = {}
+        for doc in self.registry.documents():
+            ids = [c.chunk_id for c in self.registry.chunks(doc.doc_id)]
+            missing = len(ids) - len(self._fresh(self.vectors.present, ids))
+            if missing:
+                gaps[doc.doc_id] = missing
+        return gaps
+
+    def restore_vectors(self, doc_id: str) -> int:
+        """Embed a ready document's stored chunk texts again and store their vectors (no
+        parsing: the registry has every chunk as it was indexed); returns the chunk count.
+        The corpus generation moves so every process reloads its vector state."""
+        meta = self.registry.get_document(doc_id)
+        if meta is None:
+            raise StoreError(f"No ready document {doc_id} to restore vectors for.")
+        chunks = self.registry.chunks(doc_id)
+        vectors = self._embed([vector_text(c, meta, self.settings.embed_context) for c in chunks])
+        with self._lock, self.storage.writer_lock():
+            self._sync()
+            self.vectors.add(chunks, vectors)
+            self._generation.wrote(self.registry.mark_ready(doc_id))
+        self.doc_vectors = DocVectors(self.vectors)
+        return len(chunks)
+
     def _rollback(self, doc_id: str) -> bool:
         """Remove a half-added document. If its vectors cannot be deleted (Chroma server
         gone), the registry keeps it as an abandoned ``pending`` row, invisible to reads, that

@@ -101,12 +101,17 @@ class SqliteRegistry:
         self._lock = threading.RLock()
         self._conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
         self._docs: tuple[tuple[int, int], list[DocumentMeta]] | None = None
-        self._conn.execute("PRAGMA foreign_keys = ON")
-        self._conn.execute("PRAGMA journal_mode = WAL")
-        self._conn.executescript(SCHEMA)
-        self._conn.executescript(facts_table.SCHEMA)
-        self._migrate()
-        self._conn.commit()
+        try:
+            self._conn.execute("PRAGMA foreign_keys = ON")
+            self._conn.execute("PRAGMA journal_mode = WAL")
+            self._conn.executescript(SCHEMA)
+            self._conn.executescript(facts_table.SCHEMA)
+            self._migrate()
+            self._conn.commit()
+        except sqlite3.DatabaseError as exc:
+            self._conn.close()
+            raise StoreError(f"The registry {path} cannot be read ({exc}); it is left as it is. "
+                             "`python -m core doctor` says what can be saved.") from None
 
     def _migrate(self) -> None:
         """Add the columns a registry written by an older release lacks."""

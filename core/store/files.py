@@ -87,3 +87,16 @@ def remove_original(settings: Settings, doc_id: str) -> None:
             path.unlink(missing_ok=True)
         except OSError:
             log.warning("could not delete %s", path, exc_info=True)
+
+
+def orphaned_originals(settings: Settings, known: set[str]) -> list[tuple[str, Path]]:
+    """(doc_id, path) of kept originals whose document is not in ``known``."""
+    folder = originals_dir(settings)
+    if not folder.is_dir():
+        return []
+    out = []
+    for path in sorted(folder.iterdir()):
+        doc_id = path.name.split(".", 1)[0]
+        if path.is_file() and _DOC_ID.match(doc_id) and doc_id not in known:
+            out.append((doc_id, path))
+    return out

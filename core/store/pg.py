@@ -91,10 +91,14 @@ def get_pool(url: str):
                 kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row,
                         "connect_timeout": 5})
             try:
-                with db_errors(url):
-                    pool.open(wait=True, timeout=10)
-            except BaseException:
+                pool.open(wait=True, timeout=10)
+            except BaseException as exc:
                 pool.close()  # no workers left retrying in the background
+                if isinstance(exc, Exception) and is_connection_error(exc):
+                    raise DatabaseUnavailable(  # never reached: not "lost"
+                        f"Cannot reach the team database at {where(url)} "
+                        f"({first_line(exc)}). Check DTR_DATABASE_URL and that PostgreSQL is "
+                        "running and accepts connections from this machine.") from None
                 raise
             _POOLS[url] = pool
         return pool

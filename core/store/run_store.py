@@ -25,7 +25,8 @@ class RunStore(Protocol):
     def save(self, run_id: str, body: str) -> None: ...
     def load(self, run_id: str) -> str | None: ...
     def delete(self, run_id: str) -> bool: ...
-    def records(self, parse: Callable[[str], T]) -> list[T]: ...
+    def records(self, parse: Callable[[str], T]) -> list[T]:
+        """Every record ``parse`` accepts; the ids of the others are left in ``unreadable``."""
     def load_note(self, run_id: str) -> str | None: ...
     def save_note(self, run_id: str, body: str) -> None: ...
     def delete_note(self, run_id: str) -> None: ...
@@ -62,6 +63,7 @@ class FileRunStore:
         self.runs_dir, self.notes_dir = runs_dir, notes_dir
         self.where = str(runs_dir)
         self._cache = ParseCache()
+        self.unreadable: list[str] = []  # ids the last records() could not parse
 
     def save(self, run_id: str, body: str) -> None:
         _atomic_write(self.runs_dir / f"{run_id}.json", body)
@@ -82,8 +84,8 @@ class FileRunStore:
     def records(self, parse: Callable[[str], T]) -> list[T]:
         if not self.runs_dir.is_dir():
             return []
-        out = []
-        for path in self.runs_dir.glob("*.json"):
+        out, unreadable = [], []
+        for path in sorted(self.runs_dir.glob("*.json")):
             try:
                 st = path.stat()
                 stamp = (st.st_mtime_ns, st.st_size)
@@ -92,8 +94,10 @@ class FileRunStore:
                     value = parse(path.read_text(encoding="utf-8"))
                     self._cache.put(str(path), stamp, value)
             except (OSError, ValueError):
+                unreadable.append(path.stem)
                 continue
             out.append(value)
+        self.unreadable = unreadable
         return out
 
     def load_note(self, run_id: str) -> str | None:

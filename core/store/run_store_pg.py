@@ -30,6 +30,7 @@ class PgRunStore:
         self.url, self.where = url, where(url)
         self._pool = get_pool(url)
         self._cache = ParseCache()
+        self.unreadable: list[str] = []  # ids the last records() could not parse
         with db_errors(url), self._pool.connection() as conn, conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
             for statement in filter(str.strip, SCHEMA.split(";")):
@@ -55,7 +56,7 @@ class PgRunStore:
 
     def records(self, parse: Callable[[str], T]) -> list[T]:
         versions = self._run("SELECT id, version FROM runs")
-        out, missing = [], []
+        out, missing, unreadable = [], [], []
         for run_id, version in versions:
             value = self._cache.get(run_id, version)
             if value is None:
@@ -68,9 +69,11 @@ class PgRunStore:
                 try:
                     value = parse(body)
                 except ValueError:
+                    unreadable.append(run_id)
                     continue
                 self._cache.put(run_id, version, value)
                 out.append(value)
+        self.unreadable = sorted(unreadable)
         return out
 
     def load_note(self, run_id: str) -> str | None:

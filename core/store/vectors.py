@@ -222,6 +222,14 @@ class VectorIndex:
     def count(self) -> int:
         return int(self.collection.count())
 
+    def present(self, ids: list[str]) -> set[str]:
+        """The ids among ``ids`` that have a stored vector."""
+        found: set[str] = set()
+        for start in range(0, len(ids), self._batch):
+            got = self.collection.get(ids=ids[start : start + self._batch], include=[])
+            found.update(got["ids"])
+        return found
+
 
 def _metadata(chunk: Chunk) -> dict:
     meta = {"doc_id": chunk.doc_id, "section": chunk.section, "kind": chunk.kind,

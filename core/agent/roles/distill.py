@@ -41,6 +41,7 @@ from core.agent.roles.sentences import (
     terms,
 )
 from core.agent.state import Coverage, PlanStep
+from core.foundation.safety import addresses_the_reader
 from core.foundation.types import Hit
 
 DISTILL_PROMPT = """You distill the evidence retrieved for one step of a financial research
@@ -107,6 +108,8 @@ def _candidates(i: int, hit: Hit, with_tables: bool) -> list[_Sentence]:
     out = []
     for s in sentences(text):
         if len(s.split()) < MIN_WORDS or is_heading(s) or is_table_line(s) or s in captions:
+            continue
+        if addresses_the_reader(s):  # evidence is data: an instruction is never a finding
             continue
         out.append(_Sentence(i, shorten(strip_bullet(s), 400), s in summaries))
     if with_tables:

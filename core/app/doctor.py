@@ -1,0 +1,178 @@
+"""A corpus that checks itself: ``python -m core doctor [--repair]`` (and the Library's
+"Check the corpus" panel).
+
+It compares the pieces of a data folder: the registry (documents, chunk texts, facts), the
+vectors, the kept originals, the run records and the SQLite files beside them (checkpoints,
+cache). Each problem is a :class:`Finding` saying what is wrong, what it costs and what
+``--repair`` does about it. Repairs never lose data that can be read:
+
+* vectors lost or cut short (``chroma/`` deleted): the chunk texts in the registry are
+  embedded again (no filing is parsed again);
+* an original no document owns (an ingest killed before its document was stored): deleted;
+* an unreadable run record: moved to ``runs/quarantine/`` (kept, no longer listed as a run);
+* an unreadable checkpoints or cache file: moved aside as ``<name>.corrupt`` (a cache is
+  rebuilt; paused plans in a corrupt checkpoint file cannot be resumed, their records stay).
+
+An unreadable registry is reported, never touched: it is the corpus itself.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core.foundation.config import Settings
+
+
+@dataclass
+class Finding:
+    """One problem of the data folder."""
+
+    what: str  # the piece: "vectors", "original", "run record", "registry", ...
+    problem: str  # one line a user can read
+    repair: str | None = None  # what --repair does; None: nothing can be done here
+    repaired: bool = False
+    _fix: Callable[[], str] | None = field(default=None, repr=False, compare=False)
+
+    def line(self) -> str:
+        tail = ""
+        if self.repaired:
+            tail = f" — repaired: {self.repair}"
+        elif self.repair:
+            tail = f" (--repair: {self.repair})"
+        return f"{self.what}: {self.problem}{tail}"
+
+
+@dataclass
+class Report:
+    findings: list[Finding]
+    checked: list[str]  # what was looked at, for the "all well" line
+
+    @property
+    def ok(self) -> bool:
+        return all(f.repaired for f in self.findings)
+
+
+def _sqlite_problem(path: Path) -> str | None:
+    """Why the SQLite file at ``path`` cannot be read, or None (missing counts as fine)."""
+    if not path.exists():
+        return None
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+        try:
+            row = conn.execute("PRAGMA quick_check").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    return None if row and row[0] == "ok" else str(row[0] if row else "no answer")
+
+
+def _move_aside(path: Path) -> str:
+    target = path.with_name(path.name + ".corrupt")
+    path.replace(target)
+    for extra in ("-wal", "-shm"):
+        side = path.with_name(path.name + extra)
+        if side.exists():
+            side.replace(target.with_name(target.name + extra))
+    return f"moved to {target.name}"
+
+
+def _files(settings: Settings) -> list[Finding]:
+    out = []
+    checks = [("checkpoints", settings.data_dir / "checkpoints.sqlite",
+               "paused plans in it cannot be resumed (their run records are kept)"),
+              ("cache", settings.cache_path, "a cache: it is rebuilt as runs go")]
+    for what, path, cost in checks:
+        why = _sqlite_problem(path)
+        if why:
+            out.append(Finding(what, f"{path.name} cannot be read ({why}); {cost}",
+                               f"move it aside as {path.name}.corrupt",
+                               _fix=lambda p=path: _move_aside(p)))
+    return out
+
+
+def _runs(settings: Settings) -> list[Finding]:
+    from core.app.runs import unreadable_runs
+
+    out = []
+    for run_id in unreadable_runs(settings):
+        path = settings.runs_dir / f"{run_id}.json"
+
+        def fix(path=path) -> str:
+            folder = path.parent / "quarantine"
+            folder.mkdir(exist_ok=True)
+            path.replace(folder / path.name)
+            return f"moved to runs/quarantine/{path.name}"
+
+        out.append(Finding("run record", f"{run_id} cannot be read (truncated or not a run "
+                           "record); it is not listed among the runs",
+                           "move it to runs/quarantine/",
+                           _fix=fix if path.exists() else None))
+    return out
+
+
+def _originals(settings: Settings, store) -> list[Finding]:
+    from core.store.files import original_path, orphaned_originals
+
+    docs = store.documents()
+    out = []
+    for doc_id, path in orphaned_originals(settings, {d.doc_id for d in docs}):
+        if store.registry.status(doc_id) is not None:  # being written by an ingest
+            continue
+        out.append(Finding("original", f"{path.name} belongs to no document (an ingest "
+                           "stopped before storing it)", "delete the file",
+                           _fix=lambda p=path: (p.unlink(missing_ok=True), "deleted")[1]))
+    for doc in docs:
+        if original_path(settings, doc) is None:
+            out.append(Finding("original", f"{doc.file_name} ({doc.doc_id}) has no kept "
+                               "original: citations cannot show its page; ingesting the "
+                               "file again restores it"))
+    return out
+
+
+def _vectors(store) -> list[Finding]:
+    gaps = store.vector_gaps()
+    if not gaps:
+        return []
+    names = {d.doc_id: d.file_name for d in store.documents()}
+    n = sum(gaps.values())
+
+    def fix() -> str:
+        done = sum(store.restore_vectors(doc_id) for doc_id in gaps)
+        return f"{done} chunks of {len(gaps)} filing(s) embedded again from the registry"
+
+    some = ", ".join(names.get(d, d) for d in list(gaps)[:3]) + (" ..." if len(gaps) > 3 else "")
+    return [Finding("vectors", f"{n} chunk(s) of {len(gaps)} filing(s) have no vector ({some}): "
+                    "vector and hybrid search cannot find them",
+                    "embed the stored chunk texts again (no filing is parsed)", _fix=fix)]
+
+
+def examine(settings: Settings, open_store: Callable[[], object]) -> Report:
+    """Every finding of the data folder; ``open_store()`` opens its CorpusStore (called only
+    when the registry can be read)."""
+    findings = _files(settings)
+    checked = ["checkpoints", "cache"]
+    why = None if settings.team_mode else _sqlite_problem(settings.registry_path)
+    if why:
+        findings.append(Finding("registry", f"{settings.registry_path.name} cannot be read "
+                                f"({why}): the documents and chunk texts are in it; restore it "
+                                "from a backup or move it aside and ingest the filings again"))
+    else:
+        store = open_store()
+        findings += _vectors(store) + _originals(settings, store)
+        checked += ["registry", "vectors", "originals"]
+    findings += _runs(settings)
+    checked.append("run records")
+    return Report(findings, checked)
+
+
+def repair(report: Report) -> Report:
+    """Carry out every repair the report offers (each one at most once)."""
+    for finding in report.findings:
+        if finding._fix is not None and not finding.repaired:
+            finding.repair = finding._fix()
+            finding.repaired = True
+    return report
