@@ -50,6 +50,10 @@ class ProgressEmbedder:
             report(min(start + SLICE, len(texts)), len(texts))
         return np.concatenate(parts) if parts else self.inner.encode(texts)
 
+    def rewrap(self, inner: Any) -> ProgressEmbedder:
+        """The same reporting around another embedder (the corpus's own backend)."""
+        return ProgressEmbedder(inner)
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
