@@ -81,7 +81,7 @@ with st.form("cmp_form"):
 def _first_run_setup(box) -> tuple[float, int]:
     """Build the baseline's own index for filings that have none yet (one time, per filing),
     with progress; returns (seconds, filings built)."""
-    from core.baseline import index as baseline_index
+    from core.baseline.rag import index as baseline_index
 
     todo = baseline_index.missing(settings, corpus.embedder, docs)
     if not todo:

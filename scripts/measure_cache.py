@@ -1,5 +1,5 @@
 """LLM calls per run with and without the cache, through the real ChatOpenAI and the fake
-OpenAI-compatible server (tests/fakes), over the sample 10-K and the web snapshot.
+OpenAI-compatible server (testkit/fakes), over the sample 10-K and the web snapshot.
 
     PYTHONPATH=. HF_HUB_OFFLINE=1 .venv/bin/python scripts/measure_cache.py
 
@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from core.foundation.config import Settings
-from tests.fakes.openai_server import Behaviour, FakeOpenAIServer
+from testkit.fakes.openai_server import Behaviour, FakeOpenAIServer
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "sample" / "northwind-10k-fy2024.htm"
@@ -82,7 +82,7 @@ def measure(n_steps: int, cache: bool) -> list[tuple[int, int, float]]:
     from core.app.research import ResearchService
     from core.llm.factory import make_chat_model
     from core.retrieval.web import SnapshotWebSearch
-    from tests.fakes.embedder import HashEmbedder
+    from testkit.fakes.embedder import HashEmbedder
 
     out = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -13,11 +13,11 @@ from pathlib import Path
 
 from core.foundation.config import Settings
 from core.store.corpus_store import CorpusStore
-from tests.fakes.embedder import HashEmbedder
-from tests.fakes.fixtures import llm_settings
-from tests.fakes.openai_server import Behaviour, FakeOpenAIServer
-from tests.fixtures.retrieval.corpus import amd_10k, nvda_10k
-from tests.test_llm_breaker import QUESTION, service, two_step_plan
+from testkit.corpus import amd_10k, nvda_10k
+from testkit.fakes.embedder import HashEmbedder
+from testkit.fakes.fixtures import llm_settings
+from testkit.fakes.openai_server import Behaviour, FakeOpenAIServer
+from testkit.scenarios import QUESTION, service, two_step_plan
 
 MODES = {"HTTP 500": Behaviour.error(500, "model crashed"),
          "HTTP 429": Behaviour.error(429, "slow down"),

@@ -17,8 +17,7 @@ from core.agent import learned_policy as lp
 from core.agent.policy_data import collect
 from core.cli.policy import describe
 from core.foundation.config import Settings
-from tests.agent_fakes import FakeRetriever, make_service
-from tests.test_learned_policy import QUESTIONS
+from testkit.agent_fakes import QUESTIONS, FakeRetriever, make_service
 
 
 def main() -> None:

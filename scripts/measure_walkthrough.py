@@ -44,7 +44,7 @@ def latency_llm(delay: float):
     """A chat model that answers every structured call after ``delay`` seconds."""
     import json
 
-    from tests.fakes.chat_model import FakeChatModel
+    from testkit.fakes.chat_model import FakeChatModel
 
     def minimal(schema: dict, defs: dict):
         if "$ref" in schema:

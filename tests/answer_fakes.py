@@ -1,13 +1,13 @@
 """A two-company corpus for the answer's tests: Acme Chips (10-K FY2024) and Borealis Foods
 (10-K FY2024), with prose, risk factors and income-statement tables in the parsers' shape
-(cells joined by " | "), searched by ``tests.agent_fakes.FakeRetriever``'s overlap rule."""
+(cells joined by " | "), searched by ``testkit.agent_fakes.FakeRetriever``'s overlap rule."""
 
 from __future__ import annotations
 
 from core.agent.deps import CorpusInfo
 from core.app.research import ResearchService
 from core.foundation.types import Chunk, DocumentMeta
-from tests.agent_fakes import FakeRetriever, FakeWeb
+from testkit.agent_fakes import FakeRetriever, FakeWeb
 
 SECTIONS = ["Item 1. Business", "Item 1A. Risk Factors",
             "Item 7. Management's Discussion and Analysis",

@@ -40,6 +40,6 @@ def real_embedder():
 
 @pytest.fixture
 def hash_embedder():
-    from tests.fakes.embedder import HashEmbedder
+    from testkit.fakes.embedder import HashEmbedder
 
     return HashEmbedder()

@@ -9,7 +9,7 @@ from core.app.research import ResearchService
 from core.foundation.config import Settings
 from core.foundation.types import Chunk, DocumentMeta, Hit, SearchResult, StageScore
 from core.retrieval.web import WebHit
-from tests.agent_fakes import FakeReranker, FakeWeb, _terms
+from testkit.agent_fakes import FakeReranker, FakeWeb, _terms
 
 SECTIONS = ["Item 1. Business", "Item 1A. Risk Factors",
             "Item 7. Management's Discussion and Analysis"]

@@ -9,7 +9,7 @@ from pathlib import Path
 from core.app.runs import load_run
 from core.cli.agent import ask, compare, format_event
 from core.retrieval.web import SnapshotWebSearch
-from tests.agent_fakes import QUESTION, make_service
+from testkit.agent_fakes import QUESTION, make_service
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -13,8 +13,8 @@ from core.app.research import ResearchService
 from core.foundation.config import Settings
 from core.llm.factory import make_chat_model
 from core.retrieval.web import SnapshotWebSearch, parse_article
-from tests.fakes.fixtures import llm_settings, openai_server  # noqa: F401 (fixture)
-from tests.fakes.openai_server import Behaviour
+from testkit.fakes.fixtures import llm_settings, openai_server  # noqa: F401 (fixture)
+from testkit.fakes.openai_server import Behaviour
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "sample" / "northwind-10k-fy2024.htm"

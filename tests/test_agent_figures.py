@@ -39,7 +39,7 @@ company's treasurer.</p>
 def nvda(tmp_path_factory):
     """The NVIDIA 10-K ingested once (hash embedder: the figures do not depend on it)."""
     from core.app.corpus import Corpus
-    from tests.fakes.embedder import HashEmbedder
+    from testkit.fakes.embedder import HashEmbedder
 
     root = tmp_path_factory.mktemp("nvda")
     html = root / "nvda-10k-fy2023.html"

@@ -11,9 +11,9 @@ from core.agent.deps import AgentDeps, CorpusInfo, fact_source
 from core.agent.planner import PLANNER_FIGURES, make_plan
 from core.app.research import ResearchService
 from core.llm.factory import make_chat_model
-from tests.fakes.chat_model import FakeChatModel
-from tests.fakes.fixtures import llm_settings, openai_server  # noqa: F401 (fixture)
-from tests.fakes.openai_server import Behaviour
+from testkit.fakes.chat_model import FakeChatModel
+from testkit.fakes.fixtures import llm_settings, openai_server  # noqa: F401 (fixture)
+from testkit.fakes.openai_server import Behaviour
 from tests.test_agent_figures import REVENUE_Q, nvda  # noqa: F401 (fixture)
 
 

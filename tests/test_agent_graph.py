@@ -16,8 +16,8 @@ from core.agent.state import PlanStep
 from core.app.runs import load_run
 from core.foundation.config import Settings
 from core.foundation.errors import PlanValidationError
-from tests.agent_fakes import QUESTION, FakeRetriever, FakeWeb, make_service
-from tests.fakes.chat_model import FakeChatModel
+from testkit.agent_fakes import QUESTION, FakeRetriever, FakeWeb, make_service
+from testkit.fakes.chat_model import FakeChatModel
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -208,7 +208,7 @@ def test_resume_in_a_new_process(settings):
     script = (
         "import json, sys\n"
         "from core.foundation.config import Settings\n"
-        "from tests.agent_fakes import make_service\n"
+        "from testkit.agent_fakes import make_service\n"
         "s = Settings(data_dir=sys.argv[1], _env_file=None)\n"
         "rec = make_service(s).resume(sys.argv[2]).run()\n"
         "print(json.dumps({'status': rec.status, 'n': len(rec.answer.citations)}))\n"

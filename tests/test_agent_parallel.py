@@ -11,7 +11,7 @@ import time
 
 from core.agent.state import PlanStep
 from core.app import jobs, run_session
-from tests.agent_fakes import FakeWeb
+from testkit.agent_fakes import FakeWeb
 from tests.plan_corpus import AMD, NVDA, WEB, TwoDocRetriever, service
 
 

@@ -9,7 +9,7 @@ from core.agent.deps import AgentDeps
 from core.agent.planner import make_plan
 from core.agent.rewriter import rewrite
 from core.agent.state import PlanStep
-from tests.fakes.chat_model import FakeChatModel
+from testkit.fakes.chat_model import FakeChatModel
 from tests.plan_corpus import AMD, NVDA, TwoDocRetriever, info, service
 
 THREE_PART = ("How does NVIDIA describe its competition risks, how does AMD describe its own "
@@ -17,7 +17,7 @@ THREE_PART = ("How does NVIDIA describe its competition risks, how does AMD desc
 
 
 def _deps(settings, llm=None):
-    from tests.agent_fakes import FakeWeb
+    from testkit.agent_fakes import FakeWeb
     from tests.plan_corpus import WEB
 
     return AgentDeps(settings=settings, retriever=TwoDocRetriever(), corpus=info(),

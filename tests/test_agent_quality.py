@@ -20,8 +20,8 @@ from core.agent.rewriter import rewrite, scope_query
 from core.agent.state import Evidence, PlanStep, StepRecord
 from core.agent.synthesize import offline_answer
 from core.agent.text import head_terms, main_terms, near_duplicate, summary_sentences, terms
-from tests.agent_fakes import DOC, QUESTION, FakeRetriever, FakeWeb, corpus_info, make_chunks
-from tests.fakes.chat_model import FakeChatModel
+from testkit.agent_fakes import DOC, QUESTION, FakeRetriever, FakeWeb, corpus_info, make_chunks
+from testkit.fakes.chat_model import FakeChatModel
 
 HEADING = "Competition in our current and target markets could cause us to lose market share " \
     "and revenue."
@@ -228,7 +228,7 @@ def test_connect_clause_without_earlier_findings_stays_extractive():
 
 
 def test_graph_reflects_the_connect_step_as_a_juxtaposition(settings):
-    from tests.agent_fakes import make_service
+    from testkit.agent_fakes import make_service
 
     record = make_service(settings).ask(QUESTION)
     reflected = [e for e in record.events if e.type == "step_reflected"]

@@ -20,7 +20,7 @@ from core.agent.state import PlanStep
 from core.agent.text import near_duplicate
 from core.agent.web_dates import web_after
 from core.retrieval.web import SnapshotWebSearch, WebHit
-from tests.agent_fakes import DOC, QUESTION, FakeRetriever, FakeWeb, corpus_info, make_service
+from testkit.agent_fakes import DOC, QUESTION, FakeRetriever, FakeWeb, corpus_info, make_service
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "sample" / "northwind-10k-fy2024.htm"

@@ -13,8 +13,8 @@ from core.agent.rewriter import OFFLINE_STRATEGY, rewrite
 from core.agent.state import Evidence, PlanStep, StepWork
 from core.agent.synthesize import offline_answer, synthesize
 from core.llm.prompts import EVIDENCE_OPEN
-from tests.agent_fakes import DOC, QUESTION, FakeRetriever, FakeWeb, corpus_info
-from tests.fakes.chat_model import FakeChatModel
+from testkit.agent_fakes import DOC, QUESTION, FakeRetriever, FakeWeb, corpus_info
+from testkit.fakes.chat_model import FakeChatModel
 
 
 @pytest.fixture

@@ -9,9 +9,9 @@ from typing import Any
 from core.agent.selfcheck import Claim, apply_checks, check_answer, claims, offline_verdict
 from core.agent.state import Evidence
 from core.llm.factory import make_chat_model
+from testkit.fakes.fixtures import llm_settings
+from testkit.fakes.openai_server import Behaviour, FakeOpenAIServer
 from tests.answer_fakes import BOREALIS_TEXTS, question_service
-from tests.fakes.fixtures import llm_settings
-from tests.fakes.openai_server import Behaviour, FakeOpenAIServer
 
 NET_SALES = BOREALIS_TEXTS[1][1]
 EV = {1: Evidence(id="bore-00001", kind="chunk", text=NET_SALES, doc_id="bore",

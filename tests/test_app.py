@@ -28,7 +28,7 @@ TIMEOUT = 120
 @pytest.fixture
 def app_env(tmp_path, monkeypatch):
     """A fresh data folder, no .env, no LLM key, cached services cleared, hash embedder."""
-    from tests.fakes.embedder import HashEmbedder
+    from testkit.fakes.embedder import HashEmbedder
 
     monkeypatch.setenv("DTR_DATA_DIR", str(tmp_path / "store"))
     monkeypatch.chdir(tmp_path)  # no stray .env is read

@@ -12,8 +12,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from components import keys
-from tests.fakes.fixtures import openai_server  # noqa: F401 (fixture)
-from tests.fakes.openai_server import Behaviour
+from testkit.fakes.fixtures import openai_server  # noqa: F401 (fixture)
+from testkit.fakes.openai_server import Behaviour
 from tests.test_app import (  # noqa: F401 (app_env is a fixture)
     APP,
     TIMEOUT,
@@ -83,7 +83,7 @@ def test_connection_test_picks_and_saves_a_method_the_endpoint_accepts(app_env, 
     switches to json_mode and saves it (non-secret settings file), instead of "Connected"."""
     import json
 
-    from tests.fakes.openai_server import FakeOpenAIServer
+    from testkit.fakes.openai_server import FakeOpenAIServer
 
     monkeypatch.setenv("DTR_LLM_TIMEOUT_S", "5")
     with FakeOpenAIServer(json_schema_status=500) as server:

@@ -29,9 +29,15 @@ def test_this_check_sees_imports(tmp_path):
 
 
 def test_shipped_code_never_imports_the_tests():
-    """Fakes live in tests/ (tests/fakes), never in the shipped package."""
+    """Fakes live in tests/ (testkit/fakes), never in the shipped package."""
     shipped = [ROOT / "streamlit_app.py", *(ROOT / "core").rglob("*.py"),
                *(ROOT / "pages").rglob("*.py"), *(ROOT / "components").rglob("*.py")]
     offenders = [p for p in shipped if "tests" in _imports(p)]
     assert offenders == []
     assert not (ROOT / "core" / "llm" / "fake.py").exists()
+
+
+def test_scripts_and_testkit_never_import_the_tests():
+    """Measuring scripts import shipped code only: what they share with tests is testkit/."""
+    code = [*(ROOT / "scripts").rglob("*.py"), *(ROOT / "testkit").rglob("*.py")]
+    assert code and [p for p in code if "tests" in _imports(p)] == []

@@ -10,7 +10,7 @@ import pytest
 from core.baseline.pieces import CHUNK_OVERLAP, CHUNK_SIZE, document_text, split_document
 from core.baseline.rag import run_baseline
 from core.llm.prompts import EVIDENCE_OPEN
-from tests.fakes.chat_model import FakeChatModel
+from testkit.fakes.chat_model import FakeChatModel
 
 SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample" / "northwind-10k-fy2024.htm"
 QUESTION = "What are Northwind's key risks related to competition?"

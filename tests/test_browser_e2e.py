@@ -52,7 +52,7 @@ def _free_port() -> int:
 
 @pytest.fixture
 def tavily():
-    from tests.fakes.tavily_server import FakeTavilyServer
+    from testkit.fakes.tavily_server import FakeTavilyServer
 
     with FakeTavilyServer() as server:
         yield server

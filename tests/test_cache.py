@@ -13,7 +13,7 @@ from core.app.research import ResearchService
 from core.foundation.cache import DiskCache, cache_key, open_cache
 from core.llm.factory import make_chat_model
 from core.retrieval.web import SnapshotWebSearch
-from tests.fakes.fixtures import llm_settings, openai_server  # noqa: F401 (fixture)
+from testkit.fakes.fixtures import llm_settings, openai_server  # noqa: F401 (fixture)
 from tests.test_agent_e2e import SNAPSHOT, WALKTHROUGH, _corpus, script_walkthrough
 
 

@@ -21,7 +21,7 @@ import pytest
 from core.foundation.config import Settings
 from core.foundation.errors import StoreError
 from core.store.corpus_store import CorpusStore
-from tests.fixtures.retrieval.corpus import amd_10k, nvda_10k
+from testkit.corpus import amd_10k, nvda_10k
 from tests.test_store import _free_port
 
 CHROMA = Path(sys.executable).parent / "chroma"

@@ -10,7 +10,7 @@ import pytest
 from core.app import jobs, run_session
 from core.cli.agent import ask
 from core.foundation.errors import AppError
-from tests.agent_fakes import QUESTION, make_service
+from testkit.agent_fakes import QUESTION, make_service
 
 
 def _interrupt(settings, stop_at: str = "step_started", nth: int = 2

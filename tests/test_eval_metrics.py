@@ -21,7 +21,7 @@ from core.evaluation.questions import GoldEvidence
 from core.evaluation.ranking import dcg_at_k, ndcg_at_k, recall_at_k, reciprocal_rank
 from core.foundation.config import Settings
 from core.foundation.types import Chunk
-from tests.fakes.chat_model import FakeChatModel
+from testkit.fakes.chat_model import FakeChatModel
 
 REVENUE = ("Revenue for fiscal 2024 was $2,184.6 million, up 43% from $1,527.3 million in fiscal "
            "2023. The increase came from the Data Center segment, whose revenue grew 74% as the "
@@ -310,8 +310,8 @@ def test_hit_rule_and_configurations_agree_with_the_retrieval_measurement():
 def test_llm_judge_through_the_real_chat_openai_client(tmp_path, hash_embedder):
     from core.evaluation.judge import make_judge
     from core.foundation.errors import AppError
-    from tests.fakes.fixtures import llm_settings
-    from tests.fakes.openai_server import Behaviour, FakeOpenAIServer
+    from testkit.fakes.fixtures import llm_settings
+    from testkit.fakes.openai_server import Behaviour, FakeOpenAIServer
 
     with pytest.raises(AppError, match="LLM judge needs a model"):
         make_judge(Settings(data_dir=tmp_path, _env_file=None), hash_embedder, mode="llm")

@@ -19,7 +19,7 @@ RUN = "FormSubmitter:eval_form-Run evaluation"
 @pytest.fixture
 def app_env(tmp_path, monkeypatch):
     """A fresh data folder, no .env, no LLM key, cached services cleared, hash embedder."""
-    from tests.fakes.embedder import HashEmbedder
+    from testkit.fakes.embedder import HashEmbedder
 
     monkeypatch.setenv("DTR_DATA_DIR", str(tmp_path / "store"))
     monkeypatch.setenv("DTR_SNAPSHOT_DIR", str(ROOT / "data" / "web_snapshot"))

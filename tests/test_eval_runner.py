@@ -16,7 +16,7 @@ from core.evaluation.runner import run_eval
 from core.foundation.config import Settings
 from core.foundation.errors import AppError
 from core.retrieval.web import SnapshotWebSearch
-from tests.fakes.chat_model import FakeChatModel
+from testkit.fakes.chat_model import FakeChatModel
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_SET = ROOT / "data" / "questions" / "sample.jsonl"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import core.foundation.models
 from core.bench.run import bench_ingest
-from tests.fakes.embedder import HashEmbedder
+from testkit.fakes.embedder import HashEmbedder
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ingest"
 

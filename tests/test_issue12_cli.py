@@ -18,7 +18,7 @@ from core.app.runs import list_runs
 from core.cli.agent import ask
 from core.foundation.config import SettingsError, load_settings
 from core.foundation.errors import AppError
-from tests.agent_fakes import make_service
+from testkit.agent_fakes import make_service
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAN = [{"sub_question": "How did revenue change in fiscal 2023?", "tool": "filing_search",

@@ -18,16 +18,7 @@ from core.agent.policy_data import (
 )
 from core.app.runs import list_runs
 from core.cli.main import main
-from tests.agent_fakes import QUESTION, FakeRetriever, make_service
-
-QUESTIONS = [
-    QUESTION,
-    "What drove Acme's revenue in fiscal 2023?",
-    "What supply chain risks does Acme state in its 10-K?",
-    "Which products does Acme sell to data centers, and what is Rival's 2024 AI roadmap?",
-    "How does Acme describe competition from larger chip vendors?",
-    "What does Acme say about its foundry in Taiwan?",
-]
+from testkit.agent_fakes import QUESTION, QUESTIONS, FakeRetriever, make_service
 
 
 def _runs(settings, retriever_factory=FakeRetriever) -> None:

@@ -9,20 +9,14 @@ import time
 
 import pytest
 
-from core.agent.deps import CorpusInfo
-from core.agent.state import PlanStep
-from core.app.research import ResearchService
 from core.llm.breaker import GuardBook, LLMGuard
-from core.llm.factory import make_chat_model
-from core.retrieval.rerank import get_reranker
-from core.retrieval.retriever import Retriever
 from core.store.corpus_store import CorpusStore
-from tests.fakes.fixtures import llm_settings
-from tests.fakes.openai_server import Behaviour, FakeOpenAIServer
-from tests.fixtures.retrieval.corpus import amd_10k, nvda_10k
+from testkit.corpus import amd_10k, nvda_10k
+from testkit.fakes.fixtures import llm_settings
+from testkit.fakes.openai_server import Behaviour, FakeOpenAIServer
+from testkit.scenarios import QUESTION, service, two_step_plan
 
 pytestmark = pytest.mark.slow
-QUESTION = "How do NVIDIA and AMD each describe competition in their 10-K risk factors?"
 
 
 @pytest.fixture
@@ -35,22 +29,6 @@ def store(tmp_path, hash_embedder):
         s.add(meta, chunks)
     yield s
     s.close()
-
-
-def two_step_plan(store) -> dict:
-    docs = {d.company: d.doc_id for d in store.documents()}
-    steps = [PlanStep(sub_question=f"How does {name} describe competition risks?",
-                      tool="filing_search", keywords=["competition"],
-                      section="Item 1A. Risk Factors", doc_ids=[docs[name]])
-             for name in ("NVIDIA", "AMD")]
-    return {"steps": [s.model_dump() for s in steps]}
-
-
-def service(settings, store, hash_embedder) -> ResearchService:
-    retriever = Retriever(store, hash_embedder, get_reranker(settings, hash_embedder, store),
-                          settings)
-    return ResearchService(settings, retriever, None, make_chat_model(settings),
-                           CorpusInfo.from_store(store), embedder=hash_embedder, store=store)
 
 
 def run(server, tmp_path, store, hash_embedder, **kw):

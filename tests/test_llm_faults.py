@@ -21,8 +21,8 @@ from core.llm.probe import check_connection
 from core.llm.structured import StructuredCallError, call_structured
 from core.retrieval.rerank import get_reranker
 from core.retrieval.retriever import Retriever
-from tests.fakes.fixtures import llm_settings
-from tests.fakes.openai_server import Behaviour, FakeOpenAIServer
+from testkit.fakes.fixtures import llm_settings
+from testkit.fakes.openai_server import Behaviour, FakeOpenAIServer
 from tests.test_llm_breaker import store, two_step_plan  # noqa: F401 (store is a fixture)
 
 pytestmark = pytest.mark.slow

@@ -14,8 +14,8 @@ from core.llm.probe import test_connection
 from core.llm.prompts import SYSTEM_SAFETY, fence_evidence
 from core.llm.structured import StructuredCallError, call_structured
 from core.llm.usage import Usage
-from tests.fakes.fixtures import llm_settings
-from tests.fakes.openai_server import Behaviour, FakeOpenAIServer, count_words
+from testkit.fakes.fixtures import llm_settings
+from testkit.fakes.openai_server import Behaviour, FakeOpenAIServer, count_words
 
 pytestmark = pytest.mark.slow
 SECRET = "sk-test-SECRET-0123456789"

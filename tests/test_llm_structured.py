@@ -12,7 +12,7 @@ from core.foundation.config import Settings
 from core.foundation.errors import LLMOutputError
 from core.llm.structured import StructuredCallError, call_structured
 from core.llm.usage import Usage
-from tests.fakes.chat_model import FakeChatModel
+from testkit.fakes.chat_model import FakeChatModel
 
 SECRET = "sk-live-THIS-IS-SECRET-123456"
 

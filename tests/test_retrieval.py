@@ -12,7 +12,7 @@ from core.retrieval.rerank import get_reranker
 from core.retrieval.retriever import Retriever
 from core.store.corpus_store import CorpusStore
 from core.store.tokenize import tokenize
-from tests.fixtures.retrieval.corpus import amd_10k, make_doc, nvda_10k, nvda_10q
+from testkit.corpus import amd_10k, make_doc, nvda_10k, nvda_10q
 
 
 @pytest.fixture

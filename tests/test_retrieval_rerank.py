@@ -11,7 +11,7 @@ from core.retrieval.fallback import METHODS, FallbackReranker
 from core.retrieval.rerank import get_reranker
 from core.retrieval.retriever import Retriever
 from core.store.corpus_store import CorpusStore
-from tests.fixtures.retrieval.corpus import amd_10k, nvda_10k, nvda_10q
+from testkit.corpus import amd_10k, nvda_10k, nvda_10q
 
 
 @pytest.fixture
@@ -139,7 +139,7 @@ def test_llm_without_an_endpoint_degrades_with_its_reason(settings, hash_embedde
 
 
 def test_llm_reranker_orders_by_grade_in_one_fenced_call(settings, hash_embedder, store):
-    from tests.fakes.chat_model import FakeChatModel
+    from testkit.fakes.chat_model import FakeChatModel
 
     llm = FakeChatModel()
     reranker = get_reranker(settings, hash_embedder, store, choice="llm", llm=llm)
@@ -164,8 +164,8 @@ def test_llm_reranker_orders_by_grade_in_one_fenced_call(settings, hash_embedder
 
 @pytest.mark.slow
 def test_llm_reranker_through_the_real_chat_openai_client(tmp_path, hash_embedder):
-    from tests.fakes.fixtures import llm_settings
-    from tests.fakes.openai_server import Behaviour, FakeOpenAIServer
+    from testkit.fakes.fixtures import llm_settings
+    from testkit.fakes.openai_server import Behaviour, FakeOpenAIServer
 
     with FakeOpenAIServer() as server:
         settings = llm_settings(server, tmp_path, reranker="llm")

@@ -30,7 +30,7 @@ from core.app.run_index import (
     set_tags,
     summaries,
 )
-from tests.agent_fakes import QUESTION, FakeRetriever, make_service
+from testkit.agent_fakes import QUESTION, FakeRetriever, make_service
 
 SECTIONS = {"nvda": ["Item 1A. Risk Factors", "Item 7. MD&A"],
             "amd": ["Item 1A. Risk Factors", "Item 1C. Cybersecurity"]}

@@ -17,8 +17,8 @@ from core.app.runs import (
 )
 from core.foundation.errors import AppError
 from core.store.checkpoints import checkpoint_path
-from tests.agent_fakes import QUESTION, make_service
-from tests.fakes.chat_model import FakeChatModel
+from testkit.agent_fakes import QUESTION, make_service
+from testkit.fakes.chat_model import FakeChatModel
 
 KEY = "sk-live-SECRET-0123456789abcdef"
 

@@ -19,8 +19,8 @@ from core.foundation.config import Settings
 from core.foundation.errors import StoreError
 from core.store import corpus_store
 from core.store.corpus_store import CorpusStore
-from tests.fakes.embedder import HashEmbedder
-from tests.fixtures.retrieval.corpus import amd_10k, make_doc, nvda_10k, nvda_10q
+from testkit.corpus import amd_10k, make_doc, nvda_10k, nvda_10q
+from testkit.fakes.embedder import HashEmbedder
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMA = Path(sys.executable).parent / "chroma"
@@ -222,9 +222,9 @@ def test_killed_process_mid_add_is_purged_on_open(make_settings, hash_embedder):
         sys.path.insert(0, {str(ROOT)!r})
         from pathlib import Path
         from core.foundation.config import Settings
-        from tests.fakes.embedder import HashEmbedder
+        from testkit.fakes.embedder import HashEmbedder
         from core.store.corpus_store import CorpusStore
-        from tests.fixtures.retrieval.corpus import nvda_10k
+        from testkit.corpus import nvda_10k
         s = Settings(data_dir=Path({str(settings.data_dir)!r}), chroma_url={settings.chroma_url!r},
                      _env_file=None)
         store = CorpusStore(s, HashEmbedder())
@@ -373,7 +373,7 @@ def test_both_registries_keep_the_one_registry_contract():
     """The SQLite and PostgreSQL registries implement every method of the protocol."""
     from core.store.documents import SqliteRegistry
     from core.store.documents_pg import PgRegistry
-    from core.store.registry import Registry
+    from core.store.registry_api import Registry
 
     wanted = {n for n in vars(Registry) if not n.startswith("_")}
     assert len(wanted) >= 17
@@ -382,7 +382,7 @@ def test_both_registries_keep_the_one_registry_contract():
 
 
 def test_the_storage_gives_a_registry(settings):
-    from core.store.registry import Registry
+    from core.store.registry_api import Registry
     from core.store.storage import storage_for
 
     registry = storage_for(settings).registry()

@@ -12,7 +12,7 @@ from core.bench.run import bench_search
 from core.bench.synthetic import build_synthetic
 from core.foundation.errors import StoreError
 from core.store.corpus_store import CorpusStore
-from tests.fixtures.retrieval.corpus import amd_10k, nvda_10k, nvda_10q
+from testkit.corpus import amd_10k, nvda_10k, nvda_10q
 
 
 @pytest.fixture

@@ -201,7 +201,7 @@ def test_a_document_left_pending_by_a_dead_writer_is_purged(team, hash_embedder)
 
     from core.app.corpus import Corpus
     from core.store.documents_pg import PgRegistry
-    from tests.fixtures.retrieval.corpus import nvda_10k
+    from testkit.corpus import nvda_10k
 
     PgRegistry(str(team.database_url))  # tables
     meta, chunks = nvda_10k()

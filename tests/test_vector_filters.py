@@ -8,7 +8,7 @@ import pytest
 
 from core.store import corpus_store
 from core.store.corpus_store import CorpusStore
-from tests.fixtures.retrieval.corpus import make_doc
+from testkit.corpus import make_doc
 
 SECTIONS = ["Item 1. Business", "Item 1A. Risk Factors", "Item 7. MD&A"]
 WORDS = ("revenue growth data center gaming export china competition supply wafer foundry "

@@ -9,7 +9,7 @@ import pytest
 from core.foundation.config import Settings
 from core.foundation.errors import RetrievalError
 from core.retrieval.web import SnapshotWebSearch, TavilyWebSearch, save_to_snapshot
-from tests.fakes.tavily_server import FakeTavilyServer, result
+from testkit.fakes.tavily_server import FakeTavilyServer, result
 
 pytestmark = pytest.mark.slow
 KEY = "tvly-SECRET-key-0123456789"

@@ -40,7 +40,7 @@ from core.store.facts_table import with_statements
 from core.store.failures import add_failed, delete_failed, first_line
 from core.store.index_text import index_text, tag_statements, vector_text
 from core.store.keyword import KeywordIndex, TextOf
-from core.store.registry import Registry
+from core.store.registry_api import Registry
 from core.store.storage import storage_for
 from core.store.vectors import EmbedderMismatch, VectorIndex
 

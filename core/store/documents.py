@@ -92,7 +92,7 @@ def _pid_alive(pid: int) -> bool:
 
 
 class SqliteRegistry:
-    """The document registry (``core.store.registry.Registry``) in the SQLite file at
+    """The document registry (``core.store.registry_api.Registry``) in the SQLite file at
     ``path`` (created on first use). Thread-safe."""
 
     def __init__(self, path: Path):

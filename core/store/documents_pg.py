@@ -1,5 +1,5 @@
 """The document registry in PostgreSQL (team mode): the ``Registry`` contract
-(``core.store.registry``).
+(``core.store.registry_api``).
 
 Same tables as the SQLite registry (``"end"`` quoted), in the database of
 ``settings.database_url``, so every app replica and CLI sees one corpus. A pending

@@ -21,7 +21,7 @@ import numpy as np
 
 from core.foundation.types import Chunk, DocumentMeta
 from core.store.bm25 import Bm25Matrix, TermBlock
-from core.store.registry import Registry
+from core.store.registry_api import Registry
 from core.store.tokenize import tokenize
 
 TextOf = Callable[[Chunk, DocumentMeta | None], str]

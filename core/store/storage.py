@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from typing import Any, Protocol
 
 from core.foundation.config import Settings
-from core.store.registry import Registry
+from core.store.registry_api import Registry
 from core.store.run_store import FileRunStore, RunStore
 
 _WRITER_LOCK = 7_304_111  # PostgreSQL advisory lock id for corpus index writes

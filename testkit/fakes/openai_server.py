@@ -20,7 +20,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.fakes.http_base import Response, ScriptedServer
+from testkit.fakes.http_base import Response, ScriptedServer
 
 
 @dataclass

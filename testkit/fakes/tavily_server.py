@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from tests.fakes.http_base import Response, ScriptedServer
+from testkit.fakes.http_base import Response, ScriptedServer
 
 
 def result(url: str, title: str, content: str, *, score: float = 0.8,

@@ -1,7 +1,7 @@
 """pytest fixtures for the fake servers.
 
 Use them by listing this module as a plugin (``pytest_plugins =
-["tests.fakes.fixtures"]`` in the root conftest) or wrap the servers in a
+["testkit.fakes.fixtures"]`` in the root conftest) or wrap the servers in a
 local fixture; each yields a running server and closes it afterwards.
 """
 
@@ -12,8 +12,8 @@ from collections.abc import Iterator
 import pytest
 
 from core.foundation.config import Settings
-from tests.fakes.openai_server import FakeOpenAIServer
-from tests.fakes.tavily_server import FakeTavilyServer
+from testkit.fakes.openai_server import FakeOpenAIServer
+from testkit.fakes.tavily_server import FakeTavilyServer
 
 
 @pytest.fixture

@@ -158,3 +158,14 @@ def make_service(settings: Settings, *, retriever=None, web=None, llm=None, cloc
 QUESTION = ("Based on Acme's 2023 10-K filing, identify their key risks related to competition. "
             "Then, find recent news (post-filing, from 2024) about Rival's AI accelerator "
             "strategy and explain how this new strategy exacerbates one of Acme's stated risks.")
+
+
+# Questions of the learned-policy test and scripts/measure_policy.py.
+QUESTIONS = [
+    QUESTION,
+    "What drove Acme's revenue in fiscal 2023?",
+    "What supply chain risks does Acme state in its 10-K?",
+    "Which products does Acme sell to data centers, and what is Rival's 2024 AI roadmap?",
+    "How does Acme describe competition from larger chip vendors?",
+    "What does Acme say about its foundry in Taiwan?",
+]
