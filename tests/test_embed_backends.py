@@ -9,7 +9,7 @@ from core.foundation import models
 from core.foundation.models import get_embedder, identity, parse_identity
 from core.store.corpus_store import CorpusStore
 from core.store.vectors import EmbedderMismatch
-from tests.fakes.embedder import HashEmbedder
+from testkit.fakes.embedder import HashEmbedder
 
 REF = "bundled:all-MiniLM-L6-v2"
 TEXTS = [
