@@ -1,23 +1,18 @@
 """Entry point: page config, session defaults, cached services, navigation, shared sidebar.
 
-Run with ``streamlit run streamlit_app.py``. Pages live in ``pages/`` and are routed
-by ``st.navigation`` (not by directory auto-discovery); they stay thin and draw
-with the renderers in ``components/``.
+Run with ``streamlit run streamlit_app.py``. Pages live in ``app_pages/`` (declared in
+``components.navigation``) and are routed by ``st.navigation``, never by directory
+auto-discovery; they stay thin and draw with the renderers in ``components/``.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import streamlit as st
 
-from components import keys, services
+from components import keys, navigation, services
 from components.sidebar import ActiveStack, render_sidebar
 from core.foundation.errors import AppError
 from core.store.storage import describe as describe_storage
-
-ROOT = Path(__file__).resolve().parent
-PAGES = ROOT / "pages"
 
 st.set_page_config(
     page_title="Deep Filings — research agent",
@@ -38,24 +33,12 @@ if not st.session_state.get(keys.APP_SETTINGS_LOADED):  # a new session starts f
                                             **st.session_state[keys.APP_OVERRIDES]}
     st.session_state[keys.APP_SETTINGS_LOADED] = True
 
-page = st.navigation(
-    {
-        "Research": [
-            st.Page(PAGES / "research.py", title="Research", default=True),
-            st.Page(PAGES / "compare.py", title="Compare"),
-            st.Page(PAGES / "runs.py", title="Runs"),
-            st.Page(PAGES / "evaluate.py", title="Evaluate"),
-        ],
-        "Corpus": [
-            st.Page(PAGES / "library.py", title="Library"),
-            st.Page(PAGES / "settings.py", title="Settings"),
-        ],
-    }
-)
+page = st.navigation(navigation.pages())
 
 
 def _activity() -> list[str]:
-    """Background work of this server, one line each (ingest progress, research runs)."""
+    """Background work of this server, one line each (ingest progress, research runs,
+    comparisons, evaluations)."""
     from core.app import jobs
 
     lines = []
@@ -64,23 +47,26 @@ def _activity() -> list[str]:
             lines.append(f"Ingesting: {job.progress.line()}")
     for job in jobs.active("research"):
         lines.append(f"Researching: run {job.id} ({job.seconds:.0f} s)")
+    for job in jobs.active("compare") + jobs.active("evaluate"):
+        what = job.progress.line() if job.progress is not None else "starting"
+        lines.append(f"{job.kind.capitalize()}: {what} ({job.seconds:.0f} s)")
     return lines
 
 
 def _active_stack() -> ActiveStack:
-    settings = services.session_settings()
-    corpus = services.corpus()
+    app = services.current()
+    settings, corpus = app.settings, app.corpus
     docs = corpus.documents()
-    info = services.reranker(settings).info
+    info = app.reranker.info
     try:
-        web_name = services.web_search(settings).name
+        web_name = app.web.name
     except Exception as exc:  # noqa: BLE001 - a broken provider must not hide the app
         web_name = f"unavailable ({exc})"
     return ActiveStack(
         documents=len(docs),
         chunks=sum(d.n_chunks for d in docs),
-        llm=services.describe_llm(settings),
-        llm_offline=services.llm(settings) is None,
+        llm=app.describe_llm(),
+        llm_offline=app.offline,
         reranker=info.name,
         reranker_kind=info.kind,
         reranker_reason=info.reason,

@@ -27,6 +27,7 @@ EVAL_STRATEGIES = "eval_strategies"
 EVAL_LIMIT = "eval_limit"  # only the first N questions (0: all)
 EVAL_NAME = "eval_name"  # evaluation name to resume (empty: a new one)
 EVAL_SHOWN = "eval_shown_id"  # evaluation on screen
+EVAL_FOLLOWED = "eval_followed"  # (id, job start) of the evaluation last put on screen
 EVAL_PREVIOUS = "eval_previous_id"  # evaluation to compare with
 EVAL_DRILL = "eval_drill_question"  # question id opened in the drill-down
 EVAL_DRILL_SYSTEM = "eval_drill_system"

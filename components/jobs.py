@@ -11,6 +11,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from components.text import md_escape
 from core.app.jobs import Job
 
 
@@ -50,5 +51,31 @@ def follow(job: Job, view, ticker, *, plan_steps: int = 0, poll_s: float = 0.05,
                            + " · you can leave this page: the run continues and this page "
                              "re-attaches.")
             last_tick = now
+        time.sleep(poll_s)
+    ticker.empty()
+
+
+def follow_progress(job: Job, bar, lines, ticker, *, poll_s: float = 0.05,
+                    tick_s: float = 0.5) -> None:
+    """Draw a compare or evaluation job until it is done: ``bar`` (an ``st.progress``) from
+    its progress snapshot, each new line of ``job.lines`` into ``lines`` (a container, append
+    only), and the elapsed time in ``ticker`` (so the script notices clicks meanwhile)."""
+    shown = 0
+    last_tick = 0.0
+    while True:
+        while shown < len(job.lines):
+            lines.caption(md_escape(job.lines[shown]))
+            shown += 1
+        now = time.perf_counter()
+        if job.done or now - last_tick >= tick_s:
+            p = job.progress
+            if p is not None:
+                bar.progress(p.share, text=f"{md_escape(p.line())} · {job.seconds:.0f} s")
+            cancelling = " · cancelling at the next stage…" if job.cancel_requested else ""
+            ticker.caption(f"Running for {job.seconds:.0f} s{cancelling} · you can leave or "
+                           "refresh this page: the work continues and this page re-attaches.")
+            last_tick = now
+        if job.done and shown >= len(job.lines):
+            break
         time.sleep(poll_s)
     ticker.empty()

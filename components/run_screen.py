@@ -30,7 +30,7 @@ def open_in_library(p: CitedPassage) -> None:
     st.session_state[keys.LIB_BROWSE_DOC] = p.chunk.doc_id
     st.session_state[keys.LIB_BROWSE_SECTION] = p.chunk.section
     st.session_state[keys.LIB_FOCUS_CHUNK] = p.chunk.chunk_id
-    st.switch_page("pages/library.py")
+    st.switch_page("app_pages/library.py")
 
 
 def answer_figures(record: Any, event: Any = None) -> tuple[list[Any], list[Any]]:

@@ -1,5 +1,8 @@
-"""Cached services shared by every page and session (built once with ``st.cache_resource``).
+"""The composition root: ``current()`` is the one typed object a page works with.
 
+``Services`` holds the session's ``Settings`` and the corpus, and gives the chat model,
+web search, reranker and research service those settings choose; the pieces behind it
+are cached per process and shared by every page and session (``st.cache_resource``).
 The base ``Settings`` is read once from the environment (``DTR_*``). The Settings page
 overrides LLM, web, reranker and limit fields: the non-secret ones are saved in the data
 folder (``core.app.ui_settings``) and every new session starts from them; keys stay in
@@ -10,14 +13,24 @@ the builders, not at module import.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
 import core.foundation.models  # noqa: F401  (sets OMP/HF env before torch can load)
 from components import keys
 from core.foundation.config import PROJECT_ROOT, Settings, load_settings
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+
+    from core.app.corpus import Corpus
+    from core.app.research import ResearchService
+    from core.retrieval.rerank import Reranker
+    from core.retrieval.web import WebSearch
 
 SAMPLE_DIR = PROJECT_ROOT / "data" / "sample"
 SAMPLE_SUFFIXES = {".htm", ".html", ".xhtml", ".xml", ".pdf", ".txt"}
@@ -209,3 +222,47 @@ def app_url() -> str:
     except Exception:  # noqa: BLE001 - outside a browser session (tests, bare mode)
         return ""
     return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
+
+
+@dataclass(frozen=True)
+class Services:
+    """What a page works with, for one session's settings (see the module docstring).
+
+    The corpus is the process's; the rest is built (or taken from the process cache) the
+    first time a page asks for it in this script run."""
+
+    settings: Settings
+    """The base settings with this session's overrides from the Settings page."""
+    corpus: Corpus
+
+    @cached_property
+    def llm(self) -> BaseChatModel | None:
+        """The chat model these settings choose, or None for the offline engine."""
+        return llm(self.settings)
+
+    @property
+    def offline(self) -> bool:
+        return self.llm is None
+
+    @cached_property
+    def web(self) -> WebSearch:
+        """Web search: Tavily, the saved snapshot, or none."""
+        return web_search(self.settings)
+
+    @cached_property
+    def reranker(self) -> Reranker:
+        return reranker(self.settings)
+
+    @cached_property
+    def research(self) -> ResearchService:
+        """The research agent (compiled graph and checkpointer) for these settings."""
+        return research_service(self.settings)
+
+    def describe_llm(self) -> str:
+        """'model @ url' (key-free) or 'offline engine'."""
+        return describe_llm(self.settings)
+
+
+def current() -> Services:
+    """The composition root of this script run (the session's settings, the corpus)."""
+    return Services(settings=session_settings(), corpus=corpus())

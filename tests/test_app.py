@@ -77,12 +77,12 @@ def thread_of(at: AppTest) -> str:
 
 
 def load_sample(at: AppTest) -> AppTest:
-    at.switch_page("pages/library.py").run()
+    at.switch_page("app_pages/library.py").run()
     return ok(at.button(key="lib_load_sample").click().run())
 
 
 def ask_walkthrough(at: AppTest) -> AppTest:
-    at.switch_page("pages/research.py").run()
+    at.switch_page("app_pages/research.py").run()
     at.button(key="res_example").click().run()
     assert "Northwind Semiconductor" in at.text_area(key=keys.RES_QUESTION).value
     return ok(at.button(key="FormSubmitter:res_ask_form-Ask").click().run())
@@ -118,10 +118,10 @@ def test_first_start_without_key_or_network_shows_what_is_active(app_env):
 @pytest.mark.parametrize(
     ("page", "title", "hint"),
     [
-        ("pages/library.py", "Library", "Your corpus is empty"),
-        ("pages/compare.py", "Compare", "corpus is empty"),
-        ("pages/runs.py", "Runs", "No runs yet"),
-        ("pages/settings.py", "Settings", "never written"),
+        ("app_pages/library.py", "Library", "Your corpus is empty"),
+        ("app_pages/compare.py", "Compare", "corpus is empty"),
+        ("app_pages/runs.py", "Runs", "No runs yet"),
+        ("app_pages/settings.py", "Settings", "never written"),
     ],
 )
 def test_every_page_renders_with_an_empty_corpus(app_env, page, title, hint):
@@ -162,7 +162,7 @@ def test_load_sample_then_browse_sections_and_delete(app_env):
 
 
 def test_bad_upload_is_explained_while_the_good_file_goes_in(app_env):
-    at = boot("pages/library.py")
+    at = boot("app_pages/library.py")
     good = (b"ACME Corp Annual Report\n\nItem 1A. Risk Factors\n\n"
             + b"Competition from larger rivals could reduce our margins. " * 40)
     at.file_uploader[0].set_value([
@@ -180,7 +180,7 @@ def test_bad_upload_is_explained_while_the_good_file_goes_in(app_env):
 
 
 def test_long_sections_are_browsed_page_by_page(app_env):
-    at = boot("pages/library.py")
+    at = boot("app_pages/library.py")
     body = "".join(f"Risk {i}: competition from rivals may reduce our margins and share. " * 12
                    + "\n\n" for i in range(40))
     text = ("ACME Corp Form 10-K Annual Report\n\nItem 1A. Risk Factors\n\n" + body).encode()
@@ -256,11 +256,11 @@ def test_plans_waiting_for_review_are_listed_on_the_research_page(app_env):
 def test_markup_in_a_question_is_shown_as_text_on_every_page(app_env):
     evil = "What are the risks? ![x](http://evil.test/p.png) <img src=x> [go](http://evil.test)"
     at = load_sample(boot())
-    at.switch_page("pages/research.py").run()
+    at.switch_page("app_pages/research.py").run()
     at.text_area(key=keys.RES_QUESTION).set_value(evil)
     at.button(key="FormSubmitter:res_ask_form-Ask").click().run()
     ok(at.button(key="res_approve").click().run())
-    for page in ("pages/research.py", "pages/runs.py"):
+    for page in ("app_pages/research.py", "app_pages/runs.py"):
         at.switch_page(page).run()
         shown = [m.value for m in at.markdown] + [s.value for s in at.subheader]
         shown += [s.label for s in at.status]
@@ -292,7 +292,7 @@ def test_a_citation_opens_its_section_in_the_library(app_env):
 def test_runs_page_replays_exports_and_deletes(app_env):
     at = finished_run(boot())
     live_labels = [s.label for s in at.status]
-    ok(at.switch_page("pages/runs.py").run())
+    ok(at.switch_page("app_pages/runs.py").run())
     table = at.dataframe[0].value
     assert list(table["status"]) == ["done"]
     assert table.loc[0, "backend"] == "offline engine"
@@ -308,7 +308,7 @@ def test_compare_from_a_finished_run_shows_both_sides(app_env):
     at = finished_run(boot())
     ok(at.button(key="res_compare").click().run())
     assert at.title[0].value == "Compare"
-    at.switch_page("pages/compare.py")  # AppTest's next runs stay on the page it was given
+    at.switch_page("app_pages/compare.py")  # AppTest's next runs stay on the page it was given
     subheaders = [s.value for s in at.subheader]
     assert "Baseline RAG" in subheaders and "Deep agent" in subheaders
     labels = [m.label for m in at.metric]

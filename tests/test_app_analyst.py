@@ -54,7 +54,7 @@ def walk(node, out=None) -> list:
 
 
 def upload(at: AppTest, name: str, data: bytes, mime: str = "text/plain") -> AppTest:
-    at.switch_page("pages/library.py").run()
+    at.switch_page("app_pages/library.py").run()
     at.file_uploader[0].set_value((name, data, mime)).run()
     ok(at.button(key="lib_ingest").click().run())
     assert "1 of 1 succeeded" in texts(at), texts(at)
@@ -94,7 +94,7 @@ def test_a_picked_citation_opens_beside_the_answer_with_its_sentence_highlighted
 
 def test_a_pdf_citation_shows_the_page_as_filed_with_the_passage_marked():
     at = upload(boot(), "acme-10k.pdf", make_pdf(PAGES), "application/pdf")
-    at.switch_page("pages/research.py").run()
+    at.switch_page("app_pages/research.py").run()
     at.text_area(key=keys.RES_QUESTION).set_value(
         "What does Acme say about larger rivals such as Zenith Corp?")
     ok(at.button(key="FormSubmitter:res_ask_form-Ask").click().run())
@@ -166,7 +166,7 @@ def test_plan_edits_survive_a_refresh_and_a_discarded_plan_says_so():
     again.query_params["thread"] = thread
     ok(again.run())
     assert "discarded" in texts(again) and "interrupted" not in texts(again)
-    ok(again.switch_page("pages/runs.py").run())
+    ok(again.switch_page("app_pages/runs.py").run())
     assert list(again.dataframe[0].value["status"]) == ["discarded"]
 
 
@@ -193,7 +193,7 @@ def test_other_pages_work_while_filings_are_ingested():
         assert "Ingesting: File 1 of 1 · nvda-10k.htm: embedding 10 of 40 chunks" in side
         assert "left" in side  # an estimate
         assert "being ingested" in texts(at) and "corpus is empty" not in texts(at)
-        ok(at.switch_page("pages/runs.py").run())  # another page, usable meanwhile
+        ok(at.switch_page("app_pages/runs.py").run())  # another page, usable meanwhile
     finally:
         gate.set()
         jobs.wait(job, 10)
@@ -229,7 +229,7 @@ def test_ingest_progress_shows_files_chunks_and_time_left():
 def test_compare_times_only_the_answer_and_gives_verdicts_and_a_diff():
     at = finished_run(boot())
     ok(at.button(key="res_compare").click().run())
-    at.switch_page("pages/compare.py")
+    at.switch_page("app_pages/compare.py")
     assert "First-run setup" in texts(at) and "not counted" in texts(at)
     assert "Sub-question by sub-question" in [s.value for s in at.subheader]
     assert re.search(r"The deep agent covers \d+ of \d+ sub-question", texts(at))
@@ -253,7 +253,7 @@ def test_runs_are_found_tagged_and_shared():
     at.button(key="res_new").click().run()
     at.text_area(key=keys.RES_QUESTION).set_value("What are Northwind's supply chain risks?")
     ok(at.button(key="FormSubmitter:res_ask_form-Ask").click().run())
-    ok(at.switch_page("pages/runs.py").run())
+    ok(at.switch_page("app_pages/runs.py").run())
     table = at.dataframe[0].value
     assert set(table["status"]) == {"done", "review"}
     assert table["answer"].str.len().max() > 20  # answer previews
@@ -272,7 +272,7 @@ def test_runs_are_found_tagged_and_shared():
     shared = AppTest.from_file(APP, default_timeout=TIMEOUT)  # someone opens the link
     shared.query_params["run"] = "x"
     ok(shared.run())
-    shared.switch_page("pages/runs.py")
+    shared.switch_page("app_pages/runs.py")
     shared.query_params["run"] = done_id
     ok(shared.run())
     assert shared.selectbox(key=keys.RUNS_OPEN).value == done_id
@@ -288,7 +288,7 @@ def test_research_running_now_can_be_cancelled_from_the_runs_page():
 
     job = jobs.start("20990101-000000-cafecafe", "research", work)
     try:
-        ok(at.switch_page("pages/runs.py").run())
+        ok(at.switch_page("app_pages/runs.py").run())
         assert "Researching now" in texts(at)
         ok(at.button(key="runs_cancel_20990101-000000-cafecafe").click().run())
         assert jobs.wait(job, 10) and job.cancelled
@@ -302,7 +302,7 @@ def test_research_running_now_can_be_cancelled_from_the_runs_page():
 
 
 def test_settings_are_kept_across_sessions_and_keys_are_not():
-    at = boot("pages/settings.py")
+    at = boot("app_pages/settings.py")
     secret = "sk-test-SECRET-123456"
     at.text_input[0].set_value("http://127.0.0.1:9/v1")  # nothing listens on port 9
     at.text_input[1].set_value("my-model")
@@ -326,7 +326,7 @@ def test_settings_are_kept_across_sessions_and_keys_are_not():
     assert "Could not connect" in " ".join(e.value for e in at.error).replace("\\", "")
     assert secret not in texts(at)
 
-    later = boot("pages/settings.py")  # a refresh, or the server restarted
+    later = boot("app_pages/settings.py")  # a refresh, or the server restarted
     assert later.number_input[0].value == 4 and later.text_input[1].value == "my-model"
     assert later.session_state[keys.APP_OVERRIDES].get("llm_api_key") is None
     ok(later.button(key="settings_reset").click().run())
@@ -359,7 +359,7 @@ def test_evidence_panels_say_it_plainly():
 @pytest.mark.parametrize("status", ["done"])
 def test_the_runs_page_opens_a_run_answer_first(status):
     at = finished_run(boot())
-    ok(at.switch_page("pages/runs.py").run())
+    ok(at.switch_page("app_pages/runs.py").run())
     order = walk(at.main)
     answer = next(i for i, e in enumerate(order)
                   if type(e).__name__ == "Subheader" and e.value == "Answer")

@@ -43,11 +43,11 @@ def test_an_interrupted_run_is_continued_from_the_research_page():
     fresh.query_params["thread"] = thread
     ok(fresh.run())
     assert "interrupted" in texts(fresh) and "Continue it from its last checkpoint" in texts(fresh)
-    ok(fresh.switch_page("pages/runs.py").run())
+    ok(fresh.switch_page("app_pages/runs.py").run())
     assert list(fresh.dataframe[0].value["status"]) == ["interrupted"]
 
     fresh.query_params["thread"] = thread
-    ok(fresh.switch_page("pages/research.py").run())
+    ok(fresh.switch_page("app_pages/research.py").run())
     ok(fresh.button(key="res_continue").click().run())
     job = jobs.get(thread)
     assert job is not None and jobs.wait(job, 120) and job.error is None
@@ -56,7 +56,7 @@ def test_an_interrupted_run_is_continued_from_the_research_page():
     ok(again.run())
     assert "was interrupted while it ran" not in texts(again)
     assert "Continued from the last checkpoint" in texts(again)
-    ok(again.switch_page("pages/runs.py").run())
+    ok(again.switch_page("app_pages/runs.py").run())
     assert list(again.dataframe[0].value["status"]) == ["done"]
 
 
@@ -66,10 +66,10 @@ def test_an_interrupted_run_is_continued_from_the_runs_page():
 
     fresh = AppTest.from_file(APP, default_timeout=TIMEOUT)  # after the restart
     ok(fresh.run())
-    ok(fresh.switch_page("pages/runs.py").run())
+    ok(fresh.switch_page("app_pages/runs.py").run())
     ok(fresh.button(key="runs_continue").click().run())
     job = jobs.get(thread)
     assert job is not None and jobs.wait(job, 120) and job.error is None
-    ok(fresh.switch_page("pages/runs.py").run())
+    ok(fresh.switch_page("app_pages/runs.py").run())
     assert list(fresh.dataframe[0].value["status"]) == ["done"]
     assert "runs_continue" not in [b.key for b in fresh.button]

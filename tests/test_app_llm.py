@@ -28,7 +28,7 @@ SECRET = "sk-test-SECRET-0123456789"
 
 
 def configure_llm(at: AppTest, server) -> AppTest:
-    at.switch_page("pages/settings.py").run()
+    at.switch_page("app_pages/settings.py").run()
     at.text_input[0].set_value(server.base_url)
     at.text_input[1].set_value(server.model)
     at.text_input[2].set_value(SECRET)
@@ -56,7 +56,7 @@ def test_llm_settings_connection_and_a_run_that_degrades_visibly(
                        "keywords": ["competition"], "section": "Item 1A. Risk Factors",
                        "doc_ids": []}]}
     openai_server.enqueue(Behaviour.json(plan))  # every later call gets HTTP 500
-    at.switch_page("pages/research.py").run()
+    at.switch_page("app_pages/research.py").run()
     at.text_area(key=keys.RES_QUESTION).set_value("What competition risks does Northwind face?")
     at.button(key="FormSubmitter:res_ask_form-Ask").click().run()
     assert not at.exception, [e.value for e in at.exception]

@@ -37,7 +37,7 @@ def test_demo_articles_are_labelled_in_citations_and_the_library_takes_saved_pag
     assert any("Demo article: written for this project" in w.value for w in at.warning)
     assert "demo article, URL unverified" in texts(at)  # the Sources list
 
-    ok(at.switch_page("pages/library.py").run())
+    ok(at.switch_page("app_pages/library.py").run())
     table = next(d.value for d in at.dataframe if "Kind" in d.value.columns)
     assert set(table["Kind"]) == {"Demo article"}
     assert all(u.startswith("(unverified) https://") for u in table["URL"])
@@ -54,7 +54,7 @@ def test_demo_articles_are_labelled_in_citations_and_the_library_takes_saved_pag
 
 
 def test_bad_saved_pages_are_refused_with_a_reason():
-    at = boot("pages/library.py")
+    at = boot("app_pages/library.py")
     at.file_uploader(key="lib_web_file").set_value(("p.html", PAGE, "text/html"))
     at.text_input(key="lib_web_url").set_value("file:///etc/passwd")
     ok(at.button(key="FormSubmitter:lib_web_page-Add the page").click().run())

@@ -31,7 +31,7 @@ def test_this_check_sees_imports(tmp_path):
 def test_shipped_code_never_imports_the_tests():
     """Fakes live in tests/ (testkit/fakes), never in the shipped package."""
     shipped = [ROOT / "streamlit_app.py", *(ROOT / "core").rglob("*.py"),
-               *(ROOT / "pages").rglob("*.py"), *(ROOT / "components").rglob("*.py")]
+               *(ROOT / "app_pages").rglob("*.py"), *(ROOT / "components").rglob("*.py")]
     offenders = [p for p in shipped if "tests" in _imports(p)]
     assert offenders == []
     assert not (ROOT / "core" / "llm" / "fake.py").exists()

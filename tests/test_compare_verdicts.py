@@ -61,8 +61,8 @@ def test_the_diff_says_what_both_say_and_what_only_one_says(hash_embedder):
 
 
 def test_the_baseline_index_is_built_once_per_filing(settings, hash_embedder):
+    import core.baseline.index as baseline_index
     from core.app.corpus import Corpus
-    from core.baseline.rag import index as baseline_index
     from core.baseline.rag import run_baseline
 
     corpus = Corpus(settings, embedder=hash_embedder)

@@ -12,7 +12,7 @@ from components import eval_charts as ec
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "streamlit_app.py")
-PAGE = "pages/evaluate.py"
+PAGE = "app_pages/evaluate.py"
 RUN = "FormSubmitter:eval_form-Run evaluation"
 
 

@@ -83,7 +83,7 @@ def test_cli_docs_set(corpus, settings, capsys, monkeypatch):
 
 
 def test_library_form_corrects_metadata_and_explains_bad_input(app_env):  # noqa: F811
-    at = boot("pages/library.py")
+    at = boot("app_pages/library.py")
     at.button(key="lib_load_sample").click().run()
     doc_id = at.selectbox(key="lib_action_doc").value
     at.text_input(key=f"lib_meta_period_{doc_id}").input("sometime")

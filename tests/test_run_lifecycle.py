@@ -130,6 +130,47 @@ def test_a_paused_run_comes_back_with_its_draft_and_a_discarded_one_says_so(sett
     assert [r.status for r in rows] == ["discarded"]  # not "paused", not "interrupted"
 
 
+def test_the_session_owns_the_draft_from_start_to_approval(settings):
+    svc = make_service(settings)
+    thread = run_session.start(svc, QUESTION, always_review=True)
+    session = run_session.open_run(svc, settings, thread)
+    assert session.phase is run_session.Phase.REVIEW and session.phase == "review"
+    assert not session.restored
+    steps = session.editable_steps()
+    assert [s.sub_question for s in steps] == [p.sub_question for p in session.plan]
+    steps[0].sub_question = "Acme's supply risks?"
+    run_session.save_draft(settings, thread, steps)
+    again = run_session.open_run(svc, settings, thread)  # a refresh
+    assert again.restored and again.draft_saved_at
+    assert again.editable_steps()[0].sub_question == "Acme's supply risks?"
+    run_session.reset_draft(settings, thread)
+    proposal = run_session.open_run(svc, settings, thread)
+    assert not proposal.restored
+    assert proposal.editable_steps()[0].sub_question == session.plan[0].sub_question
+
+    job = run_session.approve_edits(svc, settings, proposal, proposal.editable_steps())
+    assert jobs.wait(job, 60) and job.error is None
+    approved = next(e for e in job.events if e.type == "plan_approved")
+    assert approved.edited is False  # untouched drafts approve the proposal as it is
+    done = run_session.open_run(svc, settings, thread)
+    assert done.phase is run_session.Phase.DONE and load_note(settings, thread).draft is None
+    jobs.forget(thread)
+
+
+def test_edited_drafts_are_approved_as_edited(settings):
+    svc = make_service(settings)
+    thread = run_session.start(svc, QUESTION, always_review=True)
+    session = run_session.open_run(svc, settings, thread)
+    steps = session.editable_steps()
+    steps[0].sub_question = "Acme's supply risks?"
+    job = run_session.approve_edits(svc, settings, session, steps)
+    assert jobs.wait(job, 60) and job.error is None
+    approved = next(e for e in job.events if e.type == "plan_approved")
+    assert approved.edited is True
+    assert job.result.plan[0].sub_question == "Acme's supply risks?"
+    jobs.forget(thread)
+
+
 class SlowRetriever(FakeRetriever):
     def search(self, *args, **kwargs):
         time.sleep(0.4)

@@ -1,10 +1,12 @@
-"""Background jobs of this server process: research runs and ingest batches.
+"""Background jobs of this server process: research runs, ingest batches, comparisons and
+evaluations.
 
 A ``Job`` runs its work in a daemon thread and keeps what the work reports (events,
 a progress snapshot), so a page can follow it, be left, and re-attach later (a
 browser refresh or another page). ``cancel`` asks the work to stop at its next
-checkpoint (research: the next event; ingest: the next file). Jobs live in memory:
-a restarted server has none, and what they produced is read from the saved records.
+checkpoint (research: the next event; ingest: the next file; compare: the next stage;
+evaluation: the next question). Jobs live in memory: a restarted server has none, and
+what they produced is read from the saved records.
 """
 
 from __future__ import annotations
@@ -16,10 +18,33 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from core.foundation.errors import AppError
+
 log = logging.getLogger(__name__)
 
-Kind = Literal["research", "ingest"]
+Kind = Literal["research", "ingest", "compare", "evaluate"]
 KEEP_FINISHED = 50  # finished jobs kept for re-attaching pages, newest last
+
+
+class Cancelled(Exception):  # noqa: N818 - a request, not a failure
+    """Raised by a job's work when it stops because cancel was asked (``Job.check``)."""
+
+
+@dataclass
+class Progress:
+    """A progress snapshot of a compare or evaluation job: ``done`` of ``total``, what now."""
+
+    done: float
+    total: float
+    text: str
+
+    @property
+    def share(self) -> float:
+        """0..1, for a progress bar."""
+        return min(1.0, max(0.0, self.done / self.total)) if self.total > 0 else 0.0
+
+    def line(self) -> str:
+        return self.text
 
 
 @dataclass
@@ -30,6 +55,8 @@ class Job:
     kind: Kind
     label: str = ""
     events: list[Any] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    """What the work said it did, one line per stage (compare, evaluate)."""
     progress: Any = None
     result: Any = None
     error: str | None = None
@@ -52,6 +79,19 @@ class Job:
     def running(self) -> bool:
         return not self.done
 
+    def report(self, text: str, done: float = 0.0, total: float = 0.0, *,
+               line: bool = True) -> None:
+        """Set the progress snapshot; ``line`` also appends ``text`` to ``lines`` (what a page
+        lists under its progress bar)."""
+        self.progress = Progress(done, total, text)
+        if line:
+            self.lines.append(text)
+
+    def check(self) -> None:
+        """Raise ``Cancelled`` when cancel was asked (call it between stages)."""
+        if self.cancel_requested:
+            raise Cancelled(f"{self.label or self.id}: cancelled")
+
 
 _jobs: dict[str, Job] = {}
 _lock = threading.Lock()
@@ -73,6 +113,11 @@ def start(job_id: str, kind: Kind, work: Callable[[Job], Any], *, label: str = "
     def run() -> None:
         try:
             job.result = work(job)
+        except Cancelled:
+            job.cancelled = True
+        except AppError as exc:  # a message for the user (empty corpus, bad set...)
+            log.warning("job %s stopped: %s", job_id, exc)
+            job.error = str(exc)
         except Exception as exc:  # noqa: BLE001 - reported on the job, shown by the page
             log.exception("job %s stopped", job_id)
             job.error = f"{type(exc).__name__}: {exc}"

@@ -1,32 +1,52 @@
 """The life of one research run as a page (or the CLI) sees it: a typed session, no strings.
 
-``open_run`` tells what run ``thread_id`` is *now* — waiting for plan review (with the
-analyst's saved draft), researching in a background job of this server, finished,
-cancelled, discarded, interrupted by a server restart, or unknown — from the
-checkpointer, the run record, the run's note and the job registry. ``approve`` starts
-the research in a background job; ``cancel`` stops it at its next event and saves what
-it did; ``discard`` forgets a plan under review and marks the run discarded;
-``continue_run`` continues an interrupted run from its last checkpoint in a background job
-(``resumable`` says whether it can). A page
-renders the session's ``phase``; it keeps no state machine of its own.
+``start`` plans a question and pauses it for review (or answers a fast-path question at
+once). ``open_run`` tells what run ``thread_id`` is *now* (a ``Phase``) — waiting for plan
+review (with the analyst's saved draft), researching in a background job of this server,
+finished, cancelled, discarded, interrupted by a server restart, or unknown — from the
+checkpointer, the run record, the run's note and the job registry. Under review,
+``RunSession.editable_steps`` is the plan to edit (the saved draft, else the proposal),
+``save_draft`` keeps each edit with the run (a refresh restores it) and ``reset_draft``
+goes back to the proposal; ``approve_edits`` (or ``approve``) starts the research in a
+background job; ``cancel`` stops it at its next event and saves what it did; ``discard``
+forgets a plan under review and marks the run discarded; ``continue_run`` continues an
+interrupted run from its last checkpoint in a background job (``resumable`` says whether
+it can). A page renders the session's ``phase``; it keeps no state machine of its own.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from enum import StrEnum
+from typing import Any
 
 from core.agent import cancel as cancel_flag
 from core.agent.events import EventBase, PlanProposed
 from core.agent.state import PlanStep
 from core.app import jobs
-from core.app.plan_draft import StepDraft
+from core.app.plan_draft import StepDraft, drafts_from_plan, to_plan
 from core.app.run_index import clear_draft, load_note, mark
+from core.app.run_index import save_draft as _save_draft
 from core.app.runs import RunRecord, load_run, save_run
 from core.foundation.config import Settings
 from core.foundation.errors import AppError
 
-Phase = Literal["review", "running", "done", "cancelled", "discarded", "interrupted", "missing"]
+
+class Phase(StrEnum):
+    """What a run is now (equal to its lower-case name as a string, for the CLI and JSON)."""
+
+    REVIEW = "review"
+    """Planned and paused: the analyst reviews (and edits) the plan."""
+    RUNNING = "running"
+    """Researching in a background job of this server."""
+    DONE = "done"
+    """Finished (with an answer, or failed with its error on the record)."""
+    CANCELLED = "cancelled"
+    DISCARDED = "discarded"
+    INTERRUPTED = "interrupted"
+    """It was running when the server stopped (``resumable``: it can continue)."""
+    MISSING = "missing"
 
 
 @dataclass
@@ -53,6 +73,40 @@ class RunSession:
     def proposal(self) -> PlanProposed | None:
         return next((e for e in self.events if e.type == "plan_proposed"), None)
 
+    @property
+    def restored(self) -> bool:
+        """The analyst's saved edits are what ``editable_steps`` gives back."""
+        return self.draft is not None
+
+    def editable_steps(self) -> list[StepDraft]:
+        """The plan to edit at review: the saved draft (a refresh keeps edits), else the
+        proposal as drafts."""
+        if self.draft is not None:
+            return [d.model_copy(deep=True) for d in self.draft]
+        return drafts_from_plan(self.plan)
+
+
+def start(service: Any, question: str, scope: Sequence[str] | None = None, *,
+          always_review: bool = False) -> str:
+    """Plan ``question`` (limited to the filings ``scope``); the new run's id. It waits for
+    review, or, for a fast-path question when ``always_review`` is off, is answered already.
+
+    Raises ``AppError`` (an empty question, an unknown filing)."""
+    thread_id, _, _ = service.start(question, list(scope) if scope else None,
+                                    review="always" if always_review else "auto")
+    return thread_id
+
+
+def save_draft(settings: Settings, thread_id: str, drafts: Sequence[StepDraft]) -> None:
+    """Keep the analyst's edits of a plan under review with the run (``open_run`` restores
+    them after a refresh or a restart)."""
+    _save_draft(settings, thread_id, drafts)
+
+
+def reset_draft(settings: Settings, thread_id: str) -> None:
+    """Drop the saved edits: the plan under review is the proposal again."""
+    clear_draft(settings, thread_id)
+
 
 def open_run(service: Any, settings: Settings, thread_id: str) -> RunSession:
     """What run ``thread_id`` is now."""
@@ -65,9 +119,9 @@ def open_run(service: Any, settings: Settings, thread_id: str) -> RunSession:
     events = list(record.events) if record else []
     job = jobs.get(thread_id)
     if job is not None and not job.done:
-        return RunSession(thread_id, "running", question, events, record=record, job=job)
+        return RunSession(thread_id, Phase.RUNNING, question, events, record=record, job=job)
     if note.state == "discarded":
-        return RunSession(thread_id, "discarded", question, events, record=record,
+        return RunSession(thread_id, Phase.DISCARDED, question, events, record=record,
                           message="This plan was discarded at review; ask the question again "
                                   "to get a new plan.")
     try:
@@ -75,16 +129,16 @@ def open_run(service: Any, settings: Settings, thread_id: str) -> RunSession:
     except AppError:
         plan = None
     if plan is not None:
-        return RunSession(thread_id, "review", question, events, plan=list(plan),
+        return RunSession(thread_id, Phase.REVIEW, question, events, plan=list(plan),
                           draft=note.draft, draft_saved_at=note.draft_saved_at, record=record)
     if record is None:
-        return RunSession(thread_id, "missing",
+        return RunSession(thread_id, Phase.MISSING,
                           message=f"No run {thread_id} in this data folder; ask a new question.")
     if note.state == "cancelled":
-        return RunSession(thread_id, "cancelled", question, events, record=record, job=job,
+        return RunSession(thread_id, Phase.CANCELLED, question, events, record=record, job=job,
                           message=note.state_reason or "This run was cancelled.")
     if record.status in ("done", "failed"):
-        return RunSession(thread_id, "done", question, events, record=record, job=job)
+        return RunSession(thread_id, Phase.DONE, question, events, record=record, job=job)
     resumable = _can_continue(service, thread_id)
     more = (" Continue it from its last checkpoint." if resumable
             else " It has no checkpoint to continue from.")
@@ -92,7 +146,7 @@ def open_run(service: Any, settings: Settings, thread_id: str) -> RunSession:
     if resumable and age is not None and age < settings.max_wall_s:
         more += (f" Its trace was saved {age:.0f} s ago: if it is still running in another "
                  "process (a CLI run, another app replica), let it finish instead.")
-    return RunSession(thread_id, "interrupted", question, events, record=record,
+    return RunSession(thread_id, Phase.INTERRUPTED, question, events, record=record,
                       resumable=resumable,
                       message="This run was interrupted while it ran (the server stopped); "
                               "the events saved before that are shown." + more)
@@ -113,6 +167,18 @@ def _can_continue(service: Any, thread_id: str) -> bool:
         return bool(service.can_continue(thread_id))
     except Exception:  # noqa: BLE001 - an unreadable checkpoint cannot be continued
         return False
+
+
+def approve_edits(service: Any, settings: Settings, session: RunSession,
+                  drafts: Sequence[StepDraft]) -> jobs.Job:
+    """Approve the plan as the analyst left it: unchanged edits approve the proposal as it
+    is (so the run records no edit). Raises like ``approve``."""
+    from core.agent.plan_edit import normalise_plan
+
+    plan = to_plan(list(drafts))
+    proposed = [s.model_dump() for s in normalise_plan(list(session.plan))]
+    same = [s.model_dump() for s in normalise_plan(plan)] == proposed
+    return approve(service, settings, session.thread_id, None if same else plan)
 
 
 def approve(service: Any, settings: Settings, thread_id: str,
@@ -145,7 +211,7 @@ def _start_job(service: Any, settings: Settings, thread_id: str, stream: Any) ->
                     asked = True
             if asked or job.cancel_requested:
                 job.cancelled = True
-                return _save_cancelled(service, settings, thread_id, job)
+                return save_cancelled(service, settings, thread_id, job)
         finally:
             cancel_flag.clear(thread_id)
         return stream.record
@@ -153,8 +219,9 @@ def _start_job(service: Any, settings: Settings, thread_id: str, stream: Any) ->
     return jobs.start(thread_id, "research", work, label=f"research {thread_id}")
 
 
-def _save_cancelled(service: Any, settings: Settings, thread_id: str,
-                    job: jobs.Job) -> RunRecord:
+def save_cancelled(service: Any, settings: Settings, thread_id: str,
+                   job: jobs.Job) -> RunRecord:
+    """Save a run its job stopped on cancel: the events so far, marked cancelled."""
     steps = len({e.step for e in job.events if e.type == "step_started"})
     reason = (f"Cancelled by the analyst after {job.seconds:.0f} s "
               f"({steps} step(s) started); the events up to then are kept.")

@@ -8,7 +8,6 @@ import streamlit as st
 
 from components import keys, services
 from components.compare_view import render_side
-from components.entry_guard import ensure_entry_ran
 from components.exports import render_export_buttons
 from components.run_screen import record_answer, render_finished
 from components.text import md_escape, preview
@@ -18,8 +17,6 @@ from core.app.run_index import STATUSES, delete_note, search, set_tags, summarie
 from core.app.runs import delete_run, load_run
 from core.foundation.errors import AppError
 
-ensure_entry_ran()
-
 STATUS_BADGE = {"done": "green", "running": "blue", "review": "violet", "failed": "red",
                 "cancelled": "orange", "discarded": "gray", "interrupted": "orange"}
 
@@ -28,9 +25,9 @@ st.caption("Every research and baseline run is kept with its events, evidence an
            "one by its question, answer, company or tag; open it to read the answer and replay "
            "the research; share its link, export or delete it.")
 
-settings = services.session_settings()
-corpus = services.corpus()
-svc = services.research_service(settings)
+app = services.current()  # the composition root of this run
+settings, corpus = app.settings, app.corpus
+svc = app.research
 ss = st.session_state
 
 # --- research running now ------------------------------------------------------------------
@@ -40,7 +37,7 @@ for job in jobs.active("research"):
         c1.markdown(f"**Researching now** · run {job.id} · {job.seconds:.0f} s · "
                     f"{sum(e.type == 'step_started' for e in job.events)} step(s) started"
                     + (" · cancelling…" if job.cancel_requested else ""))
-        c2.page_link("pages/research.py", query_params={"thread": job.id}, label="Watch")
+        c2.page_link("app_pages/research.py", query_params={"thread": job.id}, label="Watch")
         c3.button("Cancel", key=f"runs_cancel_{job.id}", on_click=run_session.cancel,
                   args=(job.id,), disabled=job.cancel_requested)
 
@@ -51,7 +48,7 @@ if not rows:
     with st.container(border=True):
         st.subheader("No runs yet")
         st.write("Ask a question on the Research page: the run appears here once it is planned.")
-        st.page_link("pages/research.py", label="Go to Research")
+        st.page_link("app_pages/research.py", label="Go to Research")
     st.stop()
 
 # --- search and filters ----------------------------------------------------------------------
@@ -122,7 +119,8 @@ render_export_buttons(c1, c2, record, settings, "runs",
 if c3.button("Delete run", key="runs_delete"):
     ss[keys.RUNS_CONFIRM_DELETE] = record.id
 if row.status == "review":
-    c4.page_link("pages/research.py", query_params={"thread": record.id}, label="Review the plan")
+    c4.page_link("app_pages/research.py", query_params={"thread": record.id},
+                 label="Review the plan")
 elif row.status == "running":
     c4.button("Cancel the run", key="runs_cancel_open", on_click=run_session.cancel,
               args=(record.id,))
@@ -134,9 +132,10 @@ elif row.status == "interrupted" and svc.can_continue(record.id):
         except AppError as exc:
             st.error(md_escape(str(exc)))
         else:
-            st.switch_page("pages/research.py", query_params={"thread": record.id})
+            st.switch_page("app_pages/research.py", query_params={"thread": record.id})
 elif record.kind == "deep":
-    c4.page_link("pages/research.py", query_params={"thread": record.id}, label="Open in Research")
+    c4.page_link("app_pages/research.py", query_params={"thread": record.id},
+                 label="Open in Research")
 with c5.popover("Share this run"):
     st.caption("Anyone using this app's data folder can open the run with this link:")
     st.code(f"{services.app_url()}/runs?run={record.id}", language=None)

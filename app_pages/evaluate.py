@@ -1,4 +1,8 @@
-"""Evaluate: run a question set through baseline and deep agent, score, chart, compare."""
+"""Evaluate: run a question set through baseline and deep agent, score, chart, compare.
+
+An evaluation runs as a background job (``core.evaluation.job``) named in the URL
+(``?eval=<id>``): a refresh re-attaches to its progress, then shows its results.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +11,12 @@ import streamlit as st
 from components import eval_charts as ec
 from components import services
 from components.answer import render_answer
-from components.entry_guard import ensure_entry_ran
+from components.jobs import follow_progress
 from components.policy_view import render_policy
 from components.run_screen import record_answer
 from components.text import md_escape, preview
 from core.agent import learned_policy
+from core.app import jobs
 from core.evaluation.questions import (
     QuestionSet,
     QuestionSetError,
@@ -24,9 +29,8 @@ from core.evaluation.storage import list_evals, load_eval
 from core.foundation.config import PROJECT_ROOT
 from core.foundation.errors import AppError
 
-ensure_entry_ran()
-
 UPLOAD = "__upload__"
+Q_EVAL = "eval"  # URL query parameter: the evaluation running or just run
 SETS_DIR = PROJECT_ROOT / "data" / "questions"
 
 st.title("Evaluate")
@@ -39,8 +43,8 @@ st.caption(
     "(recall@k, MRR@10, nDCG@10), citation validity and cost."
 )
 
-settings = services.session_settings()
-corpus = services.corpus()
+app = services.current()  # the composition root of this run
+settings, corpus = app.settings, app.corpus
 ss = st.session_state
 ss.setdefault(ec.EVAL_UPLOAD_NONCE, 0)
 
@@ -84,31 +88,54 @@ def _offer_samples(missing: list[str]) -> None:
 
 
 def _run(qset: QuestionSet, systems: list[str], strategies: list[str], name: str) -> None:
+    """Start the evaluation as a background job named in the URL (a refresh re-attaches)."""
+    from core.evaluation import job as eval_job
     from core.evaluation.judge import make_judge
-    from core.evaluation.runner import run_eval
 
-    llm = services.llm(settings)
+    llm = app.llm
     judge = make_judge(settings, corpus.embedder, llm, "auto" if llm is not None else "offline")
-    bar = st.progress(0.0, text="Starting…")
-    with st.status("Evaluating…", expanded=True) as box:
-        def progress(p) -> None:
-            bar.progress(p.done / max(1, p.total), text=f"{p.done} of {p.total}: "
-                                                        f"{md_escape(p.message)}")
-            box.write(("↺ " if p.reused else "· ") + md_escape(p.message))
-
-        service = services.research_service(settings) if "deep" in systems else None
-        try:
-            saved = run_eval(qset, settings=settings, corpus=corpus, judge=judge,
-                             systems=systems, strategies=strategies, eval_id=name or None,
-                             service=service, llm=llm, web=services.web_search(settings),
-                             on_progress=progress)
-        except AppError:
-            box.update(label="Evaluation stopped", state="error")
-            raise
-        box.update(label=f"Evaluation {saved.manifest.id} finished", state="complete",
-                   expanded=False)
-    ss[ec.EVAL_SHOWN] = saved.manifest.id
+    service = app.research if "deep" in systems else None
+    try:
+        eval_id, _ = eval_job.start(qset, settings=settings, corpus=corpus, judge=judge,
+                                    systems=systems, strategies=strategies,
+                                    eval_id=name or None, service=service, llm=llm,
+                                    web=app.web)
+    except ValueError:  # that evaluation is running already: follow it
+        eval_id = name
+    st.query_params[Q_EVAL] = eval_id
     st.rerun()
+
+
+def _follow(eval_id: str) -> None:
+    """Show evaluation ``eval_id``'s job: progress while it runs, then what ended it."""
+    from core.evaluation import job as eval_job
+
+    job = jobs.get(eval_job.job_id(eval_id))
+    followed = (eval_id, job.started if job else None)
+    if job is not None and job.running:
+        with st.status(f"Evaluating {md_escape(eval_id)}…", expanded=True) as box:
+            bar = st.progress(0.0, text="Starting…")
+            st.button("Cancel", key="eval_cancel", on_click=jobs.cancel, args=(job.id,),
+                      help="Stop before the next question; run it again under the same name "
+                           "to continue.")
+            lines = st.container()
+            ticker = st.empty()
+            follow_progress(job, bar, lines, ticker)
+            box.update(label=f"Evaluation {md_escape(eval_id)} "
+                             f"{'finished' if job.result else 'stopped'}",
+                       state="complete" if job.result else "error", expanded=False)
+    if job is not None and job.error:
+        st.error(md_escape(job.error))
+        st.query_params.pop(Q_EVAL, None)
+        return
+    if job is not None and job.cancelled:
+        st.info(f"Evaluation {md_escape(eval_id)} cancelled: run it again under the same "
+                "name to continue.")
+    if ss.get(ec.EVAL_FOLLOWED) != followed:  # put it on screen once (then the analyst picks)
+        ss[ec.EVAL_FOLLOWED] = followed
+        ss[ec.EVAL_SHOWN] = eval_id
+        if job is not None and job.result is not None:
+            st.rerun()
 
 
 # --- 1. set, systems, strategies, run -----------------------------------------------
@@ -124,7 +151,7 @@ if qset is not None:
     missing = _missing_documents(qset)
     if missing:
         _offer_samples(missing)
-    llm_name = services.describe_llm(settings)
+    llm_name = app.describe_llm()
     with st.form("eval_form"):
         c1, c2 = st.columns(2)
         systems = c1.multiselect("Systems", list(SYSTEMS), default=list(SYSTEMS),
@@ -146,6 +173,14 @@ if qset is not None:
             _run(qset, systems, strategies, name.strip())
         except AppError as exc:
             st.error(md_escape(str(exc)))
+
+if st.query_params.get(Q_EVAL):
+    _follow(st.query_params[Q_EVAL])
+for running in jobs.active("evaluate"):
+    if running.id != f"eval-{st.query_params.get(Q_EVAL)}":
+        st.page_link("app_pages/evaluate.py",
+                     query_params={Q_EVAL: running.id.removeprefix("eval-")},
+                     label=f"Evaluating now ({running.seconds:.0f} s) · {md_escape(running.label)}")
 
 # --- policy: rule vs learned ---------------------------------------------------------
 st.subheader("Policy: rule vs learned")

@@ -1,8 +1,10 @@
 """Research: ask, review and edit the plan step by step, watch the agent work, read the answer.
 
 The run on screen is the one named in the URL (``?thread=...``), so a refresh or a
-shared link brings it back; what the run *is* now (under review with the saved draft,
-researching, finished, cancelled, discarded) comes from ``core.app.run_session``.
+shared link brings it back; what the run *is* now (its ``Phase``: under review with the
+saved draft, researching, finished, cancelled, discarded) and every change of it (start,
+draft save and reset, approve, cancel, continue, discard) go through
+``core.app.run_session``; the page draws the phase.
 """
 
 from __future__ import annotations
@@ -12,19 +14,15 @@ import time
 import streamlit as st
 
 from components import keys, services
-from components.entry_guard import ensure_entry_ran
 from components.exports import render_export_buttons
 from components.plan_form import PlanForm
 from components.run_screen import render_finished, render_live
 from components.text import md_escape, preview
-from core.agent.plan_edit import normalise_plan
 from core.app import jobs, run_session
 from core.app.cited import document_name
-from core.app.plan_draft import drafts_from_plan, plan_problems, supports_dependencies, to_plan
-from core.app.run_index import clear_draft, save_draft
+from core.app.plan_draft import plan_problems, supports_dependencies
+from core.app.run_session import Phase
 from core.foundation.errors import AppError, PlanValidationError
-
-ensure_entry_ran()
 
 WALKTHROUGH = ("Based on {company}'s 10-K, identify their key risks related to competition. "
                "Then, find recent news from 2024 about AMD's AI chip strategy and explain how it "
@@ -37,10 +35,10 @@ st.caption(
     "and its policy decides to continue, revise or finish. The answer cites its evidence."
 )
 
-settings = services.session_settings()
-corpus = services.corpus()
+app = services.current()  # the composition root of this run
+settings, corpus = app.settings, app.corpus
 docs = corpus.documents()
-svc = services.research_service(settings)
+svc = app.research
 ss = st.session_state
 names = {d.doc_id: document_name(d) for d in docs}
 
@@ -72,19 +70,19 @@ if not thread:
     elif not docs:
         st.info("The corpus is empty: load the sample filing or your own in the Library first. "
                 "Web-only questions still work with the web snapshot.")
-        st.page_link("pages/library.py", label="Go to the Library")
+        st.page_link("app_pages/library.py", label="Go to the Library")
     running = jobs.active("research")
     paused = svc.paused_runs()[:3]
     if running or paused:
         with st.container(border=True):
             for job in running:
-                st.page_link("pages/research.py", query_params={"thread": job.id},
+                st.page_link("app_pages/research.py", query_params={"thread": job.id},
                              label=f"Researching now ({job.seconds:.0f} s) · run {job.id}")
             if paused:
                 st.markdown("**Plans waiting for your review**")
             for r in paused:
                 when = r.created[:16].replace("T", " ")
-                st.page_link("pages/research.py", query_params={"thread": r.id},
+                st.page_link("app_pages/research.py", query_params={"thread": r.id},
                              label=f"{when} · {md_escape(preview(r.question, 90))}")
     company = next((d.company for d in docs if d.company != "unknown"), "the company")
     if st.button("Use the walk-through question", key="res_example",
@@ -109,8 +107,7 @@ if not thread:
         t0 = time.perf_counter()
         try:
             with st.spinner("Planning…"):
-                new_thread, _, _ = svc.start(question, scope or None,
-                                             review="always" if always else "auto")
+                new_thread = run_session.start(svc, question, scope, always_review=always)
         except AppError as exc:
             st.error(md_escape(str(exc)))
         else:
@@ -129,19 +126,19 @@ if new_col.button("New question", key="res_new", width="stretch"):
 timings = _timings(thread)
 shown = [f"{label} {timings[k]:.2f} s" for k, label in
          (("plan_s", "plan on screen in"), ("answer_s", "answered in")) if k in timings]
-st.caption(" · ".join([f"Run {thread}", f"backend: {md_escape(services.describe_llm(settings))}",
+st.caption(" · ".join([f"Run {thread}", f"backend: {md_escape(app.describe_llm())}",
                        *shown]))
-offline = services.llm(settings) is None
+offline = app.llm is None
 graph = services.graph_structure(svc)
 
 
 def _review() -> None:
     proposal = session.proposal
     draft = ss.get(keys.RES_DRAFT)
-    if not draft or draft["thread"] != thread:
-        restored = session.draft is not None
-        draft = {"thread": thread, "restored": session.draft_saved_at if restored else "",
-                 "steps": list(session.draft) if restored else drafts_from_plan(session.plan)}
+    if not draft or draft["thread"] != thread:  # the widgets edit this copy in place
+        draft = {"thread": thread,
+                 "restored": session.draft_saved_at if session.restored else "",
+                 "steps": session.editable_steps()}
         ss[keys.RES_DRAFT] = draft
         ss[keys.RES_PLAN_VERSION] += 1
     steps = draft["steps"]
@@ -155,12 +152,12 @@ def _review() -> None:
                 "UTC) were restored. Reset the plan to go back to the proposal.")
     for note in getattr(proposal, "notes", []) or []:
         st.caption(f"ℹ️ {md_escape(note)}")
-    web_ok = getattr(services.web_search(settings), "name", "none") != "none"
+    web_ok = getattr(app.web, "name", "none") != "none"
     sections = corpus.store.sections()
     problems = plan_problems(steps, sections, web_available=web_ok, max_steps=settings.max_steps)
     form = PlanForm(steps, key=f"plan_{thread}_{ss[keys.RES_PLAN_VERSION]}", documents=docs,
                     sections=sections, dependencies=supports_dependencies(),
-                    save=lambda d: save_draft(settings, thread, d))
+                    save=lambda d: run_session.save_draft(settings, thread, d))
     form.render(problems)
     for p in problems.get(None, []):
         st.error(md_escape(p))
@@ -172,7 +169,7 @@ def _review() -> None:
                        key="res_approve", width="stretch")
     if r.button("Reset plan", key="res_reset_plan", width="stretch",
                 help="Back to the plan as proposed (your edits are dropped)."):
-        clear_draft(settings, thread)
+        run_session.reset_draft(settings, thread)
         ss.pop(keys.RES_DRAFT, None)
         st.rerun()
     if d.button("Discard", key="res_discard", width="stretch",
@@ -183,11 +180,8 @@ def _review() -> None:
         _open(None)
         st.rerun()
     if approve:
-        plan = to_plan(steps)
-        proposed = normalise_plan(list(session.plan))
-        same = [s.model_dump() for s in normalise_plan(plan)] == [s.model_dump() for s in proposed]
         try:
-            run_session.approve(svc, settings, thread, None if same else plan)
+            run_session.approve_edits(svc, settings, session, steps)
         except PlanValidationError as exc:
             st.error("The plan was rejected: " + md_escape("; ".join(exc.problems)))
             return
@@ -209,15 +203,15 @@ def _finished_actions(record) -> None:
     if c3.button("Compare with baseline", key="res_compare"):
         ss[keys.CMP_QUESTION] = record.question
         ss[keys.CMP_DEEP_RUN] = record.id
-        st.switch_page("pages/compare.py")
+        st.switch_page("app_pages/compare.py")
     with c4.popover("Share this run"):
         st.caption("Anyone using this app's data folder can open the run with this link:")
         st.code(f"{services.app_url()}/?thread={record.id}", language=None)
 
 
-if session.phase == "review":
+if session.phase is Phase.REVIEW:
     _review()
-elif session.phase == "running":
+elif session.phase is Phase.RUNNING:
     plan_steps = len(session.record.plan) if session.record else 0
     render_live(session.job, session.events, key=f"run_{thread}", graph=graph, offline=offline,
                 plan_steps=plan_steps, actions=_cancel_button)
@@ -225,8 +219,8 @@ elif session.phase == "running":
     if session.job.error:
         ss[keys.RES_ERROR] = f"The run stopped unexpectedly: {session.job.error}"
     st.rerun()
-elif session.phase in ("done", "cancelled", "interrupted"):
-    if session.phase != "done":
+elif session.phase in (Phase.DONE, Phase.CANCELLED, Phase.INTERRUPTED):
+    if session.phase is not Phase.DONE:
         st.warning(md_escape(session.message))
     if session.resumable and st.button("Continue the run", type="primary", key="res_continue",
                                        help="Go on from the last checkpoint saved before the "
@@ -240,7 +234,7 @@ elif session.phase in ("done", "cancelled", "interrupted"):
     record = session.record
     render_finished(record, key=f"run_{thread}", graph=graph, offline=offline,
                     actions=lambda: _finished_actions(record))
-    if record.error and session.phase == "done":
+    if record.error and session.phase is Phase.DONE:
         st.error(md_escape(record.error))
 else:  # discarded, missing
     st.info(md_escape(session.message))

@@ -1,22 +1,25 @@
-"""Compare: the baseline (shallow RAG) and the deep agent on the same question, side by side."""
+"""Compare: the baseline (shallow RAG) and the deep agent on the same question, side by side.
+
+The comparison runs as a background job (``core.app.compare_job``) named in the URL
+(``?compare=<job>``), so a refresh re-attaches to its progress; the finished pair is
+named in the URL too (``?baseline=<run>&deep=<run>``), so a refresh shows it again.
+"""
 
 from __future__ import annotations
-
-import time
 
 import streamlit as st
 
 from components import keys, services
 from components.compare_view import render_diff, render_side, render_verdicts
-from components.entry_guard import ensure_entry_ran
+from components.jobs import follow_progress
 from components.run_screen import record_answer
 from components.text import md_escape, preview
-from core.app.runs import list_runs, load_run, save_run
+from core.app import jobs
+from core.app.runs import list_runs, load_run
 from core.foundation.errors import AppError
 
-ensure_entry_ran()
-
 NEW_RUN = "__new__"
+Q_JOB, Q_BASE, Q_DEEP = "compare", "baseline", "deep"  # URL query parameters
 
 st.title("Compare")
 st.caption(
@@ -25,13 +28,13 @@ st.caption(
     "answers, evidence, time, LLM calls and tokens."
 )
 
-settings = services.session_settings()
-corpus = services.corpus()
+app = services.current()  # the composition root of this run
+settings, corpus = app.settings, app.corpus
 ss = st.session_state
 docs = corpus.documents()
 if not docs:
     st.info("The corpus is empty: the baseline searches filings only. Load a filing first.")
-    st.page_link("pages/library.py", label="Go to the Library")
+    st.page_link("app_pages/library.py", label="Go to the Library")
     st.stop()
 
 deep_runs = [r for r in list_runs(settings, status="done") if r.kind == "deep"]
@@ -52,7 +55,7 @@ def _score(record) -> list:
     from core.evaluation.runner import score_record
 
     try:
-        judge = make_judge(settings, corpus.embedder, llm=services.llm(settings))
+        judge = make_judge(settings, corpus.embedder, llm=app.llm)
         found = score_record(EvalQuestion(question=record.question), record, [], judge)
     except Exception as exc:  # noqa: BLE001 - scores are extra; the comparison still shows
         st.warning(f"Could not score this answer: {md_escape(str(exc))}")
@@ -78,29 +81,54 @@ with st.form("cmp_form"):
     )
     go = st.form_submit_button("Compare", type="primary")
 
-def _first_run_setup(box) -> tuple[float, int]:
-    """Build the baseline's own index for filings that have none yet (one time, per filing),
-    with progress; returns (seconds, filings built)."""
-    from core.baseline.rag import index as baseline_index
+def _start(deep_id: str | None, q: str) -> None:
+    """Start the comparison as a background job; its id goes in the URL (a refresh
+    re-attaches)."""
+    from core.app import compare_job
 
-    todo = baseline_index.missing(settings, corpus.embedder, docs)
-    if not todo:
-        return 0.0, 0
-    t0 = time.perf_counter()
-    box.write(f"First-run setup: the baseline needs its own fixed-size chunks of {len(todo)} "
-              "filing(s), embedded once and kept (not counted in its answer time)…")
-    bar = st.progress(0.0, text="Preparing…")
-    for i, doc in enumerate(todo):
-        def tick(name: str, done: int, total: int, i: int = i) -> None:
-            elapsed = time.perf_counter() - t0
-            share = (i + done / max(1, total)) / len(todo)
-            left = f" · about {elapsed / share - elapsed:.0f} s left" if share > 0.05 else ""
-            bar.progress(min(1.0, share), text=f"Filing {i + 1} of {len(todo)} · "
-                         f"{md_escape(name)}: {done} of {total} chunks{left}")
+    try:
+        service = None if deep_id else app.research
+        job = compare_job.start(q, settings=settings, store=corpus.store,
+                                embedder=corpus.embedder, documents=docs,
+                                llm=app.llm, service=service, deep_id=deep_id)
+    except AppError as exc:
+        st.error(md_escape(str(exc)))
+        st.stop()
+    for k in (Q_BASE, Q_DEEP):
+        st.query_params.pop(k, None)
+    st.query_params[Q_JOB] = job.id
+    st.rerun()
 
-        baseline_index.build_doc(corpus.store, corpus.embedder, doc, settings, tick)
-    bar.empty()
-    return time.perf_counter() - t0, len(todo)
+
+def _follow(job_id: str) -> None:
+    """Show a comparison job: progress while it runs, then its result (or what stopped it)."""
+    job = jobs.get(job_id)
+    if job is None:
+        st.query_params.pop(Q_JOB, None)
+        st.warning("That comparison was stopped by a server restart; the runs it finished are "
+                   "on the Runs page. Press Compare to run it again.")
+        return
+    if job.running:
+        with st.container(border=True):
+            st.markdown(f"**Comparing:** {md_escape(job.label)}")
+            bar = st.progress(0.0, text="Starting…")
+            st.button("Cancel", key="cmp_cancel", on_click=jobs.cancel, args=(job.id,),
+                      help="Stop at the next stage; the runs finished so far are kept.")
+            lines = st.container()
+            ticker = st.empty()
+            follow_progress(job, bar, lines, ticker)
+    st.query_params.pop(Q_JOB, None)
+    if job.cancelled:
+        st.info("Comparison cancelled; the runs finished before that are on the Runs page.")
+        return
+    if job.error:
+        st.error(md_escape(job.error))
+        return
+    res = job.result
+    ss[keys.CMP_RESULT] = {"baseline": res.baseline, "deep": res.deep, "setup_s": res.setup_s,
+                           "setup_docs": res.setup_docs}
+    st.query_params[Q_BASE], st.query_params[Q_DEEP] = res.baseline, res.deep
+    st.rerun()
 
 
 if go or auto:
@@ -109,27 +137,20 @@ if go or auto:
     if not q:
         st.error("Type a question (or pick a saved deep run) first.")
         st.stop()
-    from core.baseline.rag import run_baseline
+    _start(deep_id, q)
 
-    try:
-        with st.status("Comparing…", expanded=True) as box:
-            setup_s, setup_docs = _first_run_setup(box)
-            box.write("Baseline: fixed-size chunks, vector top-3, one answer call…")
-            base = run_baseline(q, settings=settings, store=corpus.store,
-                                embedder=corpus.embedder, llm=services.llm(settings))
-            save_run(base, settings)
-            if deep_id is None:
-                box.write("Deep agent: planning and researching (plan approved as proposed)…")
-                deep_id = services.research_service(settings).ask(q).id
-            box.update(label="Compared", state="complete", expanded=False)
-    except AppError as exc:
-        st.error(md_escape(str(exc)))
-        st.stop()
-    ss[keys.CMP_RESULT] = {"baseline": base.id, "deep": deep_id, "setup_s": setup_s,
-                           "setup_docs": setup_docs}
-    st.rerun()
+if st.query_params.get(Q_JOB):
+    _follow(st.query_params[Q_JOB])
+else:
+    for running in jobs.active("compare"):
+        st.page_link("app_pages/compare.py", query_params={Q_JOB: running.id},
+                     label=f"Comparing now ({running.seconds:.0f} s) · "
+                           f"{md_escape(preview(running.label, 80))}")
 
 result = ss.get(keys.CMP_RESULT)
+shown = (st.query_params.get(Q_BASE), st.query_params.get(Q_DEEP))
+if all(shown) and (not result or (result["baseline"], result["deep"]) != shown):
+    result = {"baseline": shown[0], "deep": shown[1]}  # a refresh or a link: the runs only
 if not result:
     st.info("Pick a saved deep run or type a question, then press Compare. Finished runs from "
             "the Research page can be compared with one click there.")

@@ -7,12 +7,9 @@ import streamlit as st
 from pydantic import ValidationError
 
 from components import keys, services
-from components.entry_guard import ensure_entry_ran
 from components.text import md_escape
 from core.app import ui_settings
 from core.foundation.strategies import RERANKERS
-
-ensure_entry_ran()
 
 base = services.base_settings()
 stored_at = ui_settings.settings_path(base)

@@ -10,7 +10,6 @@ from pathlib import Path
 import streamlit as st
 
 from components import keys, services
-from components.entry_guard import ensure_entry_ran
 from components.ingest_view import follow_batch, outcomes
 from components.library import (
     META_FIELDS,
@@ -28,8 +27,6 @@ from core.app import jobs
 from core.foundation.errors import AppError
 from core.retrieval import web_saved
 
-ensure_entry_ran()
-
 UPLOAD_TYPES = ["htm", "html", "xhtml", "xml", "pdf", "txt", "md"]
 PAGE_SIZE = 15  # chunks drawn at once in the section browser
 
@@ -40,8 +37,8 @@ st.caption(
     "and indexed for keyword and vector search."
 )
 
-corpus = services.corpus()
-settings = services.session_settings()
+app = services.current()  # the composition root of this run
+settings, corpus = app.settings, app.corpus
 
 
 def _ingest(items: list[tuple[str, Callable[..., object]]], sizes: list[int] | None = None
@@ -136,7 +133,7 @@ def _add_to_snapshot(add) -> None:
     except AppError as exc:
         st.error(f"Not added: {md_escape(str(exc))}")
         return
-    web = services.web_search(settings)
+    web = app.web
     if hasattr(web, "refresh"):
         web.refresh()
     n = len(written) if isinstance(written, list) else 1

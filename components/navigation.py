@@ -1,0 +1,32 @@
+"""The app's pages, declared once: the entry file routes them with ``st.navigation``.
+
+Page scripts live in ``app_pages/``, not in a folder named ``pages/``: Streamlit
+auto-discovers ``pages/`` and routes a fresh server's first request (and every
+AppTest run) the legacy way, without the entry file, so there would be no session
+defaults, services or sidebar. Each page's URL is its file name (``/research``,
+``/library``, ...); Research is also the root URL. Links and ``st.switch_page`` name a
+page by its path relative to the entry file (e.g. ``"app_pages/library.py"``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+ROOT = Path(__file__).resolve().parent.parent
+FOLDER = "app_pages"
+
+SECTIONS: dict[str, list[tuple[str, str]]] = {
+    "Research": [("research.py", "Research"), ("compare.py", "Compare"), ("runs.py", "Runs"),
+                 ("evaluate.py", "Evaluate")],
+    "Corpus": [("library.py", "Library"), ("settings.py", "Settings")],
+}
+DEFAULT = "research.py"
+
+
+def pages() -> dict[str, list[st.Page]]:
+    """The navigation's sections of ``st.Page`` objects (Research the default)."""
+    return {section: [st.Page(ROOT / FOLDER / name, title=title, default=name == DEFAULT)
+                      for name, title in entries]
+            for section, entries in SECTIONS.items()}
