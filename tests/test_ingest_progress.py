@@ -89,7 +89,13 @@ def test_time_left_comes_from_the_embedding_rate_then_from_finished_files():
                        embed_started=now - 4, chunks_done=100, chunks_total=300)
     waiting = FileProgress("b.htm", size=2000)
     progress = BatchProgress([cur, waiting])
-    assert progress.eta_s() is None  # nothing finished yet: the waiting file cannot be guessed
+    # nothing finished yet: the current file's own pace (10 s so far + ~8.5 s left for 1000
+    # bytes) stands for the waiting file's 2000 bytes, so a number shows within the first file
+    first = progress.eta_s()
+    assert first is not None and 43 < first < 48
+    assert "about" in progress.line() and "estimating" not in progress.line()
+    parsing = FileProgress("a.htm", size=1000, stage="parse", started=now - 3)
+    assert BatchProgress([parsing, waiting]).eta_s() is None  # no rate to read yet
     done = FileProgress("c.htm", size=1000, started=now - 20, finished=now - 10, ok=True)
     progress = BatchProgress([done, cur, waiting])
     eta = progress.eta_s()

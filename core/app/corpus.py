@@ -77,8 +77,8 @@ class Corpus:
 
             embedder = get_embedder(settings)
         self.settings = settings
-        self.embedder = embedder
         self.store = CorpusStore(settings, embedder)
+        self.embedder = self.store.embedder  # the backend that indexed the corpus, if other
         self._reranker = reranker
         self._retriever: Retriever | None = None
         self._retriever_cls = Retriever

@@ -50,6 +50,10 @@ class ProgressEmbedder:
             report(min(start + SLICE, len(texts)), len(texts))
         return np.concatenate(parts) if parts else self.inner.encode(texts)
 
+    def rewrap(self, inner: Any) -> ProgressEmbedder:
+        """The same reporting around another embedder (the corpus's own backend)."""
+        return ProgressEmbedder(inner)
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
@@ -115,7 +119,9 @@ class BatchProgress:
 
     def eta_s(self) -> float | None:
         """Seconds left: the current file's embedding rate, then finished files' speed per
-        byte for the files still waiting; None before anything can be estimated."""
+        byte for the files still waiting (before any file finished, the current file's own
+        pace: its seconds so far plus its embedding left, per byte); None before anything
+        can be estimated (the first file has not started embedding)."""
         done = [f for f in self.files if f.ok and f.size]
         per_byte = sum(f.seconds for f in done) / sum(f.size for f in done) if done else None
         cur = self.current
@@ -123,11 +129,14 @@ class BatchProgress:
         if cur is not None:
             embed = cur.embed_left_s()
             if embed is not None:
-                left += embed + 0.05 * cur.seconds
+                cur_left = embed + 0.05 * cur.seconds
+                if per_byte is None and cur.size:
+                    per_byte = (cur.seconds + cur_left) / cur.size
             elif per_byte is not None:
-                left += max(0.0, per_byte * cur.size - cur.seconds)
+                cur_left = max(0.0, per_byte * cur.size - cur.seconds)
             else:
                 return None
+            left += cur_left
         waiting = [f for f in self.files if f.started is None]
         if waiting:
             if per_byte is None:

@@ -212,6 +212,9 @@ def add_bench_parser(sub) -> None:
     s.add_argument("files", nargs="+")
     s.add_argument("--keep", action="store_true", help="ingest into the configured corpus")
     s.set_defaults(func=bench_ingest)
+    from core.bench.embed import add_embed_parser
+
+    add_embed_parser(bsub, DEFAULT_QUERIES + ANALYST_QUERIES)
     s = bsub.add_parser("search", help="p50/p95 latency per strategy on the configured corpus")
     s.add_argument("--queries", help="file with one query per line")
     s.add_argument("--repeat", type=int, default=3)

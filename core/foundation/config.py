@@ -87,6 +87,19 @@ class Settings(BaseSettings):
     )
     reranker_hub_probe_s: float = Field(default=2.0, ge=0, description="Hub probe timeout.")
     embed_batch_size: int = Field(default=64, gt=0)
+    embedding_backend: Literal["auto", "torch", "onnx", "onnx-int8"] = Field(
+        default="auto",
+        description="What runs the embedding model: 'torch' (sentence-transformers), 'onnx' "
+        "(ONNX Runtime, float32, exported locally from the same weights) or 'onnx-int8' "
+        "(dynamically quantised weights). 'auto' is the measured default (onnx where "
+        "onnxruntime is installed, else torch) and, on a corpus already indexed by another "
+        "backend of the same model, that backend: vectors of two backends never mix.",
+    )
+    model_cache_dir: Path | None = Field(
+        default=None,
+        description="Where locally exported model files (ONNX) are kept (default: "
+        "$XDG_CACHE_HOME/deep-filings/models, i.e. ~/.cache/deep-filings/models).",
+    )
     embedding_dtype: Literal["auto", "float32", "bfloat16"] = Field(
         default="auto",
         description="'auto' uses bfloat16 where the CPU computes it natively (AVX512-BF16/AMX: "

@@ -9,8 +9,10 @@ about a minute).
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
+from pathlib import Path
 from typing import Protocol
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
@@ -21,6 +23,8 @@ os.environ.setdefault("LANGSMITH_TRACING", "false")
 import numpy as np  # noqa: E402
 
 from core.foundation.config import Settings  # noqa: E402
+
+log = logging.getLogger(__name__)
 
 
 class Embedder(Protocol):
@@ -40,7 +44,7 @@ class SentenceEmbedder:
         from sentence_transformers import SentenceTransformer
 
         path = resolve_embedding_path(model_ref)
-        self.name = model_ref
+        self.name = identity(model_ref, "torch", dtype)
         self.batch_size = batch_size
         self.dtype = dtype
         kwargs = {"torch_dtype": torch.bfloat16} if dtype == "bfloat16" else {}
@@ -94,17 +98,99 @@ def resolve_embedding_path(model_ref: str) -> str:
     return model_ref
 
 
-_CACHE: dict[tuple[str, int, str], SentenceEmbedder] = {}
+# --- backends and the identity vectors are recorded under --------------------------------
+
+BACKENDS = ("torch", "onnx", "onnx-int8")
+_SUFFIX = {("torch", "bfloat16"): "@torch-bf16", ("onnx", "float32"): "@onnx-fp32",
+           ("onnx-int8", "float32"): "@onnx-int8"}
+
+
+def identity(model_ref: str, backend: str, dtype: str = "float32") -> str:
+    """The embedder's name in the corpus fingerprint: the model and what computes it. Torch at
+    float32 keeps the bare model name, which every corpus indexed before backends had."""
+    return model_ref + _SUFFIX.get((backend, dtype if backend == "torch" else "float32"), "")
+
+
+def parse_identity(name: str) -> tuple[str, str, str]:
+    """(model_ref, backend, dtype) of an :func:`identity` (bare name: torch, float32)."""
+    for (backend, dtype), suffix in _SUFFIX.items():
+        if name.endswith(suffix):
+            return name[: -len(suffix)], backend, dtype
+    return name, "torch", "float32"
+
+
+def onnx_available() -> bool:
+    try:
+        import onnxruntime  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def resolve_backend(setting: str) -> str:
+    """'auto' is the measured default: ONNX Runtime (float32) where it is installed."""
+    if setting == "auto":
+        return "onnx" if onnx_available() else "torch"
+    return setting
+
+
+def model_cache_dir(settings: Settings) -> Path:
+    if settings.model_cache_dir:
+        return Path(settings.model_cache_dir)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "deep-filings" / "models"
+
+
+_CACHE: dict[tuple, Embedder] = {}
 _CACHE_LOCK = threading.Lock()
 
 
-def get_embedder(settings: Settings) -> SentenceEmbedder:
-    """The process-wide embedder for these settings (loaded on first use)."""
-    dtype = resolve_dtype(settings.embedding_dtype)
-    key = (settings.embedding_model, settings.embed_batch_size, dtype)
+def _load(settings: Settings, backend: str, dtype: str) -> Embedder:
+    ref = settings.embedding_model
+    if backend != "torch":
+        from core.foundation.onnx_embedder import OnnxEmbedder, OnnxUnavailable
+
+        try:
+            return OnnxEmbedder(Path(resolve_embedding_path(ref)), model_cache_dir(settings),
+                                name=identity(ref, backend), batch_size=settings.embed_batch_size,
+                                precision="int8" if backend == "onnx-int8" else "fp32")
+        except OnnxUnavailable as exc:
+            if settings.embedding_backend != "auto":
+                raise
+            log.warning("ONNX embedding unavailable (%s); using torch", exc)
+            backend = "torch"
+    return SentenceEmbedder(ref, settings.embed_batch_size, dtype)
+
+
+def get_embedder(settings: Settings, backend: str | None = None,
+                 dtype: str | None = None) -> Embedder:
+    """The process-wide embedder for these settings (loaded on first use); ``backend`` and
+    ``dtype`` override the settings' choice (a corpus indexed by another backend)."""
+    backend = backend or resolve_backend(settings.embedding_backend)
+    dtype = dtype or (resolve_dtype(settings.embedding_dtype) if backend == "torch"
+                      else "float32")
+    key = (settings.embedding_model, settings.embed_batch_size, backend, dtype,
+           str(model_cache_dir(settings)))
     with _CACHE_LOCK:
         if key not in _CACHE:
-            _CACHE[key] = SentenceEmbedder(
-                settings.embedding_model, settings.embed_batch_size, dtype
-            )
+            _CACHE[key] = _load(settings, backend, dtype)
         return _CACHE[key]
+
+
+def is_model_embedder(embedder: object) -> bool:
+    """True for the embedders this module builds (not a wrapper, fake or cache)."""
+    from core.foundation.onnx_embedder import OnnxEmbedder
+
+    return isinstance(embedder, SentenceEmbedder | OnnxEmbedder)
+
+
+def embedder_for_corpus(settings: Settings, recorded: str) -> Embedder | None:
+    """With ``embedding_backend='auto'``, the embedder of the same model that indexed a corpus
+    recorded as ``recorded`` (its queries must be encoded the same way); None when the setting
+    names a backend, or ``recorded`` is another model."""
+    model_ref, backend, dtype = parse_identity(recorded)
+    if settings.embedding_backend != "auto" or model_ref != settings.embedding_model:
+        return None
+    if backend != "torch" and not onnx_available():
+        return None
+    return get_embedder(settings, backend, dtype)

@@ -42,12 +42,33 @@ from core.store.index_text import index_text, tag_statements, vector_text
 from core.store.keyword import KeywordIndex, TextOf
 from core.store.registry_api import Registry
 from core.store.storage import storage_for
-from core.store.vectors import VectorIndex
+from core.store.vectors import EmbedderMismatch, VectorIndex
 
 log = logging.getLogger(__name__)
 
 _MEMORY_DOCS = 4  # a filtered vector search over at most this many filings runs in memory
 _OPEN_MAX = 1000  # largest over-fetch of an unfiltered query standing in for a filtered one
+
+
+def _open_vectors(settings: Settings, embedder: Embedder) -> tuple[VectorIndex, Embedder]:
+    """The vector index and the embedder its queries and new chunks must use: ``embedder``,
+    or, when the corpus was indexed by another backend of the same model and the backend
+    setting is 'auto', that backend's embedder (wrapped as ``embedder`` was, if it can be)."""
+    try:
+        return VectorIndex(settings, embedder.name, embedder.dim), embedder
+    except EmbedderMismatch as exc:
+        from core.foundation.models import embedder_for_corpus, is_model_embedder
+
+        other = embedder_for_corpus(settings, exc.recorded)
+        if other is None:
+            raise
+        if hasattr(embedder, "rewrap"):
+            other = embedder.rewrap(other)
+        elif not is_model_embedder(embedder):
+            raise
+        log.info("corpus %s was indexed by %s: using it (not %s)", settings.data_dir,
+                 other.name, embedder.name)
+        return VectorIndex(settings, other.name, other.dim), other
 
 
 class CorpusStore:
@@ -62,7 +83,7 @@ class CorpusStore:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         self.storage = storage_for(settings)  # SQLite + file lock, or the team database
         self.registry: Registry = self.storage.registry()
-        self.vectors = VectorIndex(settings, embedder.name, embedder.dim)
+        self.vectors, self.embedder = _open_vectors(settings, embedder)
         self.doc_vectors = DocVectors(self.vectors)
         self.keyword = KeywordIndex(self.registry, text_of=keyword_text or index_text)
         self._sections: tuple[list[str], dict[str, list[str]]] | None = None

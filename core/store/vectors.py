@@ -109,6 +109,15 @@ def collection_name(settings: Settings) -> str:
     return f"{settings.collection}-{corpus_digest(settings)}"
 
 
+class EmbedderMismatch(StoreError):
+    """The collection's vectors were computed by another embedder (the fingerprint is the
+    embedder's name: model, backend and precision, ``core.foundation.models.identity``)."""
+
+    def __init__(self, message: str, recorded: str):
+        super().__init__(message)
+        self.recorded = recorded
+
+
 def _where(doc_ids: list[str], sections: list[str] | None) -> dict:
     clauses: list[dict] = [{"doc_id": {"$in": list(doc_ids)}}]
     if sections:
@@ -150,10 +159,12 @@ class VectorIndex:
             raise StoreError(f"Could not open the Chroma collection '{name}': {exc}") from exc
         meta = self.collection.metadata or {}
         if meta.get("embedder") not in (None, embedder_name) or meta.get("dim") not in (None, dim):
-            raise StoreError(
+            raise EmbedderMismatch(
                 f"The corpus at {settings.data_dir} was indexed with embedder "
                 f"{meta.get('embedder')!r} (dim {meta.get('dim')}), not {embedder_name!r} "
-                f"(dim {dim}). Use the same embedding model or a new data folder."
+                f"(dim {dim}). Use the same embedding model and backend "
+                "(DTR_EMBEDDING_BACKEND=auto follows the corpus) or a new data folder.",
+                recorded=str(meta.get("embedder")),
             )
 
     def add(self, chunks: list[Chunk], vectors: np.ndarray) -> None:

@@ -1,0 +1,82 @@
+"""Embedding backends: ONNX Runtime exported locally from the bundled weights, the identity
+each records in the corpus, and a corpus that keeps the backend it was indexed with."""
+
+import numpy as np
+import pytest
+
+from core.app.ingest_jobs import ProgressEmbedder
+from core.foundation import models
+from core.foundation.models import get_embedder, identity, parse_identity
+from core.store.corpus_store import CorpusStore
+from core.store.vectors import EmbedderMismatch
+from testkit.fakes.embedder import HashEmbedder
+
+REF = "bundled:all-MiniLM-L6-v2"
+TEXTS = [
+    "The market for our products is intensely competitive.",
+    "Total revenue | 26,974 | 26,914 " * 40,  # longer than the model's 256 tokens
+    "We depend on third-party foundries to manufacture our chips.",
+    "Total revenue | 26,974 | 26,914 " * 40,
+    "x",
+]
+
+
+def test_identity_names_backend_and_precision_and_reads_back():
+    assert identity(REF, "torch") == REF  # what every corpus indexed before backends records
+    names = {identity(REF, "torch", "bfloat16"), identity(REF, "onnx"), identity(REF, "onnx-int8")}
+    assert len(names) == 3 and REF not in names
+    for backend, dtype in [("torch", "float32"), ("torch", "bfloat16"), ("onnx", "float32"),
+                           ("onnx-int8", "float32")]:
+        assert parse_identity(identity(REF, backend, dtype)) == (REF, backend, dtype)
+
+
+class NamedHash(HashEmbedder):
+    def __init__(self, name):
+        super().__init__(64)
+        self.name = name
+
+
+def test_auto_backend_follows_the_backend_that_indexed_the_corpus(settings, monkeypatch):
+    torch_like, onnx_like = NamedHash(REF), NamedHash(identity(REF, "onnx"))
+    CorpusStore(settings, torch_like).close()  # indexed by torch (the bare name)
+    calls = []
+
+    def fake_get(s, backend=None, dtype=None):
+        calls.append((backend, dtype))
+        return torch_like
+
+    monkeypatch.setattr(models, "get_embedder", fake_get)
+    store = CorpusStore(settings, ProgressEmbedder(onnx_like))
+    assert calls == [("torch", "float32")]
+    assert isinstance(store.embedder, ProgressEmbedder) and store.embedder.inner is torch_like
+    assert store.vectors.embedder_name == REF
+    store.close()
+
+
+def test_a_named_backend_never_mixes_vectors_with_another(settings):
+    CorpusStore(settings, NamedHash(REF)).close()
+    named = settings.model_copy(update={"embedding_backend": "onnx"})
+    with pytest.raises(EmbedderMismatch, match="indexed with embedder"):
+        CorpusStore(named, NamedHash(identity(REF, "onnx")))
+    other_model = NamedHash("some/other-model@onnx-fp32")
+    with pytest.raises(EmbedderMismatch):  # another model is never followed
+        CorpusStore(settings, ProgressEmbedder(other_model))
+
+
+@pytest.mark.slow
+def test_onnx_backends_agree_with_torch_and_keep_input_order(tmp_path):
+    from core.foundation.config import Settings
+
+    s = Settings(_env_file=None, model_cache_dir=tmp_path / "models")
+    ref = get_embedder(s, "torch").encode(TEXTS)
+    fp32 = get_embedder(s, "onnx")
+    int8 = get_embedder(s, "onnx-int8")
+    assert fp32.name == identity(REF, "onnx") and int8.name == identity(REF, "onnx-int8")
+    a, b = fp32.encode(TEXTS), int8.encode(TEXTS)
+    assert a.shape == (5, 384) and a.dtype == np.float32
+    assert np.allclose(np.linalg.norm(b, axis=1), 1.0, atol=1e-4)
+    assert float(np.min(np.sum(a * ref, axis=1))) > 0.9999  # same model, same numbers
+    assert float(np.min(np.sum(b * ref, axis=1))) > 0.97  # per-channel int8
+    assert np.allclose(fp32.encode(TEXTS[::-1]), a[::-1], atol=1e-5)  # length-sorted batches
+    assert sorted(p.name for p in (tmp_path / "models").rglob("*.onnx")) == [
+        "model-fp32.onnx", "model-int8.onnx"]
