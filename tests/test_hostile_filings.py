@@ -81,3 +81,22 @@ def test_ordinary_sentences_with_those_words_are_kept(sentence):
     from core.foundation.safety import addresses_the_reader
 
     assert not addresses_the_reader(sentence)
+
+
+def test_a_truncated_pdf_is_one_message_with_nothing_from_pypdf_on_the_console(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    pdf = tmp_path / "cut.pdf"
+    pdf.write_bytes(b"%PDF-1.4\n1 0 obj <<>> endobj\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DTR_")}
+    env.update(DTR_DATA_DIR=str(tmp_path / "store"), HF_HUB_OFFLINE="1")
+    out = subprocess.run([sys.executable, "-m", "core", "ingest", str(pdf)], cwd=root, env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 1 and "corrupted or incomplete" in out.stderr
+    assert "EOF marker" not in out.stderr + out.stdout
+    lines = [line for line in out.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith(f"✗ {pdf}: The PDF is corrupted")

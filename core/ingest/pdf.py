@@ -36,6 +36,9 @@ from core.ingest.pdf_workers import extract_in_workers
 from core.ingest.text import clean_controls
 
 log = logging.getLogger(__name__)
+# pypdf reports a damaged file's details ("EOF marker not found") as warnings on the console;
+# the ingest says what went wrong in its own one line, so only pypdf's errors pass.
+logging.getLogger("pypdf").setLevel(logging.ERROR)
 
 # pypdf refuses arrays and dictionaries of more than 100,000 elements, a guard against
 # malicious files; real filings exceed it (Microsoft's 10-Q PDFs hold arrays of ~110,000).
