@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from core.app.corpus import Corpus
-from core.app.runs import list_runs, load_run, unreadable_runs
+from core.app.runs import list_runs, load_run, save_run, unreadable_runs
 from core.cli.agent import ask, compare
 from core.foundation.config import SettingsError, load_settings
 from core.foundation.errors import AppError, IngestError
@@ -188,3 +188,21 @@ def test_a_team_database_never_reached_is_not_called_lost():
     message = str(err.value)
     assert message.startswith("Cannot reach the team database at 127.0.0.1:9")
     assert "Lost" not in message and "secret" not in message and "\n" not in message
+
+
+def test_a_run_whose_process_died_is_listed_as_interrupted(settings, capsys):
+    from core.app.runs import shown_status
+    from core.cli.agent import cmd_runs
+
+    record = make_service(settings).ask("What drove Acme's revenue in fiscal 2023?")
+    killed = record.model_copy(update={"id": record.id[:-4] + "dead", "status": "running",
+                                       "created": "2026-01-01T09:00:00+00:00"})
+    live = record.model_copy(update={"id": record.id[:-4] + "live", "status": "running"})
+    for r in (killed, live):
+        save_run(r, settings)
+    assert shown_status(killed, settings) == "interrupted"
+    assert shown_status(live, settings) == "running"  # started just now: may be running
+    args = type("A", (), {"show": None, "export": None, "delete": None, "format": "md"})()
+    cmd_runs(args, settings)
+    out = capsys.readouterr().out
+    assert f"{killed.id}  deep     interrupted" in out and f"{live.id}  deep     running" in out

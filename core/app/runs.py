@@ -126,6 +126,22 @@ def all_runs(settings: Settings) -> list[RunRecord]:
     return _store(settings).records(RunRecord.model_validate_json)
 
 
+def shown_status(record: RunRecord, settings: Settings) -> str:
+    """The record's status, except that a run saved as running which started longer ago
+    than the wall-clock bound (``DTR_MAX_WALL_S``) allows cannot still be running: its
+    process died (killed, a restart) and it is ``interrupted``."""
+    if record.status != "running":
+        return record.status
+    try:
+        started = datetime.fromisoformat(record.created)
+    except ValueError:
+        return record.status
+    if started.tzinfo is None:
+        started = started.replace(tzinfo=UTC)
+    age = (datetime.now(UTC) - started).total_seconds()
+    return "interrupted" if age > settings.max_wall_s + 60 else "running"
+
+
 def unreadable_runs(settings: Settings) -> list[str]:
     """Ids of saved records that cannot be read (truncated, corrupt), never hidden."""
     store = _store(settings)

@@ -24,6 +24,7 @@ from core.app.runs import (
     list_runs,
     load_run,
     save_run,
+    shown_status,
     unreadable_runs,
 )
 from core.cli.agent_figures import computation_table, figure_fields, format_facts
@@ -352,7 +353,8 @@ def cmd_runs(args, settings: Settings) -> int:
         return 0
     for r in list_runs(settings):
         u = r.total_usage
-        print(f"{r.id}  {r.kind:<8} {r.status:<7} {u.calls:>3} calls {u.total:>6} tok  "
+        print(f"{r.id}  {r.kind:<8} {shown_status(r, settings):<11} {u.calls:>3} calls "
+              f"{u.total:>6} tok  "
               f"{r.question[:70]}")
     bad = unreadable_runs(settings)
     if bad:
