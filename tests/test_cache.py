@@ -123,3 +123,5 @@ def test_a_search_is_cached_per_corpus_not_per_generation_number(settings, hash_
     assert key(settings) == key(settings)
     assert key(settings) != key(other)
     assert key(settings) != key(settings.model_copy(update={"chroma_url": "http://127.0.0.1:9"}))
+    int8 = settings.model_copy(update={"embedding_backend": "onnx-int8"})  # other vectors
+    assert key(settings) != key(int8)
