@@ -49,7 +49,8 @@ def _export_fp32(model_dir: Path, out: Path) -> None:
     import torch
     from transformers import AutoModel
 
-    bert = AutoModel.from_pretrained(str(model_dir), attn_implementation="eager").eval()
+    bert = AutoModel.from_pretrained(str(model_dir), attn_implementation="eager",
+                                     local_files_only=True).eval()  # the bundled folder only
 
     class Hidden(torch.nn.Module):
         def __init__(self, inner):
