@@ -114,6 +114,11 @@ def _runs(settings: Settings) -> list[Finding]:
     return out
 
 
+def _delete(path: Path) -> str:
+    path.unlink(missing_ok=True)
+    return "deleted"
+
+
 def _originals(settings: Settings, store) -> list[Finding]:
     from core.store.files import original_path, orphaned_originals
 
@@ -124,7 +129,7 @@ def _originals(settings: Settings, store) -> list[Finding]:
             continue
         out.append(Finding("original", f"{path.name} belongs to no document (an ingest "
                            "stopped before storing it)", "delete the file",
-                           _fix=lambda p=path: (p.unlink(missing_ok=True), "deleted")[1]))
+                           _fix=lambda p=path: _delete(p)))
     for doc in docs:
         if original_path(settings, doc) is None:
             out.append(Finding("original", f"{doc.file_name} ({doc.doc_id}) has no kept "
