@@ -58,6 +58,16 @@ class DocumentMeta(BaseModel):
     size_bytes: int = 0
     ingested_at: str = ""
     ticker: str = Field(default="", description="Trading symbol(s) from the cover, e.g. 'MMM'.")
+    cik: str = Field(
+        default="",
+        description="The filer's SEC Central Index Key, 10 digits ('0001045810'); '' unknown. "
+        "Read from the iXBRL dei facts, the EDGAR header or the cover page.",
+    )
+    printed_name: str = Field(
+        default="",
+        description="The company name this filing prints, when the registry shows the "
+        "company under another (canonical) name of the same filer; '' when they agree.",
+    )
     former_names: list[str] = Field(
         default_factory=list, description="Former company names the filing states."
     )

@@ -1,4 +1,4 @@
-"""Who filed, read from the cover page: registrant name, trading symbols, former names.
+"""Who filed, read from the cover page: registrant name, CIK, trading symbols, former names.
 
 Covers come in many shapes. The registrant's name usually sits above "(Exact name of
 registrant as specified in its charter)", but some covers print no such line (3M's 10-K,
@@ -49,6 +49,50 @@ _SYMBOL = re.compile(rf"(?<![\w$.,/-])([A-Z]{{1,5}}(?:\.[A-Z])?)\s+{_EXCHANGES}"
 _SYMBOLS_END = re.compile(r"^\s*(?:indicate\s+by|securities\s+registered\s+pursuant\s+to\s+"
                           r"section\s+12\(g\))", re.I)
 MAX_TICKERS = 6
+CORPORATE_WORDS = frozenset("""inc incorporated corp corporation company co cos ltd limited plc
+    llc lp llp holdings holding group sa nv ag se the of and""".split())
+"""Words a company name may end with that do not tell companies apart ("NVIDIA CORP" is
+"NVIDIA CORPORATION")."""
+_CIK = re.compile(r"\b(?:central\s+index\s+key|CIK)(?:\s+(?:number|no\.?|#))?\s*[:#]?\s*"
+                  r"(\d{1,10})\b", re.I)
+
+
+def squash(text: str) -> str:
+    """Lower-case letters and digits only: the form company names are compared in."""
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def name_words(name: str) -> list[str]:
+    """Words of a company name without corporate suffixes ("JPMorgan Chase & Co." ->
+    ["jpmorgan", "chase"]); "&" counts as "and"."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z0-9]+", name.replace("&", " and "))]
+    while words and words[-1] in CORPORATE_WORDS:
+        words.pop()
+    while words and words[0] == "the":
+        words.pop(0)
+    return words
+
+
+def name_key(name: str) -> str:
+    """One key for every spelling of a company's name ("NVIDIA CORP", "NVIDIA Corporation"
+    -> "nvidia"); "" for no name."""
+    if not name or name.strip().lower() == "unknown":
+        return ""
+    return "".join(name_words(name))
+
+
+def normal_cik(value: str | int | None) -> str:
+    """A CIK as EDGAR writes it in file names: 10 digits, zero-padded ("" if not a CIK)."""
+    digits = str(value or "").strip()
+    if not digits.isdigit() or not 0 < len(digits) <= 10 or int(digits) == 0:
+        return ""
+    return digits.zfill(10)
+
+
+def cover_cik(text: str) -> str:
+    """A CIK the cover prints ("Central Index Key: 0001045810", "CIK 1045810"), or ""."""
+    found = _CIK.search(text[:COVER_CHARS])
+    return normal_cik(found.group(1)) if found else ""
 
 
 def cover_lines(text: str) -> list[str]:

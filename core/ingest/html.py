@@ -51,6 +51,7 @@ DEI_NAMES = (
     "dei:DocumentFiscalPeriodFocus",
     "dei:DocumentPeriodEndDate",
     "dei:TradingSymbol",
+    "dei:EntityCentralIndexKey",
 )
 _MANY = {"dei:TradingSymbol"}  # facts whose distinct values are all kept, ", "-joined
 log = logging.getLogger(__name__)

@@ -1,12 +1,13 @@
-"""Company, form type, period, ticker and former names of a filing.
+"""Company, CIK, form type, period, ticker and former names of a filing.
 
 Sources, best first: values the user gives, iXBRL dei facts, the EDGAR header of a full
-submission file (``COMPANY CONFORMED NAME:`` ...), then the cover page (``cover``) and the
-signature block. Periods read "FY2023" for annual reports and "2024-Q1" for quarters (fiscal
-year and period from dei). From cover text alone a quarter's fiscal number is unknown, so a
-10-Q found that way gets its period-end date ("2023-04-30"). A fiscal year ending in the first
-week of January is named for the year before (J&J's fiscal 2022 ended January 1, 2023); one
-ending later in January or early February follows the year the filing itself calls it.
+submission file (``COMPANY CONFORMED NAME:``, ``CENTRAL INDEX KEY:`` ...), then the cover
+page (``cover``) and the signature block. Periods read "FY2023" for annual reports and
+"2024-Q1" for quarters (fiscal year and period from dei). From cover text alone a quarter's
+fiscal number is unknown, so a 10-Q found that way gets its period-end date ("2023-04-30").
+A fiscal year ending in the first week of January is named for the year before (J&J's fiscal
+2022 ended January 1, 2023); one ending later in January or early February follows the year
+the filing itself calls it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,15 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import PurePosixPath
 
-from core.ingest.cover import COVER_CHARS, cover_lines, former_names, registrant_name, tickers
+from core.ingest.cover import (
+    COVER_CHARS,
+    cover_cik,
+    cover_lines,
+    former_names,
+    normal_cik,
+    registrant_name,
+    tickers,
+)
 
 UNKNOWN = "unknown"
 _FORM = re.compile(r"\bform\s+(10-K(?:405|SB)?|10-Q(?:SB)?|20-F|40-F|8-K)(/A)?\b", re.I)
@@ -126,11 +135,23 @@ def company_from(dei: dict[str, str], text: str, header: dict | None = None) -> 
     return registrant_name(text)
 
 
+def cik_from(dei: dict[str, str], text: str, header: dict | None = None) -> str:
+    """dei:EntityCentralIndexKey, the EDGAR header's first (the filer's) CENTRAL INDEX KEY,
+    else a CIK printed on the cover; 10 digits, or "" when none is found."""
+    for value in (dei.get("dei:EntityCentralIndexKey", ""),
+                  *((header or {}).get("CENTRAL INDEX KEY", [])[:1])):
+        found = normal_cik(value)
+        if found:
+            return found
+    return cover_cik(text)
+
+
 @dataclass
 class CoverFacts:
     """Everything read about who filed what, for ``DocumentMeta``."""
 
     company: str | None = None
+    cik: str = ""
     form: str | None = None
     period: str | None = None
     period_end: str = ""
@@ -140,13 +161,14 @@ class CoverFacts:
 
 def read_facts(dei: dict[str, str], text: str, header: dict | None = None,
                form: str | None = None) -> CoverFacts:
-    """Company, form, period, period end, ticker(s) and former names of a filing."""
+    """Company, CIK, form, period, period end, ticker(s) and former names of a filing."""
     form = form or form_from(dei, text, header)
     period = period_from(dei, text, form, header)
     symbols = [s.strip() for s in dei.get("dei:TradingSymbol", "").split(",") if s.strip()]
     former = former_names(text) + (header or {}).get("FORMER CONFORMED NAME", [])
     return CoverFacts(
         company=company_from(dei, text, header),
+        cik=cik_from(dei, text, header),
         form=form,
         period=period.label,
         period_end=period.end.isoformat() if period.end else "",
@@ -162,6 +184,6 @@ def safe_file_name(name: str) -> str:
     return base[:200] or "document"
 
 
-__all__ = ["COVER_CHARS", "UNKNOWN", "CoverFacts", "company_from", "edgar_header",
+__all__ = ["COVER_CHARS", "UNKNOWN", "CoverFacts", "cik_from", "company_from", "edgar_header",
            "fiscal_year", "form_from", "parse_date", "period_from", "read_facts",
            "safe_file_name"]

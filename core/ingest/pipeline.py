@@ -133,6 +133,7 @@ def prepare(
         period=period or facts.period or UNKNOWN,
         period_end=facts.period_end,
         ticker=facts.ticker,
+        cik=facts.cik,
         former_names=facts.former_names,
         sections=list(dict.fromkeys(s.title for s in sections)),
         n_chunks=len(chunks),

@@ -23,8 +23,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_CORPORATE = frozenset("""inc incorporated corp corporation company co cos ltd limited plc llc
-    lp llp holdings holding group sa nv ag se the of and""".split())
+from core.ingest.cover import CORPORATE_WORDS as _CORPORATE
+from core.ingest.cover import name_words, squash
+
 _NOT_DISTINCTIVE = _CORPORATE | {"com"}
 # First words that are too common to name a company on their own.
 _GENERIC_FIRST = frozenset("""american general first united national international global new
@@ -39,22 +40,6 @@ _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&.'\u2019\-]*")
 class Alias:
     key: str
     strength: str  # "name" | "word" | "initials" | "ticker"
-
-
-def squash(text: str) -> str:
-    """Lower-case letters and digits only: the form aliases are compared in."""
-    return re.sub(r"[^a-z0-9]", "", text.lower())
-
-
-def name_words(name: str) -> list[str]:
-    """Words of a company name without corporate suffixes ("JPMorgan Chase & Co." ->
-    ["jpmorgan", "chase"]); "&" counts as "and"."""
-    words = [w.lower() for w in re.findall(r"[A-Za-z0-9]+", name.replace("&", " and "))]
-    while words and words[-1] in _CORPORATE:
-        words.pop()
-    while words and words[0] == "the":
-        words.pop(0)
-    return words
 
 
 def file_name_words(file_name: str) -> list[str]:

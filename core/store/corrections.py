@@ -1,4 +1,4 @@
-"""Checks for metadata a user corrects by hand (company, form, period, ticker).
+"""Checks for metadata a user corrects by hand (company, form, period, ticker, CIK).
 
 Values are normalised ("10-k" -> "10-K", "fy2023" -> "FY2023", " aapl, msft" -> "AAPL, MSFT")
 and refused with a message saying what is expected. The CLI names the form "form"; both
@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 
 from core.foundation.errors import StoreError
+from core.ingest.cover import normal_cik
 
-EDITABLE = ("company", "form_type", "period", "ticker")
+EDITABLE = ("company", "form_type", "period", "ticker", "cik")
 ALIASES = {"form": "form_type", "tickers": "ticker"}
 _FORM = re.compile(r"^[0-9A-Z]{1,5}(?:-[0-9A-Z]{1,5})?(?:/A)?$")  # 10-K, 10-Q/A, 20-F, 10-KSB
 _PERIOD = re.compile(r"^(?:FY\d{4}|\d{4}-Q[1-4]|\d{4}-\d{2}-\d{2})$")
@@ -56,7 +57,16 @@ def _ticker(value: str) -> str:
     return ", ".join(dict.fromkeys(symbols))
 
 
-_CHECKS = {"company": _company, "form_type": _form, "period": _period, "ticker": _ticker}
+def _cik(value: str) -> str:
+    cik = normal_cik(value.strip().upper().removeprefix("CIK").strip())
+    if not cik:
+        raise StoreError(f"CIK must be the SEC's Central Index Key, up to 10 digits such as "
+                         f"1045810 or 0001045810 (got {value!r}).")
+    return cik
+
+
+_CHECKS = {"company": _company, "form_type": _form, "period": _period, "ticker": _ticker,
+           "cik": _cik}
 
 
 def validate(fields: dict[str, str]) -> dict[str, str]:

@@ -5,6 +5,11 @@ and flipped to ``ready`` in one transaction afterwards. Every read below only
 sees ``ready`` documents, so a crash half-way through an add is invisible;
 ``purge_pending`` removes leftovers whose writing process is gone.
 
+Documents carry their filer's CIK in a column of their own (``cik``, indexed; added to a
+registry written by an older release when it is opened, and filled from what the stored
+metadata and an EDGAR source URL say); reads return each document under its filer's
+canonical name (``core.store.companies``).
+
 The corpus **generation** (one counter in ``corpus_state``) moves in the same transaction as
 every change of the set of documents (a document becoming ready, a document removed), by any
 process: a process holding derived state (Chroma's in-memory index, BM25) compares it per query
@@ -22,10 +27,13 @@ from pathlib import Path
 
 from core.foundation.errors import StoreError
 from core.foundation.types import Chunk, DocumentMeta, Fact
+from core.ingest.cover import normal_cik
 from core.store import facts_table
+from core.store.companies import with_identity
 from core.store.corrections import validate
 
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_EDGAR_SOURCE = re.compile(r"/Archives/edgar/data/(\d{1,10})/", re.I)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS documents (
@@ -33,7 +41,8 @@ CREATE TABLE IF NOT EXISTS documents (
     meta TEXT NOT NULL,
     status TEXT NOT NULL CHECK (status IN ('pending', 'ready')),
     pid INTEGER NOT NULL DEFAULT 0,
-    seq INTEGER NOT NULL
+    seq INTEGER NOT NULL,
+    cik TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS chunks (
     chunk_id TEXT PRIMARY KEY,
@@ -79,6 +88,29 @@ def _chunk_row(c: Chunk) -> tuple:
     return tuple(values[f] for f in _FIELDS)
 
 
+def stored_cik(meta: DocumentMeta) -> str:
+    """The CIK a document is registered under: its own, else the one in an EDGAR archive
+    source URL (``.../Archives/edgar/data/1045810/...``), else ""."""
+    if meta.cik:
+        return meta.cik
+    found = _EDGAR_SOURCE.search(meta.source or "")
+    return normal_cik(found.group(1)) if found else ""
+
+
+def stored_json(meta: DocumentMeta) -> str:
+    """The metadata as stored: the name the filing prints, never a canonical name a read
+    gave it."""
+    if meta.printed_name:
+        meta = meta.model_copy(update={"company": meta.printed_name, "printed_name": ""})
+    return meta.model_dump_json()
+
+
+def with_cik(meta_json: str, cik: str) -> DocumentMeta:
+    """A registry row's document, its CIK column winning over the metadata's."""
+    meta = DocumentMeta.model_validate_json(meta_json)
+    return meta.model_copy(update={"cik": cik}) if cik and cik != meta.cik else meta
+
+
 def _pid_alive(pid: int) -> bool:
     if pid <= 0:
         return False
@@ -114,11 +146,19 @@ class SqliteRegistry:
                              "`python -m core doctor` says what can be saved.") from None
 
     def _migrate(self) -> None:
-        """Add the columns a registry written by an older release lacks."""
+        """Add the columns a registry written by an older release lacks; fill ``cik``."""
         have = {row[1] for row in self._conn.execute("PRAGMA table_info(chunks)")}
         for name, sql_type in _ADDED_COLUMNS.items():
             if name not in have:
                 self._conn.execute(f"ALTER TABLE chunks ADD COLUMN {name} {sql_type}")
+        have = {row[1] for row in self._conn.execute("PRAGMA table_info(documents)")}
+        if "cik" not in have:
+            self._conn.execute("ALTER TABLE documents ADD COLUMN cik TEXT NOT NULL DEFAULT ''")
+            rows = self._conn.execute("SELECT doc_id, meta FROM documents").fetchall()
+            filled = [(cik, doc_id) for doc_id, meta in rows
+                      if (cik := stored_cik(DocumentMeta.model_validate_json(meta)))]
+            self._conn.executemany("UPDATE documents SET cik = ? WHERE doc_id = ?", filled)
+        self._conn.execute("CREATE INDEX IF NOT EXISTS documents_cik ON documents(cik)")
 
     # --- reads (ready documents only) -------------------------------------
     def status(self, doc_id: str) -> str | None:
@@ -129,7 +169,8 @@ class SqliteRegistry:
         return row[0] if row else None
 
     def documents(self) -> list[DocumentMeta]:
-        """Ready documents in the order they were added.
+        """Ready documents in the order they were added, each under its filer's canonical
+        name (``core.store.companies``).
 
         Parsed once per change of the database: SQLite's ``data_version`` moves when another
         connection commits and ``total_changes`` when this one writes (every search asks)."""
@@ -139,18 +180,23 @@ class SqliteRegistry:
             if self._docs is not None and self._docs[0] == version:
                 return list(self._docs[1])
             rows = self._conn.execute(
-                "SELECT meta FROM documents WHERE status = 'ready' ORDER BY seq"
+                "SELECT meta, cik FROM documents WHERE status = 'ready' ORDER BY seq"
             ).fetchall()
-            docs = [DocumentMeta.model_validate_json(r[0]) for r in rows]
+            docs = with_identity([with_cik(meta, cik) for meta, cik in rows])
             self._docs = (version, docs)
         return list(docs)
 
     def get_document(self, doc_id: str) -> DocumentMeta | None:
+        """A ready document as ``documents`` shows it, or None."""
+        return next((d for d in self.documents() if d.doc_id == doc_id), None)
+
+    def documents_of(self, cik: str) -> list[DocumentMeta]:
+        """Ready documents registered under ``cik`` (any spelling: "1045810" too)."""
+        wanted = normal_cik(cik)
         with self._lock:
-            row = self._conn.execute(
-                "SELECT meta FROM documents WHERE doc_id = ? AND status = 'ready'", (doc_id,)
-            ).fetchone()
-        return DocumentMeta.model_validate_json(row[0]) if row else None
+            ids = {r[0] for r in self._conn.execute(
+                "SELECT doc_id FROM documents WHERE cik = ? AND status = 'ready'", (wanted,))}
+        return [d for d in self.documents() if d.doc_id in ids]
 
     def chunks(self, doc_id: str | None = None, section: str | None = None) -> list[Chunk]:
         """Chunks of ready documents, ordered by document then position."""
@@ -232,9 +278,9 @@ class SqliteRegistry:
         with self._lock, self._conn:
             seq = self._conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM documents").fetchone()
             self._conn.execute(
-                "INSERT INTO documents (doc_id, meta, status, pid, seq) "
-                "VALUES (?, ?, 'pending', ?, ?)",
-                (meta.doc_id, meta.model_dump_json(), os.getpid(), seq[0]),
+                "INSERT INTO documents (doc_id, meta, status, pid, seq, cik) "
+                "VALUES (?, ?, 'pending', ?, ?, ?)",
+                (meta.doc_id, stored_json(meta), os.getpid(), seq[0], stored_cik(meta)),
             )
             self._conn.executemany(
                 f"INSERT INTO chunks ({', '.join(_FIELDS)}) "
@@ -259,28 +305,29 @@ class SqliteRegistry:
             self._conn.execute(facts_table.count_sql("?"), (doc_id, len(rows)))
 
     def update_document(self, doc_id: str, **fields: str) -> DocumentMeta:
-        """Correct a ready document's company, form_type, period or ticker (values checked
+        """Correct a ready document's company, form_type, period, ticker or cik (values checked
         and normalised by ``corrections``); the fields are recorded in ``meta.corrected``.
         Raises StoreError for an unknown document or a bad value (nothing is changed)."""
         values = validate(fields)
         with self._lock, self._conn:
             row = self._conn.execute(
-                "SELECT meta FROM documents WHERE doc_id = ? AND status = 'ready'", (doc_id,)
+                "SELECT meta, cik FROM documents WHERE doc_id = ? AND status = 'ready'", (doc_id,)
             ).fetchone()
             if row is None:
                 raise StoreError(
                     f"No document {doc_id!r} in the corpus; `python -m core docs` lists the ids."
                 )
-            meta = DocumentMeta.model_validate_json(row[0])
+            meta = with_cik(row[0], row[1])
             update: dict = dict(values)
             if _ISO_DATE.match(values.get("period", "")):
                 update["period_end"] = values["period"]
             update["corrected"] = list(dict.fromkeys([*meta.corrected, *values]))
             meta = meta.model_copy(update=update)
             self._conn.execute(
-                "UPDATE documents SET meta = ? WHERE doc_id = ?", (meta.model_dump_json(), doc_id)
+                "UPDATE documents SET meta = ?, cik = ? WHERE doc_id = ?",
+                (stored_json(meta), stored_cik(meta), doc_id)
             )
-        return meta
+        return self.get_document(doc_id) or meta  # as reads show it (canonical name)
 
     def mark_ready(self, doc_id: str) -> int:
         """Flip a document to ``ready``; returns the new corpus generation."""

@@ -6,7 +6,9 @@ Same tables as the SQLite registry (``"end"`` quoted), in the database of
 document records the PostgreSQL backend pid of the connection that wrote it: it is stale
 once that session is gone (its process died or lost the server), which holds across
 machines, unlike a local pid. The corpus ``generation`` lives in ``corpus_state`` as in
-SQLite and moves in the same transaction as every change of the set of documents.
+SQLite and moves in the same transaction as every change of the set of documents. The ``cik``
+column is added to a database created by an older release (``ADD COLUMN IF NOT EXISTS``,
+filled as in SQLite, under the schema lock) and reads show canonical company names.
 """
 
 from __future__ import annotations
@@ -16,9 +18,19 @@ from collections.abc import Iterable
 
 from core.foundation.errors import StoreError
 from core.foundation.types import Chunk, DocumentMeta, Fact
+from core.ingest.cover import normal_cik
 from core.store import facts_table
+from core.store.companies import with_identity
 from core.store.corrections import validate
-from core.store.documents import _FIELDS, _ISO_DATE, _chunk_row, _row_to_chunk
+from core.store.documents import (
+    _FIELDS,
+    _ISO_DATE,
+    _chunk_row,
+    _row_to_chunk,
+    stored_cik,
+    stored_json,
+    with_cik,
+)
 from core.store.pg import db_errors, get_pool
 
 SCHEMA = """
@@ -49,6 +61,7 @@ CREATE TABLE IF NOT EXISTS corpus_state (key TEXT PRIMARY KEY, value BIGINT NOT 
 INSERT INTO corpus_state (key, value) VALUES ('generation', 0), ('meta_version', 0)
     ON CONFLICT (key) DO NOTHING;
 """
+_CIK_COLUMN = "cik"  # added after the first release (see ``_migrate``)
 
 _COLS = [f'"{f}"' if f == "end" else f for f in _FIELDS]
 _CHUNK_COLS = ", ".join(f"c.{c}" for c in _COLS)
@@ -69,6 +82,26 @@ class PgRegistry:
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
             for statement in filter(str.strip, (SCHEMA + facts_table.SCHEMA).split(";")):
                 conn.execute(statement)  # one at a time: statements are prepared
+            self._migrate(conn)
+
+    @staticmethod
+    def _migrate(conn) -> None:
+        """Add and fill the ``cik`` column of a database an older release created."""
+        from psycopg.rows import tuple_row
+
+        cur = conn.cursor(row_factory=tuple_row)
+        have = cur.execute("SELECT 1 FROM information_schema.columns WHERE table_schema = "
+                           "current_schema() AND table_name = 'documents' AND column_name = %s",
+                           (_CIK_COLUMN,)).fetchone()
+        if have is None:
+            cur.execute("ALTER TABLE documents ADD COLUMN IF NOT EXISTS cik TEXT NOT NULL "
+                        "DEFAULT ''")
+            rows = cur.execute("SELECT doc_id, meta FROM documents").fetchall()
+            filled = [(cik, doc_id) for doc_id, meta in rows
+                      if (cik := stored_cik(DocumentMeta.model_validate_json(meta)))]
+            if filled:
+                cur.executemany("UPDATE documents SET cik = %s WHERE doc_id = %s", filled)
+        cur.execute("CREATE INDEX IF NOT EXISTS documents_cik ON documents(cik)")
 
     def _rows(self, sql: str, args: Iterable = ()) -> list[tuple]:
         from psycopg.rows import tuple_row
@@ -99,16 +132,22 @@ class PgRegistry:
         with self._lock:
             if self._docs is not None and self._docs[0] == version:
                 return list(self._docs[1])
-        rows = self._rows("SELECT meta FROM documents WHERE status = 'ready' ORDER BY seq")
-        docs = [DocumentMeta.model_validate_json(r[0]) for r in rows]
+        rows = self._rows("SELECT meta, cik FROM documents WHERE status = 'ready' ORDER BY seq")
+        docs = with_identity([with_cik(meta, cik) for meta, cik in rows])
         with self._lock:
             self._docs = (version, docs)
         return list(docs)
 
     def get_document(self, doc_id: str) -> DocumentMeta | None:
-        rows = self._rows("SELECT meta FROM documents WHERE doc_id = %s AND status = 'ready'",
-                          (doc_id,))
-        return DocumentMeta.model_validate_json(rows[0][0]) if rows else None
+        """A ready document as ``documents`` shows it, or None."""
+        return next((d for d in self.documents() if d.doc_id == doc_id), None)
+
+    def documents_of(self, cik: str) -> list[DocumentMeta]:
+        """Ready documents registered under ``cik`` (any spelling: "1045810" too)."""
+        ids = {r[0] for r in self._rows(
+            "SELECT doc_id FROM documents WHERE cik = %s AND status = 'ready'",
+            (normal_cik(cik),))}
+        return [d for d in self.documents() if d.doc_id in ids]
 
     def chunks(self, doc_id: str | None = None, section: str | None = None) -> list[Chunk]:
         sql = f"SELECT {_CHUNK_COLS} {_READY_JOIN}"
@@ -168,9 +207,9 @@ class PgRegistry:
 
         def fn(cur):
             cur.execute(
-                "INSERT INTO documents (doc_id, meta, status, pid, seq) VALUES (%s, %s, "
-                "'pending', pg_backend_pid(), (SELECT COALESCE(MAX(seq), 0) + 1 FROM documents))",
-                (meta.doc_id, meta.model_dump_json()))
+                "INSERT INTO documents (doc_id, meta, status, pid, seq, cik) VALUES (%s, %s, "
+                "'pending', pg_backend_pid(), (SELECT COALESCE(MAX(seq), 0) + 1 FROM documents), "
+                "%s)", (meta.doc_id, stored_json(meta), stored_cik(meta)))
             marks = ", ".join(["%s"] * len(_COLS))
             cur.executemany(f"INSERT INTO chunks ({', '.join(_COLS)}) VALUES ({marks})", rows)
             if fact_rows is not None:
@@ -199,23 +238,24 @@ class PgRegistry:
         values = validate(fields)
 
         def fn(cur):
-            row = cur.execute("SELECT meta FROM documents WHERE doc_id = %s AND status = "
+            row = cur.execute("SELECT meta, cik FROM documents WHERE doc_id = %s AND status = "
                               "'ready' FOR UPDATE", (doc_id,)).fetchone()
             if row is None:
                 raise StoreError(
                     f"No document {doc_id!r} in the corpus; `python -m core docs` lists the ids.")
-            meta = DocumentMeta.model_validate_json(row[0])
+            meta = with_cik(row[0], row[1])
             update: dict = dict(values)
             if _ISO_DATE.match(values.get("period", "")):
                 update["period_end"] = values["period"]
             update["corrected"] = list(dict.fromkeys([*meta.corrected, *values]))
             meta = meta.model_copy(update=update)
-            cur.execute("UPDATE documents SET meta = %s WHERE doc_id = %s",
-                        (meta.model_dump_json(), doc_id))
+            cur.execute("UPDATE documents SET meta = %s, cik = %s WHERE doc_id = %s",
+                        (stored_json(meta), stored_cik(meta), doc_id))
             self._bump(cur, "meta_version")
             return meta
 
-        return self._write(fn)
+        meta = self._write(fn)
+        return self.get_document(doc_id) or meta  # as reads show it (canonical name)
 
     def mark_ready(self, doc_id: str) -> int:
         def fn(cur):

@@ -21,9 +21,14 @@ class Registry(Protocol):
         """``"pending"``, ``"ready"`` or None for an unknown document (any status)."""
 
     def documents(self) -> list[DocumentMeta]:
-        """Ready documents in the order they were added."""
+        """Ready documents in the order they were added, each under its filer's canonical
+        company name (``core.store.companies.with_identity``)."""
 
-    def get_document(self, doc_id: str) -> DocumentMeta | None: ...
+    def get_document(self, doc_id: str) -> DocumentMeta | None:
+        """A ready document as ``documents`` shows it, or None."""
+
+    def documents_of(self, cik: str) -> list[DocumentMeta]:
+        """Ready documents registered under a CIK (any spelling, "1045810" too)."""
 
     def chunks(self, doc_id: str | None = None, section: str | None = None) -> list[Chunk]:
         """Chunks of ready documents, ordered by document then position."""
@@ -60,7 +65,7 @@ class Registry(Protocol):
         """Replace a document's facts (one transaction)."""
 
     def update_document(self, doc_id: str, **fields: str) -> DocumentMeta:
-        """Correct a ready document's company, form_type, period or ticker."""
+        """Correct a ready document's company, form_type, period, ticker or cik."""
 
     def mark_ready(self, doc_id: str) -> int:
         """Flip a document to ``ready``; returns the new corpus generation."""
