@@ -1,16 +1,26 @@
 """Which filings a question is about: the companies and periods it names, resolved against
 the corpus's documents, so a search over many filings reads the right ones.
 
-1. Companies: every document's aliases (``core.retrieval.names``: company and former
-   names, initialisms, ticker, file name) are matched against the question's words. The
-   scope is every document of the companies named; none named means no company scope.
-2. Periods, within those documents: "FY2018", "fiscal 2018", "Q2 of FY2024", "2023 Q3",
+1. Companies: every document's aliases (``core.retrieval.names``: company, printed and
+   former names, initialisms, ticker, file name) are matched against the question's words.
+   The scope is every document of the companies named, a company being its filer
+   (``core.store.companies``: one CIK, or one name), so a ticker only the 10-K prints also
+   finds the 10-Q; none named means no company scope.
+2. Forms, within those documents: "10-K", "10-Q", "annual report", "quarterly report" keep
+   the company's filings of that form (a 10-K/A counts as a 10-K); when it has none, all of
+   its filings stay, and the reason says so.
+3. Periods, within those documents: "FY2018", "fiscal 2018", "Q2 of FY2024", "2023 Q3",
    "second quarter of 2023", a bare year, or "most recent" / "latest". A document matches a
    period through its registry period ("FY2018", "2024-Q1"), its period end date, or the
    year and quarter in its file name. When some documents match, the scope narrows to them;
    when none does, it stays with all the company's documents (a question about FY2019 may
    be answered by a later filing's comparative columns). "Latest" picks each company's
-   document with the latest period end.
+   document with the latest period end (of the form named, if one is). A fiscal quarter
+   ("Q1 FY2024", "first quarter of fiscal 2024") matches the filing's fiscal period
+   ("2024-Q1"), not the calendar quarter its end date falls in, and an annual report is
+   never taken for the quarter its year ends in. A quarterly filing known only by its end
+   date (a PDF's cover) gets its fiscal quarter from the company's annual filings: NVIDIA's
+   fiscal year ends in late January, so a 10-Q ending 2023-04-30 is Q1 FY2024.
 
 The result says what was matched and why, so the UI and the CLI can show the filter
 applied; a caller that passes explicit documents skips all of this.
@@ -24,14 +34,18 @@ from datetime import date
 
 from core.foundation.types import DocumentMeta
 from core.retrieval.names import aliases_for, allows, question_spans
+from core.store.companies import companies as filers
 
 _QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2,
                   "3rd": 3, "4th": 4}
-_Q_BEFORE = re.compile(r"\bQ([1-4])\s*(?:of\s+)?(?:FY|fiscal(?:\s+year)?)?\s*['\u2019]?"
+_Q_BEFORE = re.compile(r"\bQ([1-4])\s*(?:of\s+)?(?P<fy>FY|fiscal(?:\s+year)?)?\s*['\u2019]?"
                        r"(\d{4}|\d{2})\b", re.I)
-_Q_AFTER = re.compile(r"\b(?:FY\s*)?(\d{4})\s*-?\s*Q([1-4])\b", re.I)
-_Q_WORDS = re.compile(r"\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter"
-                      r"\s+(?:of\s+)?(?:fiscal\s+(?:year\s+)?|FY\s*)?(\d{4})\b", re.I)
+_Q_AFTER = re.compile(r"\b(?P<fy>FY\s*)?(\d{4})\s*-?\s*Q([1-4])\b", re.I)
+_Q_WORDS = re.compile(r"\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?P<fy0>fiscal\s+)?"
+                      r"quarter\s+(?:of\s+)?(?P<fy>fiscal\s+(?:year\s+)?|FY\s*)?(\d{4})\b", re.I)
+_FORMS = re.compile(r"\b(10-?K|10-?Q|20-?F|40-?F|8-?K)(?:/A)?\b|\b(annual|quarterly)\s+report\b",
+                    re.I)
+_ANNUAL = ("10-K", "20-F", "40-F")
 _FY = re.compile(r"\b(?:FY\s*['\u2019]?|fiscal\s+(?:year\s+)?)(\d{4}|\d{2})\b", re.I)
 _YEAR = re.compile(r"(?<![\d$.,])((?:19|20)\d\d)(?!\d|,\d)")
 _LATEST = re.compile(r"\b(?:most\s+recent|latest|last|newest|current)\b", re.I)
@@ -46,9 +60,13 @@ class Period:
 
     year: int
     quarter: int | None = None
+    fiscal: bool = field(default=False, compare=False)
+    """A quarter of a fiscal year ("Q1 FY2024"), not of the calendar ("Q1 2024")."""
 
     def __str__(self) -> str:
-        return f"Q{self.quarter} {self.year}" if self.quarter else f"FY{self.year}"
+        if self.quarter:
+            return f"Q{self.quarter} {'FY' if self.fiscal else ''}{self.year}"
+        return f"FY{self.year}"
 
 
 @dataclass
@@ -70,11 +88,12 @@ def question_periods(question: str) -> tuple[list[Period], bool]:
     """``(periods named, asks for the latest)``."""
     found: list[Period] = []
     spans: list[tuple[int, int]] = []
-    for rx, yq in ((_Q_BEFORE, (2, 1)), (_Q_AFTER, (1, 2)), (_Q_WORDS, (2, 1))):
+    for rx, yq in ((_Q_BEFORE, (3, 1)), (_Q_AFTER, (2, 3)), (_Q_WORDS, (4, 1))):
         for m in rx.finditer(question):
             q = m.group(yq[1])
             quarter = _QUARTER_WORDS.get(q.lower(), None) if not q.isdigit() else int(q)
-            found.append(Period(_year(m.group(yq[0])), quarter))
+            fiscal = bool(m.group("fy") or ("fy0" in rx.groupindex and m.group("fy0")))
+            found.append(Period(_year(m.group(yq[0])), quarter, fiscal))
             spans.append(m.span())
     for m in _FY.finditer(question):
         if not any(a <= m.start() < b for a, b in spans):
@@ -86,16 +105,41 @@ def question_periods(question: str) -> tuple[list[Period], bool]:
     return list(dict.fromkeys(found)), bool(_LATEST.search(question))
 
 
-def _doc_periods(doc: DocumentMeta) -> tuple[set[Period], date | None]:
-    """The periods a document covers (fiscal, by period end, by file name), its end date."""
-    out: set[Period] = set()
+def question_forms(question: str) -> list[str]:
+    """Form types a question names ("10-Q", "annual report" -> "10-K"), in order."""
+    out = []
+    for m in _FORMS.finditer(question):
+        if m.group(1):
+            form = m.group(1).upper()
+            out.append(form if "-" in form else f"{form[:-1]}-{form[-1]}")
+        else:
+            out.append("10-K" if m.group(2).lower() == "annual" else "10-Q")
+    return list(dict.fromkeys(out))
+
+
+def _is_form(doc: DocumentMeta, form: str) -> bool:
+    """``doc`` is a filing of ``form`` (10-K also for 10-K405, 10-KSB, 10-K/A)."""
+    have = (doc.form_type or "").upper()
+    return have == form or (have.startswith(form) and not have[len(form):][:1].isdigit())
+
+
+def _fiscal_periods(doc: DocumentMeta) -> set[Period]:
+    """The fiscal periods of the registry's period label ("FY2018", "2024-Q1")."""
     period = doc.period or ""
     m = re.fullmatch(r"FY(\d{4})", period)
     if m:
-        out.add(Period(int(m.group(1))))
+        return {Period(int(m.group(1)))}
     m = re.fullmatch(r"(\d{4})-Q([1-4])", period)
     if m:
-        out |= {Period(int(m.group(1)), int(m.group(2))), Period(int(m.group(1)))}
+        return {Period(int(m.group(1)), int(m.group(2))), Period(int(m.group(1)))}
+    return set()
+
+
+def _doc_periods(doc: DocumentMeta) -> tuple[set[Period], date | None]:
+    """The periods a document covers (fiscal, by period end, by file name), its end date."""
+    out: set[Period] = set(_fiscal_periods(doc))
+    period = doc.period or ""
+    annual = any(_is_form(doc, f) for f in _ANNUAL)
     end = None
     for value in (doc.period_end, period):
         try:
@@ -104,7 +148,9 @@ def _doc_periods(doc: DocumentMeta) -> tuple[set[Period], date | None]:
         except ValueError:
             continue
     if end is not None:
-        out |= {Period(end.year, (end.month - 1) // 3 + 1), Period(end.year)}
+        out.add(Period(end.year))
+        if not annual:
+            out.add(Period(end.year, (end.month - 1) // 3 + 1))
     name = doc.file_name
     for m in _FILE_YQ.finditer(name):
         y, q = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
@@ -115,34 +161,81 @@ def _doc_periods(doc: DocumentMeta) -> tuple[set[Period], date | None]:
     return out, end
 
 
-def _matches(wanted: Period, have: set[Period]) -> bool:
+def _end_date(doc: DocumentMeta) -> date | None:
+    for value in (doc.period_end, doc.period):
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            continue
+    return None
+
+
+def _year_ends(docs: list[DocumentMeta]) -> list[tuple[date, int]]:
+    """``(end date, fiscal year named)`` of the annual filings among ``docs``."""
+    out = []
+    for d in docs:
+        m = re.fullmatch(r"FY(\d{4})", d.period or "")
+        end = _end_date(d)
+        if m and end and any(_is_form(d, f) for f in _ANNUAL):
+            out.append((end, int(m.group(1))))
+    return out
+
+
+def _inferred_quarter(doc: DocumentMeta, year_ends: list[tuple[date, int]]) -> Period | None:
+    """The fiscal quarter of a quarterly filing known only by its end date, from one of its
+    company's fiscal year ends (quarters end 3, 6, 9 months after it, give or take a week)."""
+    end = _end_date(doc)
+    if end is None or not year_ends or _fiscal_periods(doc) or \
+            any(_is_form(doc, f) for f in _ANNUAL):
+        return None
+    fy_end, named = year_ends[0]
+    offset = named - fy_end.year  # J&J's FY2022 ended on 2023-01-01: -1
+    days = (end - fy_end).days % 365.2425
+    quarter = round(days / 91.31)
+    if quarter not in (1, 2, 3) or abs(days - quarter * 91.31) > 12:
+        return None
+    next_end_year = fy_end.year + (end - fy_end).days // 365.2425 + 1
+    return Period(int(next_end_year) + offset, quarter, fiscal=True)
+
+
+def _matches(wanted: Period, doc: DocumentMeta, have: set[Period],
+             inferred: Period | None = None) -> bool:
+    if wanted.quarter and wanted.fiscal:
+        fiscal = _fiscal_periods(doc) | ({inferred} if inferred else set())
+        if fiscal:
+            return wanted in fiscal  # a fiscal quarter: the filing's own (or inferred) label
     return wanted in have if wanted.quarter else any(p.year == wanted.year for p in have)
 
 
-_INDEX_CACHE: dict[tuple, tuple[dict, list]] = {}
+_INDEX_CACHE: dict[tuple, tuple[dict, list, list]] = {}
 
 
-def _alias_index(documents: list[DocumentMeta]) -> tuple[dict, list]:
-    """``(alias key -> [(strength, doc)], file-alias entries)``, cached per document set."""
-    key = tuple((d.doc_id, d.company, d.file_name, d.ticker, tuple(d.former_names))
+def _alias_index(documents: list[DocumentMeta]) -> tuple[dict, list, list]:
+    """``(alias key -> [(strength, doc)], file-alias entries, filers)``, cached per
+    document set."""
+    key = tuple((d.doc_id, d.company, d.printed_name, d.file_name, d.ticker,
+                 tuple(d.former_names), d.cik, d.period_end, tuple(d.corrected))
                 for d in documents)
     found = _INDEX_CACHE.get(key)
     if found is None:
         index: dict[str, list[tuple[str, DocumentMeta]]] = {}
         for doc in documents:
-            for alias in aliases_for(doc.company, doc.file_name, doc.ticker, doc.former_names):
+            names = [n for n in (doc.printed_name, *doc.former_names) if n]
+            for alias in aliases_for(doc.company, doc.file_name, doc.ticker, names):
                 index.setdefault(alias.key, []).append((alias.strength, doc))
         prefixes = [(k, v) for k, v in index.items() if any(s == "file" for s, _ in v)]
         if len(_INDEX_CACHE) > 8:
             _INDEX_CACHE.clear()
-        found = _INDEX_CACHE[key] = (index, prefixes)
+        found = _INDEX_CACHE[key] = (index, prefixes, filers(documents))
     return found
 
 
 def match_companies(question: str, documents: list[DocumentMeta]
                     ) -> dict[str, tuple[str, list[str]]]:
-    """``{words in the question: (company shown, doc ids)}`` for each company named."""
-    index, prefixes = _alias_index(documents)
+    """``{words in the question: (company shown, doc ids)}`` for each company named; the ids
+    are every filing of the filers those words name (``core.store.companies``)."""
+    index, prefixes, groups = _alias_index(documents)
+    group_of = {i: g for g in groups for i in g.doc_ids}
     found: dict[str, tuple[str, list[str]]] = {}
     taken: list[tuple[int, int]] = []
     spans = sorted(question_spans(question), key=lambda s: -(s[3] - s[2]))
@@ -156,11 +249,48 @@ def match_companies(question: str, documents: list[DocumentMeta]
             docs += [d for k, v in prefixes if k.startswith(key) and k != key
                      for s, d in v if s == "file"]
         if docs:
-            ids = list(dict.fromkeys(d.doc_id for d in docs))
-            shown = next((d.company for d in docs if d.company != "unknown"), raw)
+            named = list(dict.fromkeys(group_of[d.doc_id].key for d in docs))
+            ids = [i for g in groups if g.key in named for i in g.doc_ids]
+            shown = next((group_of[d.doc_id].name for d in docs
+                          if group_of[d.doc_id].name != "unknown"), raw)
             found[raw] = (shown, ids)
             taken.append((start, end))
     return found
+
+
+def narrow(docs: list[DocumentMeta], text: str) -> tuple[list[str], str]:
+    """``(doc ids, how)``: the filings among one company's ``docs`` that the form, period or
+    "latest" ``text`` names pick (steps 2 and 3 of the module docstring); all of them, with
+    the reason, when nothing narrows."""
+    forms = question_forms(text)
+    periods, latest = question_periods(text)
+    notes = []
+    pool = docs
+    if forms:
+        of_form = [d for d in docs if any(_is_form(d, f) for f in forms)]
+        if of_form:
+            pool = of_form
+            notes.append(" / ".join(forms))
+        else:
+            notes.append(f"no {' / '.join(forms)} of theirs: all of their filings")
+    covered = {d.doc_id: _doc_periods(d) for d in pool}
+    year_ends = _year_ends(docs)
+    inferred = {d.doc_id: _inferred_quarter(d, year_ends) for d in pool}
+    picked = [d.doc_id for d in pool
+              if any(_matches(p, d, covered[d.doc_id][0], inferred[d.doc_id]) for p in periods)]
+    if periods and picked:
+        notes.append(" / ".join(map(str, periods)))
+    elif latest and not periods:
+        dated = [d for d in pool if covered[d.doc_id][1] is not None]
+        if dated:
+            newest = max(covered[d.doc_id][1] for d in dated)
+            picked = [d.doc_id for d in dated if covered[d.doc_id][1] == newest]
+            notes.append(f"latest period ({newest.isoformat()})")
+    if not picked:
+        picked = [d.doc_id for d in pool]
+        if periods:
+            notes.append(f"no filing matches {' / '.join(map(str, periods))}: all of theirs")
+    return picked, "".join(f", {n}" for n in notes)
 
 
 def resolve_scope(question: str, documents: list[DocumentMeta]) -> Scope:
@@ -169,33 +299,17 @@ def resolve_scope(question: str, documents: list[DocumentMeta]) -> Scope:
     if not named:
         return Scope()
     by_id = {d.doc_id: d for d in documents}
-    periods, latest = question_periods(question)
+    periods, _ = question_periods(question)
     chosen: list[str] = []
     notes: list[str] = []
     for raw, (shown, ids) in named.items():
-        docs = [by_id[i] for i in ids]
-        covered = {d.doc_id: _doc_periods(d) for d in docs}
-        picked = [d.doc_id for d in docs
-                  if any(_matches(p, covered[d.doc_id][0]) for p in periods)]
-        how = ""
-        if periods and picked:
-            how = f", {' / '.join(map(str, periods))}"
-        elif latest and not periods:
-            dated = [d for d in docs if covered[d.doc_id][1] is not None]
-            if dated:
-                newest = max(covered[d.doc_id][1] for d in dated)
-                picked = [d.doc_id for d in dated if covered[d.doc_id][1] == newest]
-                how = f", latest period ({newest.isoformat()})"
-        if not picked:
-            picked = ids
-            if periods:
-                how = f" (no filing matches {' / '.join(map(str, periods))}: all of theirs)"
+        picked, how = narrow([by_id[i] for i in ids], question)
         chosen.extend(picked)
         notes.append(f"{shown} (named as '{raw}'){how}")
     chosen = list(dict.fromkeys(chosen))
     return Scope(
         doc_ids=chosen,
-        companies=[shown for shown, _ in named.values()],
+        companies=list(dict.fromkeys(shown for shown, _ in named.values())),
         periods=[str(p) for p in periods],
         reason=f"{'; '.join(notes)}: {len(chosen)} of {len(documents)} filings",
     )
