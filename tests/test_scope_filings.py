@@ -94,3 +94,12 @@ def test_a_one_company_step_cites_only_that_companys_filing(corpus):
     assert [len(s.doc_ids) for s in record.plan] == [1, 1]
     _steps_cite_their_filings(corpus, "What new competition did Northwind report in Q1 FY2025?",
                               [["nwi-20240428.htm"]])
+
+
+def test_a_step_naming_its_latest_10q_reads_that_companys_10q(corpus):
+    record = _steps_cite_their_filings(
+        corpus,
+        "Based on Northwind's 10-K, identify their key competition risks. Then, explain how "
+        "its latest 10-Q describes competition this quarter.",
+        [["nwi-20240128.htm"], ["nwi-20240428.htm"]])
+    assert "the filing this step names" in record.plan[1].justification

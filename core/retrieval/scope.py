@@ -313,3 +313,26 @@ def resolve_scope(question: str, documents: list[DocumentMeta]) -> Scope:
         periods=[str(p) for p in periods],
         reason=f"{'; '.join(notes)}: {len(chosen)} of {len(documents)} filings",
     )
+
+
+def names_filing(text: str) -> bool:
+    """Whether ``text`` names a form, a period or "latest" (it picks among filings)."""
+    periods, latest = question_periods(text)
+    return bool(question_forms(text) or periods or latest)
+
+
+def filings_named(text: str, doc_ids: list[str], documents: list[DocumentMeta]
+                  ) -> tuple[list[str], str]:
+    """``(doc ids, how)``: for a text that names a filing but no company ("its latest 10-Q"),
+    the filings it picks among every filing of the companies ``doc_ids`` belong to (a step
+    about NVIDIA's 10-K followed by "its latest 10-Q" reads NVIDIA's 10-Q)."""
+    by_id = {d.doc_id: d for d in documents}
+    _, _, groups = _alias_index(documents)
+    chosen, notes = [], []
+    for group in groups:
+        if not set(group.doc_ids) & set(doc_ids):
+            continue
+        picked, how = narrow([by_id[i] for i in group.doc_ids], text)
+        chosen.extend(picked)
+        notes.append(f"{group.name}{how}")
+    return list(dict.fromkeys(chosen)), "; ".join(notes)

@@ -20,7 +20,13 @@ import re
 from core.agent.deps import CorpusInfo
 from core.agent.roles.sentences import content_words, terms
 from core.agent.state import PlanStep
-from core.retrieval.scope import match_companies, question_periods, resolve_scope
+from core.retrieval.scope import (
+    filings_named,
+    match_companies,
+    names_filing,
+    question_periods,
+    resolve_scope,
+)
 
 MAX_QUESTION_CHARS = 2000
 """Characters of a question the offline planner reads (the rest is said in a note)."""
@@ -117,6 +123,11 @@ def step_scope(clause: str, question: str, corpus: CorpusInfo, scope: list[str],
     docs = [d for d in corpus.documents if not scope or d.doc_id in scope]
     text, whose = clause, "named in this step"
     if not match_companies(clause, docs):
+        base = referent_docs or resolve_scope(question, docs).doc_ids
+        if base and names_filing(clause):  # "its latest 10-Q": that company's filing named here
+            picked, how = filings_named(clause, base, docs)
+            if picked:
+                return picked, f"{how} (the filing this step names)"
         if referent_docs:
             return list(referent_docs), "the step it refers back to"
         text, whose = question, "named in the question (this step names none)"
