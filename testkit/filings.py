@@ -100,3 +100,11 @@ def two_company_corpus() -> list[Filing]:
                "Q1", _rows_10q("Southgate", "freight software"), cik="0000222222",
                ticker="SGL", accession="0000222222-24-000019", filed="2024-05-02"),
     ]
+
+
+def edgar_filings() -> list[Filing]:
+    """``two_company_corpus`` plus Northwind's 10-K for fiscal 2023, as EDGAR lists them."""
+    earlier = Filing("nwi-20230129.htm", "NORTHWIND INSTRUMENTS INC", "10-K", "2023-01-29",
+                     2023, "FY", _rows_10k("Northwind", "precision sensors"), cik="0000111111",
+                     ticker="NWI", accession="0000111111-23-000008", filed="2023-03-16")
+    return [*two_company_corpus(), earlier]

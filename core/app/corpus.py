@@ -62,6 +62,20 @@ class IngestReport:
     corrected: list[str] = field(default_factory=list)  # fields a re-ingest's options changed
 
 
+def _fill_unknown(meta: DocumentMeta, known: dict[str, str]) -> DocumentMeta:
+    """``meta`` with the ``known`` cik/ticker/company where it has none."""
+    from core.ingest.cover import normal_cik
+
+    update = {}
+    if known.get("cik") and not meta.cik:
+        update["cik"] = normal_cik(known["cik"])
+    if known.get("ticker") and not meta.ticker:
+        update["ticker"] = known["ticker"]
+    if known.get("company") and meta.company == "unknown":
+        update["company"] = known["company"]
+    return meta.model_copy(update=update) if update else meta
+
+
 class Corpus:
     """Facade over ingest + store + retrieval for one Settings (one storage folder)."""
 
@@ -156,11 +170,14 @@ class Corpus:
         period: str | None = None,
         source: str = "",
         on_stage: Callable[[str], None] | None = None,
+        known: dict[str, str] | None = None,
     ) -> IngestReport:
         """Parse, chunk, embed and index one file.
 
         Raises IngestError (the corpus is then unchanged). ``on_stage`` receives a
-        readable label as each stage starts ("parsing", ..., "embedding 485 chunks")."""
+        readable label as each stage starts ("parsing", ..., "embedding 485 chunks").
+        ``known``: ``cik``, ``ticker`` and ``company`` from where the file came from (EDGAR),
+        used only where the filing itself states none."""
         from core.ingest.pipeline import prepare
 
         clock = StageClock(on_stage)
@@ -175,6 +192,8 @@ class Corpus:
             on_stage=clock,
         )
         clock.stop()
+        if known:
+            prepared.meta = _fill_unknown(prepared.meta, known)
         from core.store.files import keep_original
 
         existing = self.store.get_document(prepared.meta.doc_id)

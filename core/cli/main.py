@@ -1,4 +1,4 @@
-"""Command line: ingest, docs, delete, search, facts, ask, compare, bench.
+"""Command line: ingest, fetch, docs, delete, search, facts, ask, compare, bench.
 
 Run ``python -m core --help``. Settings come from the environment (DTR_*),
 e.g. ``DTR_DATA_DIR=/tmp/corpus python -m core docs``.
@@ -50,6 +50,47 @@ def cmd_ingest(args, settings: Settings) -> int:
         for warning in report.warnings:
             print(f"  warning: {warning}", file=sys.stderr)
     return 1 if failures else 0
+
+
+def cmd_fetch(args, settings: Settings) -> int:
+    """``fetch TICKER... --form 10-K --years 2022-2024``: EDGAR by ticker, then ingest. The
+    filings are listed before the corpus (and its model) opens, so an unreachable EDGAR
+    fails at once with one line."""
+    from core.app.edgar_load import list_filings, load_filings
+    from core.ingest.edgar import parse_years
+
+    years = parse_years(args.years)
+    forms = args.form or ["10-K"]
+    found = []
+    for ticker in args.tickers:
+        filings = list_filings(settings, ticker, forms, years)
+        span = f" for FY{years[0]}-FY{years[1]}" if years else ""
+        head = f"{filings[0].company}, CIK {filings[0].cik}" if filings else "no filings"
+        print(f"{ticker.upper()}: {len(filings)} {'/'.join(forms)} filing(s){span} ({head})")
+        found.extend(filings)
+    if args.list or not found:
+        for f in found:
+            print(f"  {f.label}  {f.archive_url}")
+        return 0 if found or args.list else 1
+    corpus = _corpus(settings)
+    last = [""]
+
+    def progress(text: str, _done: float) -> None:
+        if text != last[0]:
+            print(f"  … {text}", file=sys.stderr)
+            last[0] = text
+
+    loaded = load_filings(corpus, found, progress)
+    for item in loaded:
+        if not item.ok:
+            print(f"✗ {item.filing.label}: {item.error}", file=sys.stderr)
+            continue
+        m, added = item.report.meta, item.report.added
+        m = corpus.store.get_document(m.doc_id) or m  # under its filer's canonical name
+        state = "ingested" if added else "already in the corpus (unchanged)"
+        print(f"✓ {m.file_name} [{m.doc_id}] {state}: {m.company} (CIK {m.cik or '-'}, "
+              f"{m.ticker or '-'}) {m.form_type} {m.period}; {m.n_chunks} chunks")
+    return 0 if all(item.ok for item in loaded) else 1
 
 
 def _set_fields(pairs: list[str]) -> dict[str, str]:
@@ -180,6 +221,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--form", help="form type, e.g. 10-K")
     s.add_argument("--period", help="fiscal period, e.g. FY2023")
     s.set_defaults(func=cmd_ingest)
+
+    s = sub.add_parser("fetch", help="download filings from EDGAR by ticker and ingest them")
+    s.add_argument("tickers", nargs="+", metavar="TICKER", help="e.g. NVDA (or a CIK)")
+    s.add_argument("--form", action="append",
+                   help="EDGAR form type, e.g. 10-K (repeatable; default 10-K)")
+    s.add_argument("--years", help="fiscal years, e.g. 2022-2024 or 2023 (default: all)")
+    s.add_argument("--list", action="store_true", help="list the filings only, download none")
+    s.set_defaults(func=cmd_fetch)
 
     s = sub.add_parser("docs", help="list documents")
     s.add_argument("--sections", action="store_true", help="also list sections and chunk counts")

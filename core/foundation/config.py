@@ -60,12 +60,24 @@ class Settings(BaseSettings):
         "steadily the server trickles bytes.",
     )
     allowed_fetch_hosts: Annotated[list[str], NoDecode] = Field(
-        default=["www.sec.gov", "sec.gov", "efts.sec.gov"],
+        default=["www.sec.gov", "sec.gov", "efts.sec.gov", "data.sec.gov"],
         description="Hosts URL ingestion may download from (in the environment: "
         "comma-separated, e.g. DTR_ALLOWED_FETCH_HOSTS=www.sec.gov,sec.gov, or a JSON list).",
     )
     allow_private_fetch: bool = Field(
         default=False, description="Allow loopback/private hosts (tests only)."
+    )
+    edgar_www_url: str = Field(
+        default="https://www.sec.gov",
+        description="EDGAR's archive host: company_tickers.json and the filings' documents.",
+    )
+    edgar_data_url: str = Field(
+        default="https://data.sec.gov",
+        description="EDGAR's JSON API host (submissions/CIK##########.json).",
+    )
+    sec_max_requests_per_s: float = Field(
+        default=10.0, gt=0, le=10.0,
+        description="Requests per second to EDGAR at most (the SEC's fair-access limit is 10).",
     )
 
     # --- models ------------------------------------------------------------
@@ -212,7 +224,7 @@ class Settings(BaseSettings):
             return [str(h).strip().lower() for h in value if str(h).strip()]
         return value
 
-    @field_validator("llm_base_url", "chroma_url")
+    @field_validator("llm_base_url", "chroma_url", "edgar_www_url", "edgar_data_url")
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
         if value is None or not value.strip():

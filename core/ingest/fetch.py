@@ -29,11 +29,20 @@ MAX_REDIRECTS = 5
 _DNS_POOL = concurrent.futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="dns")
 
 
+class UnreachableError(FetchError):
+    """The host did not answer at all (name lookup, connection, no reply): ``host`` names it."""
+
+    def __init__(self, host: str, why: object):
+        self.host = host
+        self.why = " ".join(str(why).split())
+        super().__init__(
+            f"Could not reach {host}: {self.why}. Check the network connection, or download "
+            "the file in a browser and upload it instead."
+        )
+
+
 def _unreachable(host: str, why: object) -> FetchError:
-    return FetchError(
-        f"Could not reach {host}: {why}. Check the network connection, or download the file "
-        "in a browser and upload it instead."
-    )
+    return UnreachableError(host, why)
 
 
 def _resolve(host: str, port: int, timeout: float) -> list[str]:

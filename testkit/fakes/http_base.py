@@ -50,6 +50,7 @@ class ScriptedServer:
         self.requests: list[Recorded] = []
         self._lock = threading.Lock()
         self._closing = threading.Event()
+        self._local = threading.local()
         owner = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -69,6 +70,7 @@ class ScriptedServer:
                                {k.lower(): v for k, v in self.headers.items()}, body)
                 with owner._lock:
                     owner.requests.append(rec)
+                owner._local.request = rec
                 reply = owner.handle(method, self.path.split("?")[0], body)
                 if reply.delay_s and owner._closing.wait(reply.delay_s):
                     return
@@ -103,6 +105,11 @@ class ScriptedServer:
     def url(self) -> str:
         """``http://127.0.0.1:<port>``."""
         return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def current(self) -> Recorded | None:
+        """The request being handled by the calling thread (inside ``handle``)."""
+        return getattr(self._local, "request", None)
 
     def handle(self, method: str, path: str, body: Any) -> Response:  # pragma: no cover
         raise NotImplementedError
