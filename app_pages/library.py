@@ -10,6 +10,7 @@ from pathlib import Path
 import streamlit as st
 
 from components import keys, services
+from components.edgar_fetch import render_edgar_fetch
 from components.ingest_view import follow_batch, outcomes
 from components.library import (
     META_FIELDS,
@@ -223,6 +224,7 @@ with url_col:
         target_url = url.strip()
         _ingest([(target_url, lambda **kw: corpus.ingest_url(target_url, **kw))])
 
+render_edgar_fetch(settings, corpus, _ingest)
 _web_snapshot()
 
 if not docs:

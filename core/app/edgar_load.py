@@ -31,6 +31,16 @@ def list_filings(settings, ticker: str, forms: list[str],
     return Edgar(settings).filings(ticker, forms, years)
 
 
+def load_one(corpus, filing: EdgarFiling, edgar: Edgar | None = None,
+             on_stage: Callable[[str], None] | None = None):
+    """Download one filing's primary document and ingest it (an IngestReport); its CIK,
+    ticker and company from EDGAR where the document states none. Raises AppError."""
+    data, name = (edgar or Edgar(corpus.settings)).download(filing)
+    return corpus.ingest_bytes(
+        data, name, source=filing.archive_url, on_stage=on_stage,
+        known={"cik": filing.cik, "ticker": filing.ticker, "company": filing.company})
+
+
 def load_filings(corpus, filings: list[EdgarFiling],
                  on_progress: Callable[[str, float], None] | None = None,
                  edgar: Edgar | None = None) -> list[Loaded]:
@@ -45,12 +55,9 @@ def load_filings(corpus, filings: list[EdgarFiling],
         head = f"{i + 1} of {n}: {filing.label}"
         say(f"downloading {head}", i / n)
         try:
-            data, name = edgar.download(filing)
-            report = corpus.ingest_bytes(
-                data, name, source=filing.archive_url,
-                known={"cik": filing.cik, "ticker": filing.ticker, "company": filing.company},
-                on_stage=lambda stage, head=head, i=i: say(f"{stage}: {head}", (i + 0.5) / n),
-            )
+            report = load_one(
+                corpus, filing, edgar,
+                on_stage=lambda stage, head=head, i=i: say(f"{stage}: {head}", (i + 0.5) / n))
         except EdgarUnreachable:
             raise
         except AppError as exc:
