@@ -146,3 +146,19 @@ def test_an_old_postgres_registry_opens_readable_and_gets_a_cik_column():
 
         close_pools()
         server.destroy()
+
+
+def test_cli_lists_each_company_once(settings, monkeypatch, capsys):
+    from core.cli.main import main
+
+    reg = SqliteRegistry(settings.registry_path)
+    for d in [meta("k", "NVIDIA CORP", "0001045810", "2023-01-29", ticker="NVDA"),
+              meta("q", "NVIDIA CORPORATION", "", "2023-04-30")]:
+        reg.write_pending(d, [])
+        reg.mark_ready(d.doc_id)
+    reg.close()
+    monkeypatch.setenv("DTR_DATA_DIR", str(settings.data_dir))
+    assert main(["docs", "--companies"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out == ["NVIDIA CORPORATION  CIK 0001045810  NVDA  2 filing(s)  "
+                   "(also printed as: NVIDIA CORP)"]

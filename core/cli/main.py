@@ -131,9 +131,19 @@ def cmd_docs(args, settings: Settings) -> int:
         print(f"The corpus ({describe(settings)}) is empty. "
               "Add filings with `python -m core ingest FILE`.")
         return 0
+    if args.companies:
+        from core.store.companies import companies
+
+        for c in companies(docs):
+            also = c.names[1:]
+            print(f"{c.name}  CIK {c.cik or '-'}  {', '.join(c.tickers) or '-'}  "
+                  f"{len(c.doc_ids)} filing(s)" + (f"  (also printed as: {'; '.join(also)})"
+                                                    if also else ""))
+        return 0
     for d in docs:
         print(f"{d.doc_id}  {d.file_name}  {d.company} | {d.form_type} | {d.period} | "
-              f"{len(d.sections)} sections, {d.n_chunks} chunks, {d.n_tables} tables")
+              f"{len(d.sections)} sections, {d.n_chunks} chunks, {d.n_tables} tables"
+              + (f" | CIK {d.cik}" if d.cik else ""))
         if args.sections:
             counts = _section_counts(store, d.doc_id)
             for title in d.sections:
@@ -232,9 +242,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("docs", help="list documents")
     s.add_argument("--sections", action="store_true", help="also list sections and chunk counts")
+    s.add_argument("--companies", action="store_true",
+                   help="list the companies instead: one line per filer (CIK), canonical name")
     s.add_argument("--set", nargs="+", metavar=("DOC_ID", "FIELD=VALUE"),
                    help="correct a document's metadata: company=..., form=..., period=..., "
-                        "ticker=...")
+                        "ticker=..., cik=...")
     s.set_defaults(func=cmd_docs)
 
     s = sub.add_parser("doctor", help="check the corpus: registry, vectors, originals, runs")
