@@ -103,3 +103,13 @@ def test_a_step_naming_its_latest_10q_reads_that_companys_10q(corpus):
         "its latest 10-Q describes competition this quarter.",
         [["nwi-20240128.htm"], ["nwi-20240428.htm"]])
     assert "the filing this step names" in record.plan[1].justification
+
+
+def test_a_step_naming_a_filing_that_is_not_there_keeps_its_referents_filings(corpus):
+    from core.retrieval.scope import filings_named
+
+    docs = corpus.documents()
+    tenk = [d.doc_id for d in docs if d.file_name == "nwi-20240128.htm"]
+    assert filings_named("how did it change in FY2031?", tenk, docs) == ([], "")
+    picked, how = filings_named("and in its latest 10-Q?", tenk, docs)
+    assert [d.file_name for d in docs if d.doc_id in picked] == ["nwi-20240428.htm"]

@@ -258,18 +258,20 @@ def match_companies(question: str, documents: list[DocumentMeta]
     return found
 
 
-def narrow(docs: list[DocumentMeta], text: str) -> tuple[list[str], str]:
-    """``(doc ids, how)``: the filings among one company's ``docs`` that the form, period or
-    "latest" ``text`` names pick (steps 2 and 3 of the module docstring); all of them, with
-    the reason, when nothing narrows."""
+def narrow(docs: list[DocumentMeta], text: str) -> tuple[list[str], str, bool]:
+    """``(doc ids, how, narrowed)``: the filings among one company's ``docs`` that the form,
+    period or "latest" ``text`` names pick (steps 2 and 3 of the module docstring); all of
+    them, with the reason, when nothing narrows. ``narrowed``: every form and period named
+    matched a filing (or "latest" picked one)."""
     forms = question_forms(text)
     periods, latest = question_periods(text)
     notes = []
     pool = docs
+    form_hit = False
     if forms:
         of_form = [d for d in docs if any(_is_form(d, f) for f in forms)]
         if of_form:
-            pool = of_form
+            pool, form_hit = of_form, True
             notes.append(" / ".join(forms))
         else:
             notes.append(f"no {' / '.join(forms)} of theirs: all of their filings")
@@ -278,19 +280,24 @@ def narrow(docs: list[DocumentMeta], text: str) -> tuple[list[str], str]:
     inferred = {d.doc_id: _inferred_quarter(d, year_ends) for d in pool}
     picked = [d.doc_id for d in pool
               if any(_matches(p, d, covered[d.doc_id][0], inferred[d.doc_id]) for p in periods)]
+    period_hit = latest_hit = False
     if periods and picked:
+        period_hit = True
         notes.append(" / ".join(map(str, periods)))
     elif latest and not periods:
         dated = [d for d in pool if covered[d.doc_id][1] is not None]
         if dated:
             newest = max(covered[d.doc_id][1] for d in dated)
             picked = [d.doc_id for d in dated if covered[d.doc_id][1] == newest]
+            latest_hit = True
             notes.append(f"latest period ({newest.isoformat()})")
     if not picked:
         picked = [d.doc_id for d in pool]
         if periods:
             notes.append(f"no filing matches {' / '.join(map(str, periods))}: all of theirs")
-    return picked, "".join(f", {n}" for n in notes)
+    narrowed = ((form_hit or not forms) and (period_hit or not periods)
+                and (form_hit or period_hit or latest_hit))
+    return picked, "".join(f", {n}" for n in notes), narrowed
 
 
 def resolve_scope(question: str, documents: list[DocumentMeta]) -> Scope:
@@ -303,7 +310,7 @@ def resolve_scope(question: str, documents: list[DocumentMeta]) -> Scope:
     chosen: list[str] = []
     notes: list[str] = []
     for raw, (shown, ids) in named.items():
-        picked, how = narrow([by_id[i] for i in ids], question)
+        picked, how, _ = narrow([by_id[i] for i in ids], question)
         chosen.extend(picked)
         notes.append(f"{shown} (named as '{raw}'){how}")
     chosen = list(dict.fromkeys(chosen))
@@ -325,14 +332,16 @@ def filings_named(text: str, doc_ids: list[str], documents: list[DocumentMeta]
                   ) -> tuple[list[str], str]:
     """``(doc ids, how)``: for a text that names a filing but no company ("its latest 10-Q"),
     the filings it picks among every filing of the companies ``doc_ids`` belong to (a step
-    about NVIDIA's 10-K followed by "its latest 10-Q" reads NVIDIA's 10-Q)."""
+    about NVIDIA's 10-K followed by "its latest 10-Q" reads NVIDIA's 10-Q); ``[]`` when no
+    filing of theirs matches what it names."""
     by_id = {d.doc_id: d for d in documents}
     _, _, groups = _alias_index(documents)
     chosen, notes = [], []
     for group in groups:
         if not set(group.doc_ids) & set(doc_ids):
             continue
-        picked, how = narrow([by_id[i] for i in group.doc_ids], text)
-        chosen.extend(picked)
-        notes.append(f"{group.name}{how}")
+        picked, how, narrowed = narrow([by_id[i] for i in group.doc_ids], text)
+        if narrowed:
+            chosen.extend(picked)
+            notes.append(f"{group.name}{how}")
     return list(dict.fromkeys(chosen)), "; ".join(notes)
