@@ -1,9 +1,10 @@
-"""Worker for parallel PDF text extraction: ``python -m core.ingest.pdf_worker START STOP PPID``.
+"""Worker for PDF text extraction: ``python -m core.ingest.pdf_worker START STOP PPID [ENGINE]``.
 
 Reads the PDF's bytes from stdin (no temporary copy on disk, so nothing is left behind when
 anything is killed) and prints a JSON list of ``[text, layout_mode]`` for pages START..STOP-1
-(0-based). A plain subprocess rather than multiprocessing: spawn would re-import the parent's
-``__main__`` (under Streamlit that is the whole app, models included).
+(0-based), read by ENGINE ("pypdf", the default, or "pdfium"). A plain subprocess rather
+than multiprocessing: spawn would re-import the parent's ``__main__`` (under Streamlit that
+is the whole app, models included).
 
 The worker dies with its parent: on Linux the kernel sends it SIGKILL when the parent exits
 (``PR_SET_PDEATHSIG``), and everywhere a watchdog thread exits as soon as the parent process
@@ -45,11 +46,12 @@ def _die_with_parent(parent: int) -> None:
 
 def main(argv: list[str]) -> int:
     start, stop, parent = int(argv[0]), int(argv[1]), int(argv[2])
+    engine = argv[3] if len(argv) > 3 else "pypdf"
     _die_with_parent(parent)
     from core.ingest.pdf import extract_range
 
     data = sys.stdin.buffer.read()
-    json.dump(extract_range(data, start, stop), sys.stdout)
+    json.dump(extract_range(data, start, stop, engine), sys.stdout)
     return 0
 
 
