@@ -118,28 +118,14 @@ ENGINES = ("pdfium", "pypdf")
 DEFAULT_ENGINE = "pypdf"
 
 
-def _pdfium_range(data: bytes, pages: list, start: int, stop: int) -> list[tuple[str, bool]]:
-    """Layout text of pages ``start``..``stop - 1`` from PDFium (``pdf_pdfium``); a page
-    PDFium cannot read, or reads as empty, is read by pypdf as before."""
-    from core.ingest.pdf_pdfium import page_texts
-
-    try:
-        texts: list[str | None] = page_texts(data, start, stop)
-    except Exception as exc:  # noqa: BLE001 - PDFium raises its own family; pypdf decides
-        log.info("PDFium could not open the PDF (%s); reading it with pypdf", exc)
-        texts = []
-    texts += [None] * (stop - start - len(texts))
-    return [(text, True) if text and text.strip() else _page_text(pages[i], i + 1)
-            for i, text in zip(range(start, stop), texts, strict=True)]
-
-
 def extract_range(data: bytes, start: int, stop: int, engine: str = "pypdf"
                   ) -> list[tuple[str, bool]]:
-    """Raw text of pages ``start``..``stop - 1`` (0-based); run by core.ingest.pdf_worker."""
+    """Raw text of pages ``start``..``stop - 1`` (0-based) by pypdf; run by
+    core.ingest.pdf_worker (which reads PDFium's pages itself, ``pdf_pdfium``)."""
+    if engine != "pypdf":
+        raise ValueError(f"extract_range reads with pypdf, not {engine!r}")
     with reader_limits():
         reader = _open(data)
-        if engine == "pdfium":
-            return _pdfium_range(data, reader.pages, start, stop)
         return [_page_text(reader.pages[i], i + 1) for i in range(start, stop)]
 
 
@@ -163,10 +149,12 @@ def _raw_texts(data: bytes, pages: list, min_pages: int | None = None,
         threshold = PDFIUM_PARALLEL_MIN_PAGES if min_pages is None else min_pages
         n_workers = workers if len(pages) >= threshold else 1
         try:
-            return extract_in_workers(data, _ranges(len(pages), n_workers), engine="pdfium")
+            got = extract_in_workers(data, _ranges(len(pages), n_workers), engine="pdfium")
         except (OSError, RuntimeError, ValueError, subprocess.TimeoutExpired) as exc:
             log.warning("PDFium extraction failed (%s); reading pages with pypdf", exc)
-            return [_page_text(page, n) for n, page in enumerate(pages, start=1)]
+            got = []
+        got += [None] * (len(pages) - len(got))
+        return [page or _page_text(pages[i], i + 1) for i, page in enumerate(got[:len(pages)])]
     threshold = PARALLEL_MIN_PAGES if min_pages is None else min_pages
     if len(pages) < threshold or workers < 2:
         return [_page_text(page, n) for n, page in enumerate(pages, start=1)]

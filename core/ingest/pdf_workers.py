@@ -53,18 +53,19 @@ def stop_workers(procs: list[subprocess.Popen]) -> None:
             pass
 
 
-def _collect(proc: subprocess.Popen, data: bytes) -> list[tuple[str, bool]]:
+def _collect(proc: subprocess.Popen, data: bytes) -> list[tuple[str, bool] | None]:
     stdout, stderr = proc.communicate(input=data, timeout=WORKER_TIMEOUT_S)
     if proc.returncode != 0:
         raise RuntimeError(stderr.decode(errors="replace").strip()[-300:] or
                            f"worker exited with code {proc.returncode}")
-    return [(text, bool(layout)) for text, layout in json.loads(stdout)]
+    return [None if page is None else (page[0], bool(page[1])) for page in json.loads(stdout)]
 
 
 def extract_in_workers(data: bytes, ranges: list[tuple[int, int]], engine: str = "pypdf"
-                       ) -> list[tuple[str, bool]]:
+                       ) -> list[tuple[str, bool] | None]:
     """Page texts of ``ranges`` (in order), each range read by its own worker process with
-    ``engine`` ("pypdf" or "pdfium", see ``core.ingest.pdf``)."""
+    ``engine`` ("pypdf" or "pdfium", see ``core.ingest.pdf``); None for a page PDFium could
+    not read."""
     procs = start_workers(ranges, engine)
     pool = ThreadPoolExecutor(max_workers=len(procs), thread_name_prefix="pdf-io")
     try:
