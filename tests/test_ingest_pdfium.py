@@ -67,5 +67,9 @@ def test_layout_puts_runs_on_a_grid_and_keeps_a_line_of_words_whole():
              ("Total", 72, 96, 688, 10)]
     lines = layout(words).split("\n")
     assert lines[0] == "Net revenue"  # a word space stays one space
-    assert lines[1].startswith("Total ") and lines[1].split() == ["Total", "2,466", "$", "22,101"]
-    assert "   2,466   " in lines[1] and "$   " in lines[1]  # column gaps print as 3+ spaces
+    assert lines[1].startswith("Total ") and lines[1].split() == ["Total", "2,466", "$22,101"]
+    assert "   2,466   " in lines[1]  # column gaps print as 3+ spaces
+    apart = layout([w for w in words if w[0] != "$"]).split("\n")[1]
+    assert len(lines[1]) == len(apart)  # the "$" joins its figure, whose right edge stays
+    raised = [*words[:2], ("(a)", 130, 140, 703, 6)]  # a superscript note marker
+    assert layout(raised) == "Net revenue (a)"

@@ -65,7 +65,8 @@ _HEADER = (f"{'file':34} {'parse':>6} {'sect':>6} {'chunk':>6} {'facts':>6} {'em
            f"{'chunks':>6} {'tables':>6} {'dup%':>5}")
 
 
-def _ingest_one(corpus, path: str) -> tuple[float, float, int] | None:
+def _ingest_one(corpus, path: str, baseline: bool = False
+                ) -> tuple[float, float, int] | None:
     """Ingest ``path`` and print its row; (seconds, CPU seconds, chunks), None on failure."""
     cpu0 = _cpu_s()
     try:
@@ -88,6 +89,14 @@ def _ingest_one(corpus, path: str) -> tuple[float, float, int] | None:
           f"{n_facts:>7} {n:6d} {report.meta.n_tables:6d} {dup:5.1f}")
     for warning in report.warnings:
         print(f"  warning: {warning}")
+    if baseline and report.added:
+        from core.baseline.index import build_doc
+
+        cpu0, t0 = _cpu_s(), time.perf_counter()
+        pieces, _ = build_doc(corpus.store, corpus.embedder, report.meta, corpus.settings)
+        seconds, cpu_b = time.perf_counter() - t0, _cpu_s() - cpu0
+        print(f"{'  + baseline pieces (Compare setup)':34} {seconds:6.2f}s, {cpu_b:.2f} CPU s, "
+              f"{len(pieces)} pieces ({len(pieces) / max(seconds, 1e-9):.1f}/s)")
     return total, cpu, n
 
 
@@ -151,7 +160,7 @@ def bench_ingest(args, settings: Settings) -> int:
             order = ["ours", "recipe"] if r % 2 == 0 else ["recipe", "ours"]
             for side in order:
                 if side == "ours":
-                    pair["ours"] = _ingest_one(corpus, path)
+                    pair["ours"] = _ingest_one(corpus, path, getattr(args, "baseline", False))
                 elif recipe is not None:
                     pair["recipe"] = _recipe_one(path, recipe)
             ours = pair.get("ours")
@@ -293,6 +302,9 @@ def add_bench_parser(sub) -> None:
     s.add_argument("--vs-recipe", action="store_true",
                    help="also time the plain recipe (pypdf or BeautifulSoup text, 1000/150 "
                    "splitter, fp32 MiniLM on torch) on each file, in this process, with ratios")
+    s.add_argument("--baseline", action="store_true",
+                   help="also time the baseline's fixed-size pieces of each file (what the "
+                   "first Compare would otherwise build; not counted in ours / recipe)")
     s.add_argument("--rounds", type=int, default=1,
                    help="repeat into fresh corpora, alternating which side goes first")
     s.set_defaults(func=bench_ingest)

@@ -7,7 +7,8 @@ page's characters with their boxes in a few milliseconds. ``page_texts`` rebuild
 the page's average character width (as pypdf's layout mode does), so table columns stay
 apart by runs of spaces and prose lines keep their width and indentation. Only the first
 and last character of each word are asked for their box (the bottleneck is the calls into
-PDFium, not the arithmetic).
+PDFium, not the arithmetic). A "$" is joined to the figure after it ("$11,947", as printed),
+and a superscript note marker ("(a)") stays on its line.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def layout(words: list[Word]) -> str:
     for text, x0, x1, base, height in words:
         if (cur is not None and abs(base - cur[0]) <= SAME_LINE * max(cur[4], height)
                 and -cw <= x0 - cur[2] <= WORD_GAP * max(cur[4], height)):
-            cur[3] += " " + text
+            cur[3] += ("" if cur[3] == "$" or cur[3].endswith(" $") else " ") + text
             cur[2] = max(cur[2], x1)
             continue
         cur = [base, x0, x1, text, height]
@@ -76,16 +77,21 @@ def layout(words: list[Word]) -> str:
     runs.sort(key=lambda r: (-r[0], r[1]))
     lines: list[list] = []  # [baseline, height, runs]
     for run in runs:
-        if lines and abs(lines[-1][0] - run[0]) <= 0.5 * min(lines[-1][1], run[4]):
+        if lines and abs(lines[-1][0] - run[0]) <= 0.5 * max(lines[-1][1], run[4]):
             lines[-1][2].append(run)
         else:
             lines.append([run[0], run[4], [run]])
     out = []
     for _, _, line_runs in lines:
-        line = ""
+        line, last = "", ""
         for run in sorted(line_runs, key=lambda r: r[1]):
             spaces = int((run[1] - margin) // cw) - len(line)
-            line += " " * (max(1, spaces) if line else max(0, spaces)) + run[3]
+            if last == "$" and line.endswith("$"):  # the sign moves to its figure, which
+                line = line[:-1] + " " * max(0, spaces) + "$"  # keeps its right edge
+                line += run[3]
+            else:
+                line += " " * (max(1, spaces) if line else max(0, spaces)) + run[3]
+            last = run[3]
         out.append(line.rstrip())
     return "\n".join(out)
 
