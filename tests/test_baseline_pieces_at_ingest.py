@@ -114,3 +114,28 @@ def test_a_compare_during_the_background_build_waits_instead_of_embedding_twice(
     assert baseline_index.missing(settings, slow, [doc]) == []
     jobs.forget("baseline-test")
     corpus.close()
+
+
+def test_deleting_a_filing_during_its_background_build_leaves_no_pieces(settings,
+                                                                         hash_embedder):
+    corpus = Corpus(settings, embedder=hash_embedder)
+    doc = corpus.ingest_bytes(_text("ACME"), "acme-10k.txt").meta
+    gate = threading.Event()
+    slow = Counting(hash_embedder, gate)
+    background = start_baseline_pieces(corpus.store, slow, settings, [doc.doc_id],
+                                       job_id="baseline-del")
+    assert slow.entered.wait(10)
+    deleting = threading.Thread(target=lambda: (corpus.store.delete(doc.doc_id),
+                                                baseline_index.forget(settings, slow,
+                                                                      doc.doc_id)))
+    deleting.start()
+    gate.set()
+    deleting.join(10)
+    _wait(background)
+    assert not list((settings.data_dir / "baseline").rglob("*.npy"))
+    assert not list((settings.data_dir / "baseline").rglob("*.json"))
+    # a build that starts after the delete writes nothing either
+    assert baseline_index.build_doc(corpus.store, slow, doc, settings)[0] == []
+    assert not list((settings.data_dir / "baseline").rglob("*.json"))
+    jobs.forget("baseline-del")
+    corpus.close()

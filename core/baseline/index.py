@@ -68,6 +68,8 @@ def build_doc(store: Any, embedder: Any, doc: DocumentMeta, settings: Settings,
 
 def _build(store: Any, embedder: Any, doc: DocumentMeta, settings: Settings,
            on_progress: Progress | None) -> tuple[list[Chunk], np.ndarray]:
+    if store.get_document(doc.doc_id) is None:  # deleted before its turn: nothing to keep
+        return [], np.zeros((0, embedder.dim), dtype=np.float32)
     chunks = split_document(doc, store.chunks(doc.doc_id))
     texts = [c.text for c in chunks]
     parts = []
@@ -136,7 +138,10 @@ def load_index(store: Any, embedder: Any, docs: Sequence[DocumentMeta], settings
 
 
 def forget(settings: Settings, embedder: Any, doc_id: str) -> None:
-    """Delete the baseline pieces of ``doc_id`` (a deleted filing leaves nothing behind)."""
-    for path in _paths(settings, embedder, doc_id):
-        _cache.pop(path, None)
-        path.unlink(missing_ok=True)
+    """Delete the baseline pieces of ``doc_id`` (a deleted filing leaves nothing behind); a
+    build of them in progress (in the background after an ingest) finishes first."""
+    meta_path, vec_path = _paths(settings, embedder, doc_id)
+    with _doc_lock(meta_path):
+        for path in (meta_path, vec_path):
+            _cache.pop(path, None)
+            path.unlink(missing_ok=True)
