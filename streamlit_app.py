@@ -45,6 +45,8 @@ def _activity() -> list[str]:
     for job in jobs.active("ingest"):
         if job.progress is not None:
             lines.append(f"Ingesting: {job.progress.line()}")
+    for job in jobs.active("baseline"):  # Compare's pieces, built right after an ingest
+        lines.append(job.progress.line() if job.progress is not None else "Compare's baseline")
     for job in jobs.active("research"):
         lines.append(f"Researching: run {job.id} ({job.seconds:.0f} s)")
     for job in jobs.active("compare") + jobs.active("evaluate"):

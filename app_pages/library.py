@@ -49,7 +49,7 @@ def _ingest(items: list[tuple[str, Callable[..., object]]], sizes: list[int] | N
     from core.app.ingest_jobs import start_batch
 
     batch = [(name, (sizes or [0] * len(items))[i], run) for i, (name, run) in enumerate(items)]
-    job = start_batch(f"ingest-{uuid.uuid4().hex[:8]}", batch)
+    job = start_batch(f"ingest-{uuid.uuid4().hex[:8]}", batch, corpus=corpus)
     st.session_state[keys.LIB_JOB] = job.id
     st.session_state[keys.LIB_UPLOAD_NONCE] += 1
     st.rerun()

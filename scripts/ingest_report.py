@@ -48,7 +48,11 @@ def report(path: Path, settings) -> dict:
         prepared = prepare(path.read_bytes(), path.name, settings)
     except Exception as exc:  # noqa: BLE001 - report and go on
         return {"file": path.name, "error": f"{type(exc).__name__}: {exc}"[:200]}
-    seconds = time.perf_counter() - t0
+    return figures(path, prepared, time.perf_counter() - t0)
+
+
+def figures(path: Path, prepared, seconds: float) -> dict:
+    """The report's row for one ``Prepared`` document."""
     meta, chunks = prepared.meta, prepared.chunks
     by_section = Counter(c.section for c in chunks)
     return {
@@ -67,6 +71,7 @@ def report(path: Path, settings) -> dict:
         "ticker": getattr(meta, "ticker", ""),
         "period_end": getattr(meta, "period_end", ""),
         "seconds": round(seconds, 2),
+        "parse_s": round(prepared.timings.get("parse", 0.0), 2),
     }
 
 

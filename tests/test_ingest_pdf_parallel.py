@@ -54,8 +54,8 @@ def test_workers_read_the_pdf_from_stdin_and_are_all_stopped_on_failure(monkeypa
     started: list = []
     real_start = pdf_workers.start_workers
 
-    def spy(ranges):
-        procs = real_start(ranges)
+    def spy(ranges, *args):
+        procs = real_start(ranges, *args)
         started.extend(procs)
         return procs
 

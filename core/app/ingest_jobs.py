@@ -211,16 +211,54 @@ def yield_cpu(nice: int = BACKGROUND_NICE) -> bool:
 
 
 def start_batch(job_id: str, items: list[tuple[str, int, Loader]],
-                on_done: Callable[[BatchProgress], None] | None = None) -> jobs.Job:
-    """Run ``run_batch`` in a background job; ``job.progress`` is its ``BatchProgress``."""
+                on_done: Callable[[BatchProgress], None] | None = None,
+                corpus: Any = None) -> jobs.Job:
+    """Run ``run_batch`` in a background job; ``job.progress`` is its ``BatchProgress``.
+
+    With ``corpus``, the filings the batch added get the baseline's fixed-size pieces in a
+    second background job right after (``start_baseline_pieces``), so the first Compare
+    after loading has no setup phase."""
     progress = BatchProgress([FileProgress(name, size) for name, size, _ in items])
 
     def work(job: jobs.Job) -> BatchProgress:
         yield_cpu()
         run_batch(items, progress, job)
+        added = [f.meta.doc_id for f in progress.files if f.added and f.meta is not None]
+        if corpus is not None and added:
+            start_baseline_pieces(corpus.store, corpus.embedder, corpus.settings, added)
         if on_done is not None:
             on_done(progress)
         return progress
 
     return jobs.start(job_id, "ingest", work, label=f"ingest {len(items)} file(s)",
                       progress=progress)
+
+
+def start_baseline_pieces(store: Any, embedder: Any, settings: Any, doc_ids: list[str],
+                          job_id: str | None = None) -> jobs.Job:
+    """Build the baseline's fixed-size pieces of ``doc_ids`` (those still missing) in a
+    background job of kind ``baseline`` at low CPU priority; ``job.result`` is how many
+    filings were built. A Compare started meanwhile waits for the filing being built
+    (``core.baseline.index.build_doc``) instead of embedding it twice."""
+    import uuid
+
+    from core.baseline.index import missing, prepare
+
+    def work(job: jobs.Job) -> int:
+        yield_cpu()
+        docs = [d for d in store.documents() if d.doc_id in set(doc_ids)]
+        todo = missing(settings, embedder, docs)
+        names = {d.file_name: i for i, d in enumerate(todo)}
+
+        def tick(name: str, done: int, total: int) -> None:
+            i = names.get(name, 0)
+            job.report(f"Compare's baseline pieces: filing {i + 1} of {len(todo)} · {name}: "
+                       f"{done} of {total} chunks", i + done / max(1, total), len(todo),
+                       line=False)
+
+        job.report(f"Compare's baseline pieces: {len(todo)} filing(s)", 0, max(1, len(todo)))
+        return prepare(store, embedder, todo, settings, tick,
+                       should_stop=lambda: job.cancel_requested)
+
+    return jobs.start(job_id or f"baseline-{uuid.uuid4().hex[:8]}", "baseline", work,
+                      label=f"baseline pieces of {len(doc_ids)} filing(s)")

@@ -22,7 +22,7 @@ from core.foundation.errors import AppError
 
 log = logging.getLogger(__name__)
 
-Kind = Literal["research", "ingest", "compare", "evaluate"]
+Kind = Literal["research", "ingest", "compare", "evaluate", "baseline"]
 KEEP_FINISHED = 50  # finished jobs kept for re-attaching pages, newest last
 
 

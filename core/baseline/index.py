@@ -5,7 +5,9 @@ embeds them; done for the whole corpus at once, the first comparison after any n
 filing re-embedded everything (22 minutes at 55 filings, shown as the baseline's
 answer time). Here each document's pieces are built once, with progress, and kept
 under ``data_dir/baseline/docs``; ``missing`` says which filings still need them so
-the app can call it first-run setup and time it apart from the answer.
+the app can call it first-run setup and time it apart from the answer. The Library builds
+them in the background right after a batch is ingested (``core.app.ingest_jobs``), so the
+first Compare finds them ready.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ SLICE = 128
 _MEMORY = 64  # documents' indexes held in memory
 _cache: OrderedDict[Path, tuple[int, list[Chunk], np.ndarray]] = OrderedDict()
 _lock = threading.Lock()
+_building: dict[Path, threading.Lock] = {}  # one builder per document at a time
 
 Progress = Callable[[str, int, int], None]  # (document name, chunks done, chunks total)
 
@@ -45,9 +48,28 @@ def missing(settings: Settings, embedder: Any, docs: Sequence[DocumentMeta]
     return [d for d in docs if not all(p.exists() for p in _paths(settings, embedder, d.doc_id))]
 
 
+def _doc_lock(path: Path) -> threading.Lock:
+    with _lock:
+        return _building.setdefault(path, threading.Lock())
+
+
 def build_doc(store: Any, embedder: Any, doc: DocumentMeta, settings: Settings,
               on_progress: Progress | None = None) -> tuple[list[Chunk], np.ndarray]:
-    """Fixed-size chunks of ``doc`` and their vectors, written to disk."""
+    """Fixed-size chunks of ``doc`` and their vectors, written to disk. One thread builds a
+    document at a time: a second caller (a Compare while the pieces are built in the
+    background after ingest) waits for the first and reads what it wrote."""
+    meta_path, vec_path = _paths(settings, embedder, doc.doc_id)
+    with _doc_lock(meta_path):
+        if meta_path.exists() and vec_path.exists():
+            chunks = [Chunk.model_validate(c) for c in json.loads(meta_path.read_text("utf-8"))]
+            return chunks, np.load(vec_path)
+        return _build(store, embedder, doc, settings, on_progress)
+
+
+def _build(store: Any, embedder: Any, doc: DocumentMeta, settings: Settings,
+           on_progress: Progress | None) -> tuple[list[Chunk], np.ndarray]:
+    if store.get_document(doc.doc_id) is None:  # deleted before its turn: nothing to keep
+        return [], np.zeros((0, embedder.dim), dtype=np.float32)
     chunks = split_document(doc, store.chunks(doc.doc_id))
     texts = [c.text for c in chunks]
     parts = []
@@ -88,12 +110,18 @@ def _load_doc(store: Any, embedder: Any, doc: DocumentMeta, settings: Settings
 
 
 def prepare(store: Any, embedder: Any, docs: Sequence[DocumentMeta], settings: Settings,
-            on_progress: Progress | None = None) -> int:
-    """Build what is missing for ``docs``; returns how many documents were built."""
+            on_progress: Progress | None = None,
+            should_stop: Callable[[], bool] | None = None) -> int:
+    """Build what is missing for ``docs``; returns how many documents were built.
+    ``should_stop`` is asked before each document (a cancelled background build)."""
     todo = missing(settings, embedder, docs)
+    built = 0
     for doc in todo:
+        if should_stop is not None and should_stop():
+            break
         build_doc(store, embedder, doc, settings, on_progress)
-    return len(todo)
+        built += 1
+    return built
 
 
 def load_index(store: Any, embedder: Any, docs: Sequence[DocumentMeta], settings: Settings
@@ -110,7 +138,10 @@ def load_index(store: Any, embedder: Any, docs: Sequence[DocumentMeta], settings
 
 
 def forget(settings: Settings, embedder: Any, doc_id: str) -> None:
-    """Delete the baseline pieces of ``doc_id`` (a deleted filing leaves nothing behind)."""
-    for path in _paths(settings, embedder, doc_id):
-        _cache.pop(path, None)
-        path.unlink(missing_ok=True)
+    """Delete the baseline pieces of ``doc_id`` (a deleted filing leaves nothing behind); a
+    build of them in progress (in the background after an ingest) finishes first."""
+    meta_path, vec_path = _paths(settings, embedder, doc_id)
+    with _doc_lock(meta_path):
+        for path in (meta_path, vec_path):
+            _cache.pop(path, None)
+            path.unlink(missing_ok=True)

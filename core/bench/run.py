@@ -1,7 +1,9 @@
 """Benchmarks (figures for notes, never timed assertions in tests).
 
-``python -m core bench ingest FILE...`` prints seconds per stage and chunk counts,
-ingesting into a throw-away corpus folder unless ``--keep``;
+``python -m core bench ingest FILE... [--vs-recipe] [--rounds N]`` prints seconds per stage,
+CPU seconds, chunk counts and chunks/s, ingesting into a throw-away corpus folder unless
+``--keep``; ``--vs-recipe`` times the plain recipe (``core.bench.recipe``) on the same files
+in the same process and prints ours / recipe (wall and CPU);
 ``python -m core bench search`` prints p50/p95 latency per strategy over a
 query set against the configured corpus.
 """
@@ -48,62 +50,148 @@ ANALYST_QUERIES = [
 ]
 
 
+def _cpu_s() -> float:
+    """CPU seconds of this process and of its finished children (PDF workers)."""
+    import resource
+
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(
+        resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+_OUR_STAGES = ("parse", "sections", "chunk", "facts", "embed", "index")
+_HEADER = (f"{'file':34} {'parse':>6} {'sect':>6} {'chunk':>6} {'facts':>6} {'embed':>6} "
+           f"{'index':>6} {'total':>7} {'cpu':>7} {'ch/s':>6} {'facts%':>6} {'n_facts':>7} "
+           f"{'chunks':>6} {'tables':>6} {'dup%':>5}")
+
+
+def _ingest_one(corpus, path: str, baseline: bool = False
+                ) -> tuple[float, float, int] | None:
+    """Ingest ``path`` and print its row; (seconds, CPU seconds, chunks), None on failure."""
+    cpu0 = _cpu_s()
+    try:
+        report = corpus.ingest_path(path)
+    except AppError as exc:  # report the file and go on with the batch
+        print(f"{Path(path).name[:34]:34} FAILED: {exc}")
+        return None
+    cpu = _cpu_s() - cpu0
+    t = report.timings
+    total = sum(t.get(s, 0.0) for s in _OUR_STAGES)
+    chunks = corpus.store.chunks(report.meta.doc_id)
+    texts = [c.text for c in chunks]
+    dup = 100.0 * (len(texts) - len(set(texts))) / max(1, len(texts))
+    share = 100.0 * t.get("facts", 0.0) / total if total else 0.0
+    n_facts = "-" if report.n_facts is None else str(report.n_facts)
+    n = report.meta.n_chunks
+    print(f"{Path(path).name[:34]:34} "
+          + " ".join(f"{t.get(s, 0.0):6.2f}" for s in _OUR_STAGES)
+          + f" {total:7.2f} {cpu:7.2f} {n / max(total, 1e-9):6.1f} {share:6.1f} "
+          f"{n_facts:>7} {n:6d} {report.meta.n_tables:6d} {dup:5.1f}")
+    for warning in report.warnings:
+        print(f"  warning: {warning}")
+    if baseline and report.added:
+        from core.baseline.index import build_doc
+
+        cpu0, t0 = _cpu_s(), time.perf_counter()
+        pieces, _ = build_doc(corpus.store, corpus.embedder, report.meta, corpus.settings)
+        seconds, cpu_b = time.perf_counter() - t0, _cpu_s() - cpu0
+        print(f"{'  + baseline pieces (Compare setup)':34} {seconds:6.2f}s, {cpu_b:.2f} CPU s, "
+              f"{len(pieces)} pieces ({len(pieces) / max(seconds, 1e-9):.1f}/s)")
+    return total, cpu, n
+
+
+def _recipe_one(path: str, embedder) -> tuple[float, float, int] | None:
+    from core.bench.recipe import run_recipe
+
+    cpu0 = _cpu_s()
+    try:
+        run = run_recipe(path, embedder)
+    except Exception as exc:  # noqa: BLE001 - the recipe has no error handling of its own
+        print(f"{'  recipe':34} FAILED: {type(exc).__name__}: {exc}")
+        return None
+    cpu = _cpu_s() - cpu0
+    t = run.timings
+    print(f"{'  recipe (pypdf|bs4, 1000/150)':34} {t['parse']:6.2f} {'-':>6} {t['split']:6.2f} "
+          f"{'-':>6} {t['embed']:6.2f} {t['index']:6.2f} {run.total:7.2f} {cpu:7.2f} "
+          f"{run.n_chunks / max(run.total, 1e-9):6.1f} {'-':>6} {'-':>7} {run.n_chunks:6d}")
+    return run.total, cpu, run.n_chunks
+
+
 def bench_ingest(args, settings: Settings) -> int:
+    """Seconds per stage of our ingest (and, with ``--vs-recipe``, of the plain recipe on the
+    same files in the same process, with the ratios); see the module docstring."""
+    import os
+
     from core.app.corpus import Corpus
     from core.foundation.models import get_embedder
 
     t0 = time.perf_counter()
     embedder = get_embedder(settings)
-    print(f"model load: {time.perf_counter() - t0:.2f}s (once per process, not counted below)")
-    tmp = None
-    if not args.keep:
-        tmp = tempfile.TemporaryDirectory(prefix="bench-ingest-")
-        settings = settings.model_copy(  # scratch: never into the team database
-            update={"data_dir": Path(tmp.name), "database_url": None})
-    corpus = Corpus(settings, embedder=embedder)
-    header = f"{'file':34} {'parse':>6} {'sect':>6} {'chunk':>6} {'facts':>6} {'embed':>6} " \
-             f"{'index':>6} {'total':>6} {'facts%':>6} {'n_facts':>7} {'chunks':>6} " \
-             f"{'tables':>6} {'dup%':>5}"
-    print(header)
-    grand = grand_facts = 0.0
+    print(f"model load: {time.perf_counter() - t0:.2f}s ({embedder.name}; once per process, "
+          "not counted below)")
+    recipe = None
+    if getattr(args, "vs_recipe", False):
+        from core.bench.recipe import recipe_embedder
+
+        t0 = time.perf_counter()
+        recipe = recipe_embedder(settings.embedding_model)
+        print(f"recipe model load: {time.perf_counter() - t0:.2f}s (torch float32, batch 32; "
+              "not counted below)")
+    rounds = 1 if args.keep else max(1, getattr(args, "rounds", 1))
+    print(f"load average at start: {' '.join(f'{x:.1f}' for x in os.getloadavg())}; "
+          f"{os.cpu_count()} CPU(s)")
+    print(_HEADER)
+    ours_sum = [0.0, 0.0]
+    recipe_sum = [0.0, 0.0]
+    grand = 0.0
     failed: list[str] = []
-    for path in args.files:
-        try:
-            report = corpus.ingest_path(path)
-        except AppError as exc:  # report the file and go on with the batch
-            failed.append(path)
-            print(f"{Path(path).name[:34]:34} FAILED: {exc}")
-            continue
-        t = report.timings
-        embed, index = t.get("embed", 0.0), t.get("index", 0.0)
-        facts = t.get("facts", 0.0)
-        total = t.get("parse", 0) + t.get("sections", 0) + t.get("chunk", 0) + facts + embed \
-            + index
-        grand += total
-        grand_facts += facts
-        chunks = corpus.store.chunks(report.meta.doc_id)
-        texts = [c.text for c in chunks]
-        dup = 100.0 * (len(texts) - len(set(texts))) / max(1, len(texts))
-        share = 100.0 * facts / total if total else 0.0
-        n_facts = "-" if report.n_facts is None else str(report.n_facts)
-        print(f"{Path(path).name[:34]:34} {t.get('parse', 0):6.2f} {t.get('sections', 0):6.2f} "
-              f"{t.get('chunk', 0):6.2f} {facts:6.2f} {embed:6.2f} {index:6.2f} {total:6.2f} "
-              f"{share:6.1f} {n_facts:>7} {report.meta.n_chunks:6d} {report.meta.n_tables:6d} "
-              f"{dup:5.1f}")
-        for warning in report.warnings:
-            print(f"  warning: {warning}")
-    if len(args.files) > 1:
-        share = 100.0 * grand_facts / grand if grand else 0.0
-        print(f"all {len(args.files)} files: {grand:.2f}s, of which facts {grand_facts:.2f}s "
-              f"({share:.1f}%, i.e. +{100.0 * grand_facts / max(grand - grand_facts, 1e-9):.1f}% "
-              f"over ingest without facts); {len(corpus.documents())} documents, "
-              f"{sum(d.n_chunks for d in corpus.documents())} chunks")
+    for r in range(rounds):
+        tmp = None
+        run_settings = settings
+        if not args.keep:
+            tmp = tempfile.TemporaryDirectory(prefix="bench-ingest-")
+            run_settings = settings.model_copy(  # scratch: never into the team database
+                update={"data_dir": Path(tmp.name), "database_url": None})
+        if rounds > 1:
+            print(f"-- round {r + 1} of {rounds}" + (" (recipe first)" if r % 2 else ""))
+        corpus = Corpus(run_settings, embedder=embedder)
+        for path in args.files:
+            pair: dict[str, tuple[float, float, int] | None] = {}
+            order = ["ours", "recipe"] if r % 2 == 0 else ["recipe", "ours"]
+            for side in order:
+                if side == "ours":
+                    pair["ours"] = _ingest_one(corpus, path, getattr(args, "baseline", False))
+                elif recipe is not None:
+                    pair["recipe"] = _recipe_one(path, recipe)
+            ours = pair.get("ours")
+            if ours is None:
+                failed.append(path)
+                continue
+            grand += ours[0]
+            ours_sum[0] += ours[0]
+            ours_sum[1] += ours[1]
+            base = pair.get("recipe")
+            if base is not None:
+                recipe_sum[0] += base[0]
+                recipe_sum[1] += base[1]
+                print(f"  ours / recipe: {ours[0] / max(base[0], 1e-9):.2f}x wall, "
+                      f"{ours[1] / max(base[1], 1e-9):.2f}x CPU "
+                      f"({ours[2]} vs {base[2]} chunks)")
+        if len(args.files) > 1 and r == rounds - 1:
+            docs = corpus.documents()
+            print(f"all {len(args.files)} files: {grand / rounds:.2f}s a round; "
+                  f"{len(docs)} documents, {sum(d.n_chunks for d in docs)} chunks")
+        corpus.close()
+        if tmp:
+            tmp.cleanup()
+    if recipe is not None and recipe_sum[0] > 0:
+        print(f"ours / recipe over all files and rounds: {ours_sum[0] / recipe_sum[0]:.2f}x wall "
+              f"({ours_sum[0]:.1f}s vs {recipe_sum[0]:.1f}s), {ours_sum[1] / recipe_sum[1]:.2f}x "
+              f"CPU ({ours_sum[1]:.1f}s vs {recipe_sum[1]:.1f}s); model loads not counted")
+    print(f"load average at end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     if failed:
-        print(f"{len(failed)} of {len(args.files)} files failed: "
+        print(f"{len(failed)} of {len(args.files) * rounds} files failed: "
               + ", ".join(Path(p).name for p in failed))
-    corpus.close()
-    if tmp:
-        tmp.cleanup()
     return 1 if failed else 0
 
 
@@ -211,6 +299,14 @@ def add_bench_parser(sub) -> None:
     s = bsub.add_parser("ingest", help="seconds per stage for FILE(s), into a temporary corpus")
     s.add_argument("files", nargs="+")
     s.add_argument("--keep", action="store_true", help="ingest into the configured corpus")
+    s.add_argument("--vs-recipe", action="store_true",
+                   help="also time the plain recipe (pypdf or BeautifulSoup text, 1000/150 "
+                   "splitter, fp32 MiniLM on torch) on each file, in this process, with ratios")
+    s.add_argument("--baseline", action="store_true",
+                   help="also time the baseline's fixed-size pieces of each file (what the "
+                   "first Compare would otherwise build; not counted in ours / recipe)")
+    s.add_argument("--rounds", type=int, default=1,
+                   help="repeat into fresh corpora, alternating which side goes first")
     s.set_defaults(func=bench_ingest)
     from core.bench.embed import add_embed_parser
 

@@ -113,39 +113,68 @@ def _page_text(page, number: int) -> tuple[str, bool]:
 
 
 PARALLEL_MIN_PAGES = 40  # below this, worker start-up (~0.5 s) costs more than it saves
+PDFIUM_PARALLEL_MIN_PAGES = 120  # PDFium reads ~0.02 s a page: one worker below this
+ENGINES = ("pdfium", "pypdf")
+DEFAULT_ENGINE = "pypdf"
 
 
-def extract_range(data: bytes, start: int, stop: int) -> list[tuple[str, bool]]:
-    """Raw text of pages ``start``..``stop - 1`` (0-based); run by core.ingest.pdf_worker."""
+def extract_range(data: bytes, start: int, stop: int, engine: str = "pypdf"
+                  ) -> list[tuple[str, bool]]:
+    """Raw text of pages ``start``..``stop - 1`` (0-based) by pypdf; run by
+    core.ingest.pdf_worker (which reads PDFium's pages itself, ``pdf_pdfium``)."""
+    if engine != "pypdf":
+        raise ValueError(f"extract_range reads with pypdf, not {engine!r}")
     with reader_limits():
         reader = _open(data)
         return [_page_text(reader.pages[i], i + 1) for i in range(start, stop)]
 
 
-def _raw_texts(data: bytes, pages: list, min_pages: int | None = None):
+def _ranges(n: int, workers: int) -> list[tuple[int, int]]:
+    step = -(-n // workers)
+    return [(a, min(a + step, n)) for a in range(0, n, step)]
+
+
+def _raw_texts(data: bytes, pages: list, min_pages: int | None = None,
+               engine: str = "pypdf"):
     """Every page's raw text. pypdf's layout mode is pure Python (~0.1 s a page), so long
     PDFs are split into contiguous page ranges read by one worker process per core; the
-    result is identical to reading them in order here, which is the fallback on failure."""
+    result is identical to reading them in order here, which is the fallback on failure.
+
+    ``engine="pdfium"`` reads the pages with PDFium (``pdf_pdfium``), always in worker
+    processes: PDFium is not thread-safe, not even across documents, and this process may
+    be the app, rendering a cited page in another thread. Two workers from
+    ``PDFIUM_PARALLEL_MIN_PAGES`` pages on; if the workers fail, pypdf reads the pages here."""
     workers = min(os.cpu_count() or 1, 4)
+    if engine == "pdfium":
+        threshold = PDFIUM_PARALLEL_MIN_PAGES if min_pages is None else min_pages
+        n_workers = workers if len(pages) >= threshold else 1
+        try:
+            got = extract_in_workers(data, _ranges(len(pages), n_workers), engine="pdfium")
+        except (OSError, RuntimeError, ValueError, subprocess.TimeoutExpired) as exc:
+            log.warning("PDFium extraction failed (%s); reading pages with pypdf", exc)
+            got = []
+        got += [None] * (len(pages) - len(got))
+        return [page or _page_text(pages[i], i + 1) for i, page in enumerate(got[:len(pages)])]
     threshold = PARALLEL_MIN_PAGES if min_pages is None else min_pages
     if len(pages) < threshold or workers < 2:
         return [_page_text(page, n) for n, page in enumerate(pages, start=1)]
-    step = -(-len(pages) // workers)
-    ranges = [(a, min(a + step, len(pages))) for a in range(0, len(pages), step)]
     try:
-        return extract_in_workers(data, ranges)
+        return extract_in_workers(data, _ranges(len(pages), workers))
     except (OSError, RuntimeError, ValueError, subprocess.TimeoutExpired) as exc:
         log.warning("parallel PDF extraction failed (%s); reading pages in order", exc)
         return [_page_text(page, n) for n, page in enumerate(pages, start=1)]
 
 
-def load_pdf(data: bytes) -> ParsedDocument:
-    """Extract the text of every page; ``pages`` maps 1-based page numbers to text spans."""
+def load_pdf(data: bytes, engine: str = DEFAULT_ENGINE) -> ParsedDocument:
+    """Extract the text of every page; ``pages`` maps 1-based page numbers to text spans.
+    ``engine``: what reads the page texts, "pdfium" or "pypdf" (layout mode)."""
+    if engine not in ENGINES:
+        raise ValueError(f"unknown PDF text engine {engine!r}; choose from {ENGINES}")
     with reader_limits():
-        return _load(data)
+        return _load(data, engine)
 
 
-def _load(data: bytes) -> ParsedDocument:
+def _load(data: bytes, engine: str) -> ParsedDocument:
     reader = _open(data)
     try:
         pages = list(reader.pages)
@@ -161,7 +190,7 @@ def _load(data: bytes) -> ParsedDocument:
     spans: list[Page] = []
     tables: list[tuple[int, int]] = []
     pos = 0
-    raws = _raw_texts(data, pages)
+    raws = _raw_texts(data, pages, engine=engine)
     cleaned, labels = strip_furniture([clean_controls(raw) for raw, _ in raws])
     for number, (raw, (_, layout), label) in enumerate(zip(cleaned, raws, labels,
                                                            strict=True), start=1):

@@ -1,9 +1,11 @@
-"""Worker for parallel PDF text extraction: ``python -m core.ingest.pdf_worker START STOP PPID``.
+"""Worker for PDF text extraction: ``python -m core.ingest.pdf_worker START STOP PPID [ENGINE]``.
 
 Reads the PDF's bytes from stdin (no temporary copy on disk, so nothing is left behind when
 anything is killed) and prints a JSON list of ``[text, layout_mode]`` for pages START..STOP-1
-(0-based). A plain subprocess rather than multiprocessing: spawn would re-import the parent's
-``__main__`` (under Streamlit that is the whole app, models included).
+(0-based), read by ENGINE ("pypdf", the default, or "pdfium": a page PDFium cannot read is
+``null``, for the parent to read with pypdf). A plain subprocess rather
+than multiprocessing: spawn would re-import the parent's ``__main__`` (under Streamlit that
+is the whole app, models included).
 
 The worker dies with its parent: on Linux the kernel sends it SIGKILL when the parent exits
 (``PR_SET_PDEATHSIG``), and everywhere a watchdog thread exits as soon as the parent process
@@ -45,11 +47,22 @@ def _die_with_parent(parent: int) -> None:
 
 def main(argv: list[str]) -> int:
     start, stop, parent = int(argv[0]), int(argv[1]), int(argv[2])
+    engine = argv[3] if len(argv) > 3 else "pypdf"
     _die_with_parent(parent)
+    data = sys.stdin.buffer.read()
+    if engine == "pdfium":  # PDFium alone: importing pypdf costs more than reading the pages
+        from core.ingest.pdf_pdfium import page_texts
+
+        try:
+            texts = page_texts(data, start, stop)
+        except Exception:  # noqa: BLE001 - PDFium cannot open it: the parent's pypdf reads it
+            texts = []
+        texts += [None] * (stop - start - len(texts))
+        json.dump([[t, True] if t and t.strip() else None for t in texts], sys.stdout)
+        return 0
     from core.ingest.pdf import extract_range
 
-    data = sys.stdin.buffer.read()
-    json.dump(extract_range(data, start, stop), sys.stdout)
+    json.dump(extract_range(data, start, stop, engine), sys.stdout)
     return 0
 
 

@@ -24,13 +24,15 @@ def _env() -> dict[str, str]:
     return dict(os.environ, PYTHONPATH=path)
 
 
-def start_workers(ranges: list[tuple[int, int]]) -> list[subprocess.Popen]:
+def start_workers(ranges: list[tuple[int, int]], engine: str = "pypdf"
+                  ) -> list[subprocess.Popen]:
     """One worker per (start, stop) page range, told this process's pid to watch."""
     env, parent = _env(), str(os.getpid())
     procs: list[subprocess.Popen] = []
     try:
         for a, b in ranges:
-            cmd = [sys.executable, "-m", "core.ingest.pdf_worker", str(a), str(b), parent]
+            cmd = [sys.executable, "-m", "core.ingest.pdf_worker", str(a), str(b), parent,
+                   engine]
             procs.append(subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                           stderr=subprocess.PIPE, env=env, cwd=_ROOT))
     except BaseException:
@@ -51,17 +53,20 @@ def stop_workers(procs: list[subprocess.Popen]) -> None:
             pass
 
 
-def _collect(proc: subprocess.Popen, data: bytes) -> list[tuple[str, bool]]:
+def _collect(proc: subprocess.Popen, data: bytes) -> list[tuple[str, bool] | None]:
     stdout, stderr = proc.communicate(input=data, timeout=WORKER_TIMEOUT_S)
     if proc.returncode != 0:
         raise RuntimeError(stderr.decode(errors="replace").strip()[-300:] or
                            f"worker exited with code {proc.returncode}")
-    return [(text, bool(layout)) for text, layout in json.loads(stdout)]
+    return [None if page is None else (page[0], bool(page[1])) for page in json.loads(stdout)]
 
 
-def extract_in_workers(data: bytes, ranges: list[tuple[int, int]]) -> list[tuple[str, bool]]:
-    """Page texts of ``ranges`` (in order), each range read by its own worker process."""
-    procs = start_workers(ranges)
+def extract_in_workers(data: bytes, ranges: list[tuple[int, int]], engine: str = "pypdf"
+                       ) -> list[tuple[str, bool] | None]:
+    """Page texts of ``ranges`` (in order), each range read by its own worker process with
+    ``engine`` ("pypdf" or "pdfium", see ``core.ingest.pdf``); None for a page PDFium could
+    not read."""
+    procs = start_workers(ranges, engine)
     pool = ThreadPoolExecutor(max_workers=len(procs), thread_name_prefix="pdf-io")
     try:
         futures = [pool.submit(_collect, proc, data) for proc in procs]

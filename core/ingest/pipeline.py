@@ -52,11 +52,12 @@ def _check_size(data: bytes, name: str, settings: Settings) -> None:
 MIN_WORDS = 30  # a 10-Q runs to thousands of words; a few dozen is not a filing
 
 
-def parse(data: bytes, file_name: str = "") -> ParsedDocument:
+def parse(data: bytes, file_name: str = "", pdf_text: str | None = None) -> ParsedDocument:
     """Sniff the type by content and run its loader; refuse a document without text, or
-    with so little that it cannot be a filing (a stub, a truncated save)."""
+    with so little that it cannot be a filing (a stub, a truncated save). ``pdf_text``:
+    what reads a PDF's pages (``Settings.pdf_text``; default ``core.ingest.pdf``'s)."""
     kind = sniff(data, file_name)
-    doc = _LOADERS[kind](data)
+    doc = load_pdf(data, pdf_text) if kind == "pdf" and pdf_text else _LOADERS[kind](data)
     what = {"html": "HTML", "text": "text file"}.get(kind, kind.upper())
     if not doc.text.strip():
         raise IngestError(
@@ -101,7 +102,7 @@ def prepare(
 
     stage("parse")
     t0 = time.perf_counter()
-    doc = parse(data, name)
+    doc = parse(data, name, settings.pdf_text)
     timings["parse"] = time.perf_counter() - t0
 
     header = edgar_header(data)

@@ -76,7 +76,8 @@ def _fingerprint(paths: tuple[str, ...], extra: str) -> str:
 
 def ingest_fingerprint(settings) -> str:
     """A short hash of the code and settings that decide how files become chunks."""
-    return _fingerprint(_INGEST_CODE, f"{settings.chunk_size}/{settings.chunk_overlap}")
+    return _fingerprint(_INGEST_CODE, f"{settings.chunk_size}/{settings.chunk_overlap}/"
+                        f"{getattr(settings, 'pdf_text', 'pypdf')}")
 
 
 def pipeline_fingerprint(settings) -> str:
