@@ -10,6 +10,7 @@ from pathlib import Path
 import streamlit as st
 
 from components import keys, services
+from components.doctor_panel import render_doctor_panel
 from components.ingest_view import follow_batch, outcomes
 from components.library import (
     META_FIELDS,
@@ -224,6 +225,7 @@ with url_col:
         _ingest([(target_url, lambda **kw: corpus.ingest_url(target_url, **kw))])
 
 _web_snapshot()
+render_doctor_panel(settings, lambda: corpus.store)
 
 if not docs:
     st.stop()
