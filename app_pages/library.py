@@ -10,6 +10,7 @@ from pathlib import Path
 import streamlit as st
 
 from components import keys, services
+from components.doctor_panel import render_doctor_panel
 from components.edgar_fetch import render_edgar_fetch
 from components.ingest_view import follow_batch, outcomes
 from components.library import (
@@ -226,6 +227,7 @@ with url_col:
 
 render_edgar_fetch(settings, corpus, _ingest)
 _web_snapshot()
+render_doctor_panel(settings, lambda: corpus.store)
 
 if not docs:
     st.stop()

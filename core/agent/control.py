@@ -30,13 +30,15 @@ from core.agent.state import ResearchState, Revision, StepWork
 def route_node(state: ResearchState, deps: AgentDeps) -> dict:
     """Fast path (one step) for a simple factual question, else the deep plan."""
     clock = Clock()
+    started = deps.clock()  # the run's clock: max_wall_s counts planning too
+    deps.llm_guard().begin(started, deps.settings.max_wall_s)
     route = route_question(state["question"], deps, state.get("doc_scope") or [])
     review = route.path == "deep" or state.get("review", "always") == "always"
     reason = route.reason + ("" if review else "; no plan review (ask for it to review "
                                                "every plan)")
     emit(RouteChosen(node="route", elapsed_ms=clock.ms, path=route.path, reason=reason,
                      review=review))
-    return {"route": route.path, "route_reason": reason}
+    return {"route": route.path, "route_reason": reason, "started_at": started}
 
 
 def plan_node(state: ResearchState, deps: AgentDeps) -> dict:
@@ -60,7 +62,8 @@ def plan_node(state: ResearchState, deps: AgentDeps) -> dict:
     emit(PlanProposed(node="plan", elapsed_ms=clock.ms, usage=call_usage(call), plan=steps,
                       source=source, notes=notes))
     return {"plan": steps, "plan_source": source, "step_index": 0, "attempt": 0,
-            "steps_run": 0, "warnings": warnings, "started_at": deps.clock(),
+            "steps_run": 0, "warnings": warnings,
+            "planning_s": deps.clock() - state.get("started_at", deps.clock()),
             **usage_update("planner", call)}
 
 
@@ -73,7 +76,7 @@ def review_node(state: ResearchState, deps: AgentDeps) -> dict:
     if edited:
         plan = check_plan(value, deps.corpus.sections, web_available=deps.web_available)
     emit(PlanApproved(node="review", plan=plan, edited=edited))
-    started = deps.clock()
+    started = deps.clock() - state.get("planning_s", 0.0)  # the wait for review excluded
     deps.llm_guard().begin(started, deps.settings.max_wall_s)  # LLM calls end by the wall bound
     return {"plan": plan, "started_at": started, "step_index": 0, "attempt": 0}
 

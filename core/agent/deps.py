@@ -150,9 +150,9 @@ class AgentDeps:
     def llm_guard(self) -> LLMGuard:
         """This run's LLM guard (one per run thread id, fresh for every run).
 
-        A new guard's deadline is ``max_wall_s`` from now (planning); ``review_node``
-        restarts it when research starts, with the run's ``started_at``.
-        """
+        ``route_node`` sets the deadline when the run starts (``LLMGuard.begin``);
+        ``review_node`` sets it again after review, from the run's ``started_at`` (the
+        planning time counted, the wait for review not)."""
         assert self.guards is not None
         guard = self.guards.get(current_run_id())
         if guard.deadline is None:

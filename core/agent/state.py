@@ -318,7 +318,11 @@ class ResearchState(TypedDict, total=False):
     warnings: Annotated[list[str], operator.add]
     """Degradations (LLM fallbacks, dropped filters...) in the order they happened."""
     started_at: float
-    """Epoch seconds when research started (after review), for the wall-time bound."""
+    """Epoch seconds the run's clock started, for the wall-time bound: the route's start,
+    moved at review to the research start minus ``planning_s`` (planning counts, the wait
+    for review does not)."""
+    planning_s: float
+    """Seconds spent routing and planning (before review)."""
     answer: Answer
     """The final cited answer."""
     stop: StopReason

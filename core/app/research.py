@@ -28,7 +28,15 @@ from core.agent.graph import build_graph
 from core.agent.plan_edit import check_plan
 from core.agent.state import PlanStep
 from core.app.checkpointing import open_checkpointer
-from core.app.runs import RunRecord, list_runs, load_run, new_run_id, record_from_state, save_run
+from core.app.runs import (
+    RunRecord,
+    answered_by,
+    list_runs,
+    load_run,
+    new_run_id,
+    record_from_state,
+    save_run,
+)
 from core.foundation.cache import open_cache
 from core.foundation.config import Settings
 from core.foundation.errors import AppError, StoreError, require_question
@@ -124,20 +132,33 @@ class ResearchService:
         t0 = time.perf_counter()
         events = list(self._events(inputs, thread_id))
         values = self.graph.get_state(self._config(thread_id)).values
+        spent = round(time.perf_counter() - t0, 3)
+        account = self._account(thread_id)
         if not self._waiting(thread_id):  # the fast path ran without review
             base = RunRecord(id=thread_id, question=question.strip(), status="done",
                              backend=self.deps.backend, doc_scope=list(doc_ids or []),
-                             events=events)
-            record = record_from_state(thread_id, values, base, time.perf_counter() - t0)
+                             events=events, llm=account)
+            record = self._labelled(record_from_state(thread_id, values, base, spent))
             save_run(record, self.settings)
             return thread_id, list(values.get("plan", [])), events
         plan = list(values.get("plan", []))
         record = RunRecord(id=thread_id, question=question.strip(), status="paused",
                            backend=self.deps.backend, doc_scope=list(doc_ids or []), plan=plan,
                            plan_source=values.get("plan_source", ""), events=events,
-                           usage=values.get("usage", {}), warnings=values.get("warnings", []))
+                           usage=values.get("usage", {}), warnings=values.get("warnings", []),
+                           wall_s=spent, planning_s=spent, llm=account)
         save_run(record, self.settings)
         return thread_id, plan, events
+
+    def _account(self, thread_id: str):
+        """What the LLM endpoint did for this run since the last call (``LLMAccount``)."""
+        assert self.deps.guards is not None
+        return self.deps.guards.get(thread_id).take_account()
+
+    def _labelled(self, record: RunRecord) -> RunRecord:
+        """``record`` with the backend that really answered (``answered_by``)."""
+        label = answered_by(self.deps.backend, record.llm, record.total_usage.cache_hits)
+        return record.model_copy(update={"backend": label})
 
     def pending_plan(self, thread_id: str) -> list[PlanStep]:
         """The plan a paused run waits on; raises ``AppError`` if it is not paused."""
@@ -210,16 +231,20 @@ class ResearchService:
             err = Error(node="graph", message=msg)
             events.append(err)
             yield err
-            record = base.model_copy(update={"status": "failed", "events": events, "error": msg,
-                                             "wall_s": round(time.perf_counter() - t0, 3)})
+            record = self._labelled(base.model_copy(update={
+                "status": "failed", "events": events, "error": msg,
+                "llm": base.llm + self._account(thread_id),
+                "wall_s": round(base.planning_s + time.perf_counter() - t0, 3)}))
             try:
                 save_run(record, self.settings)
             except StoreError as save_exc:  # the store itself is gone: the message says so
                 log.warning("run %s not saved: %s", thread_id, save_exc)
             return record
         values = self.graph.get_state(self._config(thread_id)).values
-        record = record_from_state(thread_id, values, base.model_copy(
-            update={"status": "done", "events": events}), time.perf_counter() - t0)
+        record = self._labelled(record_from_state(thread_id, values, base.model_copy(
+            update={"status": "done", "events": events,
+                    "llm": base.llm + self._account(thread_id)}),
+            base.planning_s + time.perf_counter() - t0))
         save_run(record, self.settings)
         return record
 

@@ -28,6 +28,7 @@ from core.agent.state import (
 )
 from core.foundation.config import Settings
 from core.foundation.errors import AppError
+from core.llm.usage import LLMAccount
 from core.store.run_store import RunStore
 
 _RUN_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -61,7 +62,12 @@ class RunRecord(BaseModel):
     answer: Answer | None = None
     usage: dict[str, RoleUsage] = Field(default_factory=dict, description="Per role.")
     timings_ms: dict[str, float] = Field(default_factory=dict, description="Per node, summed.")
-    wall_s: float = Field(default=0.0, description="Wall time of the run (review excluded).")
+    wall_s: float = Field(default=0.0, description="Wall time of the run: planning and "
+                          "research, the wait for plan review excluded.")
+    planning_s: float = Field(default=0.0, description="Of wall_s, the seconds spent routing "
+                              "and planning (before review).")
+    llm: LLMAccount = Field(default_factory=LLMAccount, description="What the LLM endpoint "
+                            "did: requests answered, failed, not sent; the last failure.")
     stop_reason: StopReason | None = None
     warnings: list[str] = Field(default_factory=list)
     error: str | None = None
@@ -69,6 +75,35 @@ class RunRecord(BaseModel):
     @property
     def total_usage(self) -> RoleUsage:
         return total_usage(self.usage)
+
+    @property
+    def llm_note(self) -> str:
+        """One sentence on who wrote the answer when an LLM was configured and failed: ""
+        when it answered every request (or none was configured)."""
+        a = self.llm
+        if a.never_answered and not self.total_usage.cache_hits:
+            why = a.reason or "no run time left"
+            verb = "did not answer" if why.startswith(("no reply", "no run time")) else "failed"
+            return (f"The LLM {verb} ({why}; {a.failed} request(s) failed, {a.skipped} not "
+                    "sent); the offline engine wrote this answer.")
+        if a.failed:
+            return (f"The LLM answered {a.replies} of {a.replies + a.failed} request(s) "
+                    f"({a.failed} failed: {a.reason}); the offline engine's rules stood in "
+                    "for the rest.")
+        return ""
+
+
+def answered_by(backend: str, account: LLMAccount, cache_hits: int = 0) -> str:
+    """The run's backend label as it ran: the configured model's (``llm:gpt-4o-mini``), or
+    ``offline engine (LLM failed: HTTP 500)`` when an LLM was configured and no request got a
+    reply (none served from the cache either), so the offline engine answered."""
+    if not backend.startswith("llm:") or not account.never_answered or cache_hits:
+        return backend
+    if not account.reason:
+        return "offline engine (LLM not called: no run time left)"
+    if account.reason.startswith(("no reply", "no run time")):
+        return f"offline engine (the LLM did not answer: {account.reason})"
+    return f"offline engine (LLM failed: {account.reason})"
 
 
 def is_run_id(text: str | None) -> bool:

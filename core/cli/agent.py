@@ -78,9 +78,12 @@ def print_record(record: RunRecord, out: IO[str]) -> None:
         print("\nSources:", file=out)
         for n, ev in enumerate(record.evidence, start=1):
             print(f"  [{n}] {ev.label} — {ev.url or ev.id}", file=out)
+    if record.llm_note:
+        print(f"\n{record.llm_note}", file=out)
     u = record.total_usage
     stop = f"; stop: {record.stop_reason.code}" if record.stop_reason else ""
-    print(f"\ntime {record.wall_s:.2f} s; LLM calls {u.calls} ({u.cache_hits} cached); "
+    planning = f" (planning {record.planning_s:.2f} s)" if record.planning_s else ""
+    print(f"\ntime {record.wall_s:.2f} s{planning}; LLM calls {u.calls} ({u.cache_hits} cached); "
           f"tokens {u.total}{stop}; "
           f"run id {record.id}", file=out)
 

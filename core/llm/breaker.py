@@ -13,6 +13,11 @@ Counting: a transport failure (``server``, ``rate_limit``, ``timeout``, ``connec
 (``output``) counts once per role call, after that call's own retries, so one bad
 reply that a retry repairs never opens the breaker.
 
+The guard also keeps the run's account (``LLMAccount``): requests the endpoint answered,
+requests that failed, calls not sent, and the last failure in a few words ("HTTP 500"), so
+a run can say what answered it ("offline engine (LLM failed: HTTP 500)") instead of the
+configured model's name when no request got a reply.
+
 ``GuardBook`` keeps one guard per run (thread id), bounded, so a long-lived service
 never shares a guard between runs. Code that calls the LLM without the agent's
 ``ask_llm`` (the LLM reranker) is run inside ``guarding(guard)``; ``call_structured``
@@ -21,6 +26,7 @@ then uses that guard (``active_guard()``) when none is passed.
 
 from __future__ import annotations
 
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -28,7 +34,19 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
+from core.llm.usage import LLMAccount
+
 THRESHOLD = 2
+RESERVE_SHARE = 0.2
+RESERVE_MAX_S = 15.0
+
+
+def offline_reserve(max_wall_s: float) -> float:
+    """Seconds at the end of a run in which no LLM request is sent: a fifth of the bound, at
+    most 15 s (the offline engine researches a step and writes an answer in a few seconds;
+    20 s -> the LLM may use the first 16 s, 300 s -> the first 285 s)."""
+    return min(max_wall_s * RESERVE_SHARE, RESERVE_MAX_S)
+
 KIND_LABELS = {
     "server": "HTTP 5xx server errors",
     "rate_limit": "HTTP 429 rate limits",
@@ -62,14 +80,23 @@ class LLMGuard:
     announced: bool = False
     ignore: frozenset[str] = frozenset()
     """Failure classes this guard does not count (the judge ignores ``output``)."""
+    replies: int = 0
+    """Requests the endpoint answered (usable or not) since the last ``take_account``."""
+    failed: int = 0
+    """Requests that got no reply (HTTP error, timeout, ...) since the last ``take_account``."""
+    reason: str = ""
+    """The last failure in a few words ("HTTP 500", "no reply within 19.5 s")."""
 
     @property
     def is_open(self) -> bool:
         return self.opened_by is not None
 
     def begin(self, started_at: float, max_wall_s: float) -> None:
-        """Set the deadline to ``started_at + max_wall_s`` (a phase of the run starts)."""
-        self.deadline = started_at + max_wall_s
+        """Set the deadline for a run that started at ``started_at`` (epoch seconds) and must
+        end by ``started_at + max_wall_s``: LLM requests end ``offline_reserve(max_wall_s)``
+        earlier, so an endpoint that never answers leaves the offline engine time to
+        research and write the answer within the bound."""
+        self.deadline = started_at + max_wall_s - offline_reserve(max_wall_s)
 
     def remaining(self) -> float | None:
         """Seconds left before the deadline (None: no deadline)."""
@@ -81,6 +108,22 @@ class LLMGuard:
         """The timeout for the next request: the per-call one, cut to the time left."""
         left = self.remaining()
         return per_call_s if left is None else max(0.0, min(per_call_s, left))
+
+    def answered(self) -> None:
+        """Count one request the endpoint answered."""
+        self.replies += 1
+
+    def failed_request(self, kind: str, message: str) -> None:
+        """Count one request that got no reply (for the account; ``record`` counts classes)."""
+        self.failed += 1
+        self.reason = short_reason(kind, message)
+
+    def take_account(self) -> LLMAccount:
+        """The account since the last call (then zeroed; the breaker and deadline stay)."""
+        out = LLMAccount(replies=self.replies, failed=self.failed, skipped=self.skipped,
+                         reason=self.reason)
+        self.replies = self.failed = self.skipped = 0
+        return out
 
     def record(self, kind: str, message: str) -> bool:
         """Count one failure of class ``kind``; True when this opened the breaker."""
@@ -110,6 +153,22 @@ class LLMGuard:
             return None
         self.announced = True
         return self.open_message()
+
+
+_SHORT = {"timeout": "no reply", "connection": "could not connect",
+          "garbage": "not an OpenAI-compatible reply", "deadline": "no run time left",
+          "output": "unusable replies"}
+
+
+def short_reason(kind: str, message: str) -> str:
+    """A failure in a few words: "HTTP 500", "no reply within 19.5 s", "could not connect"."""
+    status = re.search(r"\(HTTP (\d{3})\)", message)
+    if status:
+        return f"HTTP {status.group(1)}"
+    if kind == "timeout":
+        within = re.search(r"within ([\d.]+ s)", message)
+        return f"no reply within {within.group(1)}" if within else "no reply"
+    return _SHORT.get(kind, kind or "error")
 
 
 class GuardBook:

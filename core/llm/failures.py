@@ -59,13 +59,22 @@ def _root_cause(exc: BaseException) -> BaseException:
         exc = nxt
 
 
-def classify(exc: BaseException, settings: Settings) -> Failure:
-    """Map an exception from a chat-model call to a ``Failure`` with an actionable message."""
+def classify(exc: BaseException, settings: Settings,
+             timeout_s: float | None = None) -> Failure:
+    """Map an exception from a chat-model call to a ``Failure`` with an actionable message.
+
+    ``timeout_s``: the timeout the request really had (the run's time left can cut it below
+    ``llm_timeout_s``); a timeout message names that one, never a bound that did not apply."""
     where = settings.llm_base_url or "the OpenAI API"
     model = settings.llm_model
     if isinstance(exc, openai.APITimeoutError | httpx.TimeoutException | TimeoutError):
-        msg = (f"No reply from {where} within {settings.llm_timeout_s:g} s "
-               "(raise DTR_LLM_TIMEOUT_S or use a smaller/faster model).")
+        limit = settings.llm_timeout_s if timeout_s is None else timeout_s
+        if limit < settings.llm_timeout_s:
+            msg = (f"No reply from {where} within {limit:.1f} s, the time left of the run's "
+                   f"{settings.max_wall_s:g} s limit (DTR_MAX_WALL_S).")
+        else:
+            msg = (f"No reply from {where} within {limit:g} s "
+                   "(raise DTR_LLM_TIMEOUT_S or use a smaller/faster model).")
         return Failure("timeout", True, msg)
     if isinstance(exc, openai.APIConnectionError | httpx.ConnectError | ConnectionError):
         cause = _root_cause(exc)
@@ -110,7 +119,8 @@ def _is_garbage(exc: BaseException) -> bool:
     return isinstance(exc, ValueError) and "null value for `choices`" in text
 
 
-def describe(exc: BaseException, settings: Settings) -> Failure:
+def describe(exc: BaseException, settings: Settings,
+             timeout_s: float | None = None) -> Failure:
     """``classify`` with the message redacted."""
-    f = classify(exc, settings)
+    f = classify(exc, settings, timeout_s)
     return Failure(f.kind, f.retriable, redact(f.message.strip(), settings))

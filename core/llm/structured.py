@@ -184,8 +184,9 @@ def call_structured(
     while attempt < max_attempts:
         timeout = guard.timeout(settings.llm_timeout_s)
         if timeout < MIN_CALL_S:
-            last, kind = ("no run time left for another LLM call (max_wall_s reached); "
-                          "answered without it"), "deadline"
+            left = ("no run time left for another LLM call (max_wall_s reached); "
+                    "answered without it")
+            last, kind = (f"{last}; then {left}" if sent else left), "deadline"
             if sent == 0:
                 guard.skip()
             break
@@ -196,7 +197,8 @@ def call_structured(
             out = runnable.invoke(convo)
         except Exception as exc:  # noqa: BLE001 - classified below
             usage = usage + Usage(calls=1)
-            failure = describe(exc, settings)
+            failure = describe(exc, settings, timeout)
+            guard.failed_request(failure.kind, failure.message)
             last, kind = failure.message, failure.kind
             log.warning("%s: attempt %d/%d failed: %s", role, attempt, max_attempts, last)
             nxt = next_method(method, failure, native)
@@ -220,6 +222,7 @@ def call_structured(
                 time.sleep(delay if left is None else max(0.0, min(delay, left - MIN_CALL_S)))
             continue
         raw_msg: AIMessage = out["raw"] if native else out
+        guard.answered()
         usage = usage + Usage.from_message(raw_msg)
         raw = _raw_text(raw_msg)
         # langchain's parsers "complete" truncated JSON (parse_partial_json), which would

@@ -80,17 +80,21 @@ def call_with_tools(llm: BaseChatModel, messages: list[Any], tools: list[dict[st
                                 "run)", kind="skipped", run=run)
         timeout = guard.timeout(settings.llm_timeout_s)
         if timeout < MIN_CALL_S:
+            if run.rounds == 0:
+                guard.skip()  # not sent: no run time left
             break
         runnable = bounded(llm, settings, role, timeout).bind_tools(tools)
         run.rounds += 1
         try:
             reply: AIMessage = runnable.invoke(convo)
         except Exception as exc:  # noqa: BLE001 - classified, counted, re-raised
-            failure = describe(exc, settings)
+            failure = describe(exc, settings, timeout)
             run.usage = run.usage + Usage(calls=1)
+            guard.failed_request(failure.kind, failure.message)
             guard.record(failure.kind, failure.message)
             raise ToolCallError(redact(f"{role}: tool call failed: {failure.message}",
                                        settings), kind=failure.kind, run=run) from None
+        guard.answered()
         run.usage = run.usage + Usage.from_message(reply)
         if not reply.tool_calls:
             run.text = reply.text if hasattr(reply, "text") else str(reply.content)

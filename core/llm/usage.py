@@ -57,3 +57,24 @@ class Usage(BaseModel):
             prompt = token_usage.get("prompt_tokens")
             completion = token_usage.get("completion_tokens")
         return cls(calls=1, prompt_tokens=int(prompt or 0), completion_tokens=int(completion or 0))
+
+
+class LLMAccount(BaseModel):
+    """What the LLM endpoint did in a run (or a phase of one); ``a + b`` sums the counts."""
+
+    replies: int = Field(default=0, ge=0, description="Requests the endpoint answered.")
+    failed: int = Field(default=0, ge=0, description="Requests that got no reply (HTTP "
+                        "error, timeout, connection failure).")
+    skipped: int = Field(default=0, ge=0, description="Calls not sent: the breaker was open "
+                         "or no run time was left.")
+    reason: str = Field(default="", description='The last failure in a few words ("HTTP 500").')
+
+    def __add__(self, other: LLMAccount) -> LLMAccount:
+        return LLMAccount(replies=self.replies + other.replies, failed=self.failed + other.failed,
+                          skipped=self.skipped + other.skipped,
+                          reason=other.reason or self.reason)
+
+    @property
+    def never_answered(self) -> bool:
+        """Requests were made or skipped and none got a reply."""
+        return self.replies == 0 and (self.failed + self.skipped) > 0

@@ -25,6 +25,7 @@ from pydantic import BaseModel, Field
 from core.agent.deps import AgentDeps
 from core.agent.roles.planner import FILING_CUES
 from core.agent.roles.quality import LOW_RELEVANCE
+from core.agent.roles.retrieval import removed_filings
 from core.agent.roles.sentences import content_words
 from core.agent.state import (
     Decision,
@@ -119,7 +120,8 @@ def revision_for(step: PlanStep, state: ResearchState, deps: AgentDeps
     if step.section and "drop section" not in done:
         return step.model_copy(update={"section": None}), \
             f"drop section: the '{step.section}' filter found nothing usable; search all sections"
-    if step.doc_ids and "drop documents" not in done:
+    if step.doc_ids and "drop documents" not in done \
+            and not removed_filings(step.doc_ids, deps):  # never another company's filing
         return step.model_copy(update={"doc_ids": []}), \
             "drop documents: search every document in scope"
     broad = content_words(step.sub_question, limit=4)

@@ -61,22 +61,55 @@ def hit_to_evidence(hit: Hit) -> Evidence:
                     page=c.page, score=hit.score, label=hit.citation_label)
 
 
+def removed_filings(doc_ids: list[str] | None, deps: AgentDeps) -> list[str]:
+    """Of ``doc_ids``, the filings deleted from the corpus since the run read it (the
+    retriever's store no longer has them); [] when the retriever has no store to ask."""
+    get = getattr(getattr(deps.retriever, "store", None), "get_document", None)
+    if not doc_ids or not callable(get):
+        return []
+    return [d for d in doc_ids if get(d) is None]
+
+
+def _removed_note(gone: list[str], left: list[str], deps: AgentDeps) -> str:
+    names = []
+    for doc_id in gone:
+        doc = deps.corpus.doc(doc_id)
+        parts = [p for p in (doc.company, doc.form_type, doc.period) if p and p != "unknown"] \
+            if doc else []
+        names.append(f"{' '.join(parts)} ({doc.file_name})" if doc else doc_id)
+    was = "was" if len(gone) == 1 else "were"
+    rest = ("; this step has no filing left to search and is not widened to other filings"
+            if not left else "; the step searches the rest of its filings")
+    return f"{', '.join(names)} {was} deleted from the corpus during the run{rest}."
+
+
 def search_filings(step: PlanStep, query: str, strategy: str, scope: list[str],
                    deps: AgentDeps) -> tuple[list[Hit], dict, dict, str | None]:
-    """Candidates ``(hits, filters, timings, warning)``; a bad filter becomes a warning."""
+    """Candidates ``(hits, filters, timings, warning)``; a bad filter becomes a warning.
+
+    A filing of the step deleted during the run is left out and named in the warning; a
+    step with none of its filings left finds nothing (never another company's filing)."""
     doc_ids = step.doc_ids or scope or None
     sections = [step.section] if step.section else None
+    note = None
+    gone = removed_filings(doc_ids, deps)
+    if gone and doc_ids:
+        doc_ids = [d for d in doc_ids if d not in gone]
+        note = _removed_note(gone, doc_ids, deps)
+        if not doc_ids:
+            return [], {"doc_ids": [], "sections": sections or []}, {}, note
     key = retrieval_key(deps, query, strategy, doc_ids, sections)
     cached = cached_hits(deps, key)
     if cached is not None:
-        return cached[0], cached[1], {CACHE_HIT: 1.0}, None
+        return cached[0], cached[1], {CACHE_HIT: 1.0}, note
     try:
         result = deps.retriever.search(query, strategy=strategy, k=deps.settings.top_k,
                                        doc_ids=doc_ids, sections=sections, rerank=False)
     except RetrievalError as exc:
-        return [], {"doc_ids": doc_ids or [], "sections": sections or []}, {}, str(exc)
+        problem = f"{note} {exc}" if note else str(exc)
+        return [], {"doc_ids": doc_ids or [], "sections": sections or []}, {}, problem
     store_hits(deps, key, result.hits, result.filters)
-    return result.hits, result.filters, result.timings_ms, None
+    return result.hits, result.filters, result.timings_ms, note
 
 
 def search_web(query: str, deps: AgentDeps, after: str | None = None

@@ -1,0 +1,66 @@
+"""Issue 22: the Library's "Check the corpus" panel runs the doctor: on a data folder with its
+chroma/ deleted and a truncated run record it lists both, its Repair button mends them (the
+vectors embedded again from the registry, no filing parsed), and a second check finds
+nothing; vector search has hits again."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.app.corpus import Corpus
+from core.foundation.config import Settings
+from core.store.vectors import get_client, reopen_client
+from testkit.agent_fakes import make_service
+from tests.test_app import APP, TIMEOUT, app_env, ok, texts  # noqa: F401  (fixture)
+
+SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample" / "northwind-10k-fy2024.htm"
+
+
+@pytest.fixture
+def damaged(app_env):  # noqa: F811
+    from testkit.fakes.embedder import HashEmbedder
+
+    settings = Settings(data_dir=app_env / "store", _env_file=None)
+    corpus = Corpus(settings, embedder=HashEmbedder())
+    corpus.ingest_path(SAMPLE)
+    record = make_service(settings).ask("What drove Acme's revenue in fiscal 2023?")
+    corpus.store.close()
+    shutil.rmtree(settings.chroma_dir)
+    reopen_client(settings, get_client(settings))  # as the app's process opens it
+    run = settings.runs_dir / f"{record.id}.json"
+    run.write_text(run.read_text()[:200])
+    return settings, record.id
+
+
+def test_the_library_panel_checks_and_repairs_the_corpus(damaged, monkeypatch):
+    settings, run_id = damaged
+    at = ok(AppTest.from_file(APP, default_timeout=TIMEOUT).run())
+    ok(at.switch_page("app_pages/library.py").run())
+    assert "Check the corpus" in [e.label for e in at.expander]
+    ok(at.button(key="lib_doctor_check").click().run())
+    shown = texts(at)
+    assert "vectors: 35 chunk(s) of 1 filing(s) have no vector" in shown, shown
+    assert f"run record: {run_id} cannot be read" in shown
+    assert (settings.runs_dir / f"{run_id}.json").exists()  # checking changes nothing
+
+    from core.ingest import pipeline
+
+    monkeypatch.setattr(pipeline, "prepare", lambda *a, **k: pytest.fail("parsed again"))
+    ok(at.button(key="lib_doctor_repair").click().run())
+    shown = texts(at)
+    assert "repaired: 35 chunks of 1 filing(s) embedded again from the registry" in shown
+    assert f"repaired: moved to runs/quarantine/{run_id}.json" in shown
+    assert "2 problem(s) repaired" in shown
+    ok(at.button(key="lib_doctor_check").click().run())
+    assert "Nothing wrong (checkpoints, cache, registry, vectors, originals, run records " \
+        "checked)." in texts(at)
+
+    from testkit.fakes.embedder import HashEmbedder
+
+    vec = Corpus(settings, embedder=HashEmbedder(), sweep=False).search(
+        "Northwind revenue", strategy="vector", k=3)
+    assert vec.hits and vec.warnings == []
