@@ -17,6 +17,8 @@ LIB_BROWSE_DOC = "lib_browse_doc"
 LIB_BROWSE_SECTION = "lib_browse_section"
 LIB_CONFIRM_DELETE = "lib_confirm_delete"
 LIB_FOCUS_CHUNK = "lib_focus_chunk"  # chunk to highlight (opened from a citation)
+LIB_FOCUS_SPAN = "lib_focus_span"  # (start, end) of the cited part of that chunk
+LIB_LINK_SEEN = "lib_link_seen"  # the ?chunk= link already applied to the browser
 LIB_JOB = "lib_ingest_job"  # id of the ingest job this session started
 
 # --- research ----------------------------------------------------------------

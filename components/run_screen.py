@@ -24,13 +24,16 @@ from core.app.cited import CitedPassage
 
 
 def open_in_library(p: CitedPassage) -> None:
-    """Switch to the Library with the passage's document and section selected."""
+    """Switch to the Library at the passage's chunk (``?chunk=<id>``: the link can be shared;
+    the chunk is shown open, its cited sentence marked, scrolled into view)."""
     if p.chunk is None:
         return
     st.session_state[keys.LIB_BROWSE_DOC] = p.chunk.doc_id
     st.session_state[keys.LIB_BROWSE_SECTION] = p.chunk.section
     st.session_state[keys.LIB_FOCUS_CHUNK] = p.chunk.chunk_id
-    st.switch_page("app_pages/library.py")
+    st.session_state[keys.LIB_FOCUS_SPAN] = list(p.highlight) if p.highlight else None
+    st.session_state[keys.LIB_LINK_SEEN] = p.chunk.chunk_id
+    st.switch_page("app_pages/library.py", query_params={"chunk": p.chunk.chunk_id})
 
 
 def answer_figures(record: Any, event: Any = None) -> tuple[list[Any], list[Any]]:

@@ -192,10 +192,37 @@ def test_long_sections_are_browsed_page_by_page(app_env):
     box.select(section).run()
     pager = at.number_input[0]
     assert pager.proto.max >= 2 and pager.value == 1
-    ids = [c.value for c in at.caption if c.value.startswith("`")]
-    assert len(ids) == 15
+    listed = [e.label for e in at.expander if e.label.startswith("\\#")]
+    assert len(listed) == 15  # collapsed: the first words, the text on click
+    assert all(not e.proto.expanded for e in at.expander if e.label.startswith("\\#"))
+    assert all(len(label) < 160 for label in listed)
     pager.set_value(2).run()
-    assert [c.value for c in at.caption if c.value.startswith("`")] != ids
+    assert [e.label for e in at.expander if e.label.startswith("\\#")] != listed
+
+
+def test_a_chunk_link_opens_the_library_at_that_chunk(app_env):
+    at = boot("app_pages/library.py")
+    body = "".join(f"Risk {i}: competition from rivals may reduce our margins and share. " * 12
+                   + "\n\n" for i in range(40))
+    text = ("ACME Corp Form 10-K Annual Report\n\nItem 1A. Risk Factors\n\n" + body).encode()
+    at.file_uploader[0].set_value(("acme-10k.txt", text, "text/plain")).run()
+    at.button(key="lib_ingest").click().run()
+    box = at.selectbox(key=keys.LIB_BROWSE_SECTION)
+    section = max(box.options, key=lambda o: o.startswith("Item 1A"))
+    box.select(section).run()
+    pages = at.number_input[0].proto.max
+    at.number_input[0].set_value(pages).run()
+    last = [e.label for e in at.expander if e.label.startswith("\\#")][-1]
+    index = int(last[2:].split(" ", 1)[0])  # "\#37 — Risk …"
+    doc_id = documents_table(at).loc[0, "doc id"]
+    target = f"{doc_id}-{index:05d}"  # the chunk id (core.ingest.chunking)
+    at.switch_page("app_pages/research.py").run()
+    at.query_params["chunk"] = target
+    ok(at.switch_page("app_pages/library.py").run())
+    assert at.selectbox(key=keys.LIB_BROWSE_SECTION).value == section
+    assert at.number_input[0].value == pages  # the page holding the chunk
+    assert "cited chunk" in texts(at)
+    assert any(target in c.value for c in at.caption)  # shown open, not collapsed
 
 
 # --- research -----------------------------------------------------------------------------
