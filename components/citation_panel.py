@@ -130,8 +130,19 @@ def render_page_view(p: CitedPassage, page_image: Callable[[CitedPassage, int], 
               if shown.sentence_marked else "the passage is marked in yellow"
               if shown.passage_marked else "the passage could not be located word for word on "
               "the rendered page (its text was extracted differently); the index places it here")
+    caption = f"{md_escape(p.source)}: {label}PDF page {page} of {shown.n_pages} — {marked}"
     st.image(shown.png, width="stretch")
-    st.caption(f"{md_escape(p.source)}: {label}PDF page {page} of {shown.n_pages} — {marked}")
+    st.caption(caption)
+    if st.button("Open the page large", key=f"{key}_large", icon="🔍",
+                 help="The rendered page in a wide window, readable at full size."):
+        _large_page(shown.png, caption)
+
+
+@st.dialog("The cited page", width="large")
+def _large_page(png: bytes, caption: str) -> None:
+    """The rendered PDF page, as wide as the window allows (Esc or ✕ closes it)."""
+    st.image(png, width="stretch")
+    st.caption(caption)
 
 
 def render_citation_panel(

@@ -106,6 +106,14 @@ def test_a_pdf_citation_shows_the_page_as_filed_with_the_passage_marked():
     images = [e for e in walk(at.main) if type(e).__name__ == "Image"]
     assert images, "the PDF page is rendered"
     assert "PDF page 3 of 3 — the cited sentence is marked" in texts(at)
+    large = next(b for b in at.button if b.label == "Open the page large")
+    ok(large.click().run())
+    dialogs = [e for e in walk(at._tree) if getattr(e, "type", "") == "dialog"
+               or type(e).__name__ == "Dialog"]
+    assert dialogs, "the page opens in a wide window"
+    inside = [e for e in walk(dialogs[0]) if type(e).__name__ == "Image"]
+    assert inside and dialogs[0].proto.dialog.is_open
+    assert "LARGE" in str(dialogs[0].proto.dialog)  # the wide dialog, not the side column
 
 
 # --- 2. the plan as step cards ------------------------------------------------------------
