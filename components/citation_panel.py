@@ -8,15 +8,18 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+import pandas as pd
 import streamlit as st
 
 from components.text import md_escape
 from core.app.cited import CitedPassage, best_span, squeeze
+from core.app.table_grid import Grid, table_grid
 from core.foundation.types import Chunk
 
 PASSAGE, IN_FILING = "Passage", "In the filing"
 MARK = "orange-background"
 NEIGHBOUR_MARK = "gray-background"
+ROW_MARK = "background-color: #ffe0b2"
 
 
 def highlighted(text: str, span: tuple[int, int] | None, colour: str = MARK) -> str:
@@ -59,6 +62,26 @@ def with_row(p: CitedPassage, row: str) -> CitedPassage:
     return replace(p, highlight=span, claim="") if span else p
 
 
+def grid_frame(grid: Grid) -> pd.DataFrame:
+    """A table grid as a frame (its column headings as the frame's columns)."""
+    return pd.DataFrame(grid.rows, columns=grid.header)
+
+
+def render_grid(grid: Grid) -> None:
+    """A cited table as a grid: its caption above, column headings, the cited row(s) marked."""
+    for line in grid.caption[-3:]:
+        st.caption(md_escape(line))
+    frame = grid_frame(grid)
+    marked = set(grid.marked)
+    styled = frame.style.apply(lambda row: [ROW_MARK if row.name in marked else ""] * len(row),
+                               axis=1)
+    st.dataframe(styled, hide_index=True, width="stretch")
+    if marked:
+        st.caption("The cited row is marked.")
+    for line in grid.after[:3]:
+        st.caption(md_escape(line))
+
+
 def passage_header(p: CitedPassage) -> None:
     """'[n] Source' and where it is (section, printed page)."""
     st.markdown(f"**[{p.n}] {md_escape(p.source)}**")
@@ -79,10 +102,15 @@ def render_passage(p: CitedPassage, row: str = "") -> None:
         st.warning(f"[{p.n}] The cited passage is no longer in the corpus and was not stored "
                    "with this run (its document was deleted or re-ingested differently).")
         return
-    if p.context:
-        st.caption("Table: " + md_escape(p.context).replace("\n", " · "))
-    with st.container(border=True):
-        st.markdown(highlighted(p.text, p.highlight) or "_(empty passage)_")
+    grid = table_grid(p.text, p.highlight) if p.chunk is not None and \
+        p.chunk.kind == "table" else None
+    if grid is not None:
+        render_grid(grid)
+    else:
+        if p.context:
+            st.caption("Table: " + md_escape(p.context).replace("\n", " · "))
+        with st.container(border=True):
+            st.markdown(highlighted(p.text, p.highlight) or "_(empty passage)_")
     if row:
         found = "highlighted above" if p.highlight else "not found word for word in the passage"
         st.caption(f"The row the figure was read from: “{md_escape(row)}” ({found})")
