@@ -9,6 +9,7 @@ from __future__ import annotations
 APP_OVERRIDES = "app_settings_overrides"  # dict of Settings field -> value (session only)
 APP_FLASH = "app_flash"  # list of (level, message) shown once on the next run
 APP_SETTINGS_LOADED = "app_settings_loaded"  # the saved settings file was read this session
+APP_ACTIVITY = "app_activity_slot"  # (sidebar placeholder, lines function) of this run
 
 # --- library -----------------------------------------------------------------
 LIB_UPLOAD_NONCE = "lib_upload_nonce"  # bumped to clear the uploader after an ingest
