@@ -84,6 +84,27 @@ def cited_answer(answer: str, citations: Sequence[dict[str, Any]], *, key: str, 
                   figures=figures, evidence_ids=[e.id for e in evidence], **kwargs)
 
 
+def run_caption(thread_id: str, record: Any, timings: dict[str, float], backend: str) -> str:
+    """'Run … · backend: … · plan on screen in 1.2 s · run time 9.3 s (planning 1.1 s)'.
+
+    The run time and backend are the run record's (they survive a reload and name what
+    answered); this session's own measurements fill in while the record has none."""
+    parts = [f"Run {thread_id}"]
+    ran = getattr(record, "backend", "") if record is not None and getattr(
+        record, "wall_s", 0) else ""
+    parts.append(f"backend: {ran or backend}")
+    if "plan_s" in timings:
+        parts.append(f"plan on screen in {timings['plan_s']:.2f} s")
+    wall = getattr(record, "wall_s", 0.0) if record is not None else 0.0
+    if wall:
+        planning = getattr(record, "planning_s", 0.0) or 0.0
+        parts.append(f"run time {wall:.2f} s" + (f" (planning {planning:.2f} s)" if planning
+                                                  else ""))
+    elif "answer_s" in timings:
+        parts.append(f"answered in {timings['answer_s']:.2f} s")
+    return " · ".join(parts)
+
+
 def trace_label(record: Any, live: bool = False) -> str:
     """'Research trace · 3 steps · 1 revision · 0 LLM calls · 9.3 s'."""
     if live:

@@ -58,3 +58,16 @@ def test_the_sidebar_ticks_while_a_job_runs_and_stops_after(app_env, monkeypatch
     at = ok(AppTest.from_file(APP, default_timeout=TIMEOUT).run())
     assert not any(line.startswith("Compare:") for line in _sidebar_info(at))
     assert asked[-1] is False and real(False) is None  # idle: nothing redraws on its own
+
+
+def test_the_run_time_is_read_from_the_run_record_after_a_reload(app_env):  # noqa: F811
+    from tests.test_app import boot, finished_run, thread_of
+
+    at = finished_run(boot())
+    thread = thread_of(at)
+    fresh = AppTest.from_file(APP, default_timeout=TIMEOUT)  # a reload: a new session
+    fresh.query_params["thread"] = thread
+    ok(fresh.run())
+    caption = next(c.value.replace("\\", "") for c in fresh.caption
+                   if c.value.replace("\\", "").startswith(f"Run {thread}"))
+    assert "run time " in caption and "backend: offline engine" in caption, caption
