@@ -248,6 +248,14 @@ def test_compare_times_only_the_answer_and_gives_verdicts_and_a_diff():
                                                                 "neither"}
     assert verdicts["deep agent"].str.contains(r"✓ covered \[\d").any()
     assert "How the answers differ" in [s.value for s in at.subheader]
+    order = [s.value for s in at.subheader]
+    assert order[-1] == "Verdict"  # the comparison ends with its one-line verdict
+    verdict = " ".join(a.value.replace("\\", "") for a in (*at.success, *at.warning, *at.info)
+                       if a.value.replace("\\", "").startswith("Verdict:"))
+    assert re.search(r"covers [\d.]+ of \d+ sub-question\(s\) \((baseline|deep) [\d.]+\)",
+                     verdict), verdict
+    diff_text = " ".join(m.value for m in at.markdown).replace("\\", "")
+    assert "Configure an LLM" not in diff_text and "Extractive brief" not in diff_text
     time_help = [m.proto.help for m in at.metric if m.label == "Time"]
     assert any("first-run setup" in h for h in time_help)
     ok(at.button(key="FormSubmitter:cmp_form-Compare").click().run())  # a second comparison
