@@ -223,7 +223,7 @@ if summary is None:
     st.stop()
 
 st.subheader("Baseline vs deep agent")
-st.dataframe(ec.system_table(summary), hide_index=True, width="stretch")
+ec.render_table(ec.system_table(summary))
 ec.render_metric_bars(summary, key="eval_bars")
 with st.expander("How each metric was computed"):
     for key, names in summary.metric_names.items():
@@ -235,7 +235,7 @@ ec.render_recall_curves(summary, key="eval_recall")
 st.subheader("Per question")
 frame = ec.questions_frame(saved.results)
 if not frame.empty:
-    st.dataframe(frame, hide_index=True, width="stretch")
+    ec.render_table(frame)
     quality = st.selectbox("Quality axis", ["answer_correctness", "numeric_correctness",
                                             "faithfulness", "context_recall",
                                             "gold_evidence_recall"],
