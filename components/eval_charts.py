@@ -32,6 +32,8 @@ EVAL_PREVIOUS = "eval_previous_id"  # evaluation to compare with
 EVAL_DRILL = "eval_drill_question"  # question id opened in the drill-down
 EVAL_DRILL_SYSTEM = "eval_drill_system"
 EVAL_QUALITY = "eval_quality_metric"  # y axis of the cost vs quality scatter
+EVAL_CORPUS = "eval_corpus"  # "yours" or "sample" (the sample corpus, kept apart)
+EVAL_LOAD_SAMPLE = "eval_load_sample"  # load the sample filing into the sample corpus now
 
 SYSTEM_COLOURS = {"baseline": "#8c8c8c", "deep": "#1f4e79"}
 STRATEGY_COLOURS = {"keyword": "#b35900", "vector": "#2e7d32", "hybrid": "#6a1b9a",
