@@ -196,8 +196,8 @@ def _cancel_button() -> None:
 
 
 def _finished_actions(record) -> None:
-    c1, c2, c3, c4 = st.columns([1, 1, 1, 2])
-    render_export_buttons(c1, c2, record, settings, "res", names)
+    c1, c2, ch, c3, c4 = st.columns([1, 1, 1, 1, 2])
+    render_export_buttons(c1, c2, record, settings, "res", names, html_col=ch)
     if c3.button("Compare with baseline", key="res_compare"):
         ss[keys.CMP_QUESTION] = record.question
         ss[keys.CMP_DEEP_RUN] = record.id

@@ -249,7 +249,8 @@ def test_review_approve_answer_with_the_offline_engine(app_env):
     assert len(at.get("plotly_chart")) >= len(steps)
     assert "LLM calls" in [m.label for m in at.metric]
     assert "[1]" in answer_text(at) and "Offline engine" in answer_text(at)
-    assert [b.label for b in at.get("download_button")] == ["Export Markdown", "Export JSON"]
+    assert [b.label for b in at.get("download_button")] == ["Export Markdown", "Export JSON",
+                                                            "Export HTML"]
     pills = at.pills[0]
     ok(pills.set_value(1).run())
     assert "Northwind" in texts(at)
@@ -325,7 +326,8 @@ def test_runs_page_replays_exports_and_deletes(app_env):
     assert table.loc[0, "backend"] == "offline engine"
     assert "Northwind" in table.loc[0, "companies"]
     assert [s.label for s in at.status] == live_labels  # replayed exactly as it streamed
-    assert [b.label for b in at.get("download_button")] == ["Export Markdown", "Export JSON"]
+    assert [b.label for b in at.get("download_button")] == ["Export Markdown", "Export JSON",
+                                                            "Export HTML"]
     at.button(key="runs_delete").click().run()
     ok(at.button(key="runs_delete_yes").click().run())
     assert "No runs yet" in texts(at)
