@@ -86,10 +86,16 @@ class StepCard:
                 st.caption("Filters: " + ", ".join(scope))
 
     def update(self, event: ev.EventBase) -> None:
-        """Draw ``event`` into its slot."""
+        """Draw ``event`` into its slot; an event the card has no widgets for (a role
+        registered later) as the text it gives (``EventBase.card``) in order."""
         handler = getattr(self, f"_on_{event.type}", None)
         if handler is not None:
             handler(event)
+            return
+        text = event.card()
+        if text:
+            with self.notes:
+                st.markdown(md_escape(text.strip()).replace("\n", "  \n"))
 
     def _on_facts_found(self, e) -> None:
         with self.facts.container():

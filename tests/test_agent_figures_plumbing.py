@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import io
 
-from core.agent.events import FactsFound, FactView, FigureComputed, parse_event
+from core.agent.events import FactsFound, FactView, FigureComputed
 from core.agent.plan_edit import normalise_plan, parse_plan
+from core.agent.stages import parse_event
 from core.agent.state import Answer, PlanStep, StepRecord
 from core.app.checkpointing import state_types
 from core.app.plan_draft import drafts_from_plan, to_plan
 from core.cli.agent import print_plan
-from core.cli.agent_figures import computation_table, format_facts
+from core.cli.agent_figures import computation_table
 from core.figures.model import FigureInput, FigureRequest, FigureResult, WorkRow
 from core.foundation.types import Fact
 from core.store.checkpoints import serializer, sqlite_checkpointer
@@ -64,7 +65,7 @@ def test_figure_events_round_trip_as_typed_events():
         again = parse_event(ev.model_dump(mode="json"))
         assert type(again) is type(ev) and again == ev
     assert facts.facts[1].period == "FY2023" and facts.facts[1].page == 50
-    line = format_facts(facts)
+    line = facts.line()
     assert "revenue[FY2023]: $26,974 USD — Revenue [xbrl us-gaap:Revenues, p. 50, chunk " \
            "d1-00042]" in line
 

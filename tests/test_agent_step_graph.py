@@ -13,8 +13,9 @@ from collections import Counter
 from pathlib import Path
 
 from core.agent.graph import build_graph, picture
+from core.agent.stages import STAGES
 from core.agent.state import RoleUsage, StepRecord
-from core.agent.step_graph import NODES, step_view
+from core.agent.step_routes import step_view
 from core.foundation.config import Settings
 from testkit.agent_fakes import QUESTION, make_service
 from tests.test_agent_figures import _service, nvda  # noqa: F401 - the module's fixture
@@ -27,7 +28,7 @@ OUTER = {"__start__", "route", "plan", "review", "dispatch", "research_step", "s
 def test_the_outer_graph_keeps_the_node_names_a_paused_run_stops_at():
     assert set(build_graph(None).get_graph().nodes) == OUTER
     nodes, _ = picture()
-    assert {f"research_step:{n}" for n in NODES} <= set(nodes)
+    assert {f"research_step:{s.name}" for s in STAGES} <= set(nodes)
 
 
 def test_every_stage_a_run_reports_is_a_node_of_the_step_subgraph(settings):

@@ -1,17 +1,19 @@
 """Typed progress events: the only thing a UI needs to render a run, live or replayed.
 
-Nodes emit them through LangGraph's stream writer (``stream_mode="custom"``);
-``AgentEvent`` is the discriminated union (by ``type``) and ``parse_event``
-rebuilds one from JSON (run records store them as dicts).
+Nodes emit them through LangGraph's stream writer (``stream_mode="custom"``). Each event
+says how it reads as a line of the CLI (``line``) and, unless a step card draws it with
+widgets of its own, in its step's card (``card``, Markdown). The events of the outer graph
+are ``RUN_EVENTS``; a step stage declares the events it emits in its registration
+(``core.agent.stages``), where the union that rebuilds an event from JSON is made.
 """
 
 from __future__ import annotations
 
 import time
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field, TypeAdapter
+from pydantic import BaseModel, Field
 
 from core.agent.state import Coverage, Decision, PlanStep, RoleUsage, Strategy, Tool
 from core.figures.model import FigureInput, FigureResult
@@ -32,6 +34,24 @@ class EventBase(BaseModel):
     elapsed_ms: float = Field(default=0.0, description="Time the node spent so far.")
     usage: RoleUsage | None = Field(default=None, description="LLM usage, when an LLM was called.")
     at: str = Field(default_factory=_now, description="UTC timestamp.")
+
+    def line(self) -> str | None:
+        """The event as the CLI prints it (a line or a few); None: not printed."""
+        return None
+
+    def card(self) -> str | None:
+        """Text for the step card (plain, shown escaped), for an event the card has no
+        widgets of its own for (a role added later); by default its CLI line."""
+        return self.line()
+
+
+def usage_note(event: EventBase) -> str:
+    """'  (LLM 1 call(s), 420 tokens)' for an event that called the LLM; '' otherwise."""
+    u = event.usage
+    if u and u.cache_hits and not u.calls:
+        return f"  (LLM: {u.cache_hits} cached)"
+    cached = f", {u.cache_hits} cached" if u and u.cache_hits else ""
+    return f"  (LLM {u.calls} call(s), {u.total} tokens{cached})" if u and u.calls else ""
 
 
 class HitView(BaseModel):
@@ -69,6 +89,9 @@ class RouteChosen(EventBase):
     reason: str
     review: bool = Field(default=True, description="Whether the plan pauses for review.")
 
+    def line(self) -> str:
+        return f"router: {self.reason}"
+
 
 class PlanProposed(EventBase):
     type: Literal["plan_proposed"] = "plan_proposed"
@@ -76,11 +99,18 @@ class PlanProposed(EventBase):
     source: Literal["llm", "offline"]
     notes: list[str] = Field(default_factory=list, description="Adjustments made to the plan.")
 
+    def line(self) -> str:
+        notes = "".join(f"\n  note: {n}" for n in self.notes)
+        return f"plan proposed ({self.source}, {len(self.plan)} steps){usage_note(self)}{notes}"
+
 
 class PlanApproved(EventBase):
     type: Literal["plan_approved"] = "plan_approved"
     plan: list[PlanStep]
     edited: bool = Field(description="True when the analyst changed the proposed plan.")
+
+    def line(self) -> str:
+        return f"plan approved{' (edited)' if self.edited else ''}: {len(self.plan)} steps"
 
 
 class StepStarted(EventBase):
@@ -95,6 +125,11 @@ class StepStarted(EventBase):
     depends_on: list[int] = Field(default_factory=list,
                                   description="Earlier steps whose findings this step uses.")
 
+    def line(self) -> str:
+        where = f", {self.section}" if self.section else ""
+        retry = f" (retry {self.attempt})" if self.attempt else ""
+        return f"\n▶ step {(self.step or 0) + 1}{retry}: {self.sub_question}  [{self.tool}{where}]"
+
 
 class QueryRewritten(EventBase):
     type: Literal["query_rewritten"] = "query_rewritten"
@@ -102,12 +137,18 @@ class QueryRewritten(EventBase):
     query: str
     source: Literal["llm", "offline"]
 
+    def line(self) -> str:
+        return f"  query: {self.query}  ({self.source}){usage_note(self)}"
+
 
 class StrategyChosen(EventBase):
     type: Literal["strategy_chosen"] = "strategy_chosen"
     strategy: Strategy | Literal["web"]
     justification: str
     source: Literal["llm", "offline"]
+
+    def line(self) -> str:
+        return f"  strategy: {self.strategy} — {self.justification}"
 
 
 class HitsRetrieved(EventBase):
@@ -119,6 +160,12 @@ class HitsRetrieved(EventBase):
     hits: list[HitView]
     timings_ms: dict[str, float] = Field(default_factory=dict)
 
+    def line(self) -> str:
+        after = self.filters.get("after")
+        why = "; ".join(self.filters.get("after_reason", []))
+        dated = f" (published on/after {after[0]}{f': {why}' if why else ''})" if after else ""
+        return f"  retrieved {len(self.hits)} candidate(s) in {self.elapsed_ms:.0f} ms{dated}"
+
 
 class HitsReranked(EventBase):
     type: Literal["hits_reranked"] = "hits_reranked"
@@ -126,12 +173,21 @@ class HitsReranked(EventBase):
     hits: list[HitView]
     reranker: RerankerInfo | None = None
 
+    def line(self) -> str:
+        who = self.reranker.name if self.reranker else "first-stage order"
+        top = "".join(f"\n    {h.rank}. {h.label} ({h.score:.3f})" for h in self.hits[:3])
+        return f"  reranked by {who}:{top}"
+
 
 class ContextDistilled(EventBase):
     type: Literal["context_distilled"] = "context_distilled"
     context: str
     evidence_ids: list[str]
     source: Literal["llm", "offline"]
+
+    def line(self) -> str:
+        return (f"  distilled: {len(self.evidence_ids)} evidence item(s) ({self.source})"
+                f"{usage_note(self)}")
 
 
 class StepReflected(EventBase):
@@ -141,6 +197,9 @@ class StepReflected(EventBase):
     attempt: int = 0
     quality: dict[str, Any] | None = Field(
         default=None, description="StepQuality: relevance, coverage, consistency, notes.")
+
+    def line(self) -> str:
+        return f"  finding [{self.coverage}]: {self.finding}"
 
 
 class FactView(BaseModel):
@@ -188,6 +247,21 @@ class FactsFound(EventBase):
                                      "holding no financial statements, by name.")
     notes: list[str] = Field(default_factory=list)
 
+    def line(self) -> str:
+        """The facts, one line each: input, value as printed, source, page, chunk."""
+        lines = [f"  facts for {self.metric} {', '.join(self.periods)}: "
+                 f"{sum(f.used for f in self.facts)} found"]
+        for f in self.facts:
+            where = f"{f.source}{f' {f.concept}' if f.concept else ''}" \
+                + (f", p. {f.page}" if f.page else "") \
+                + (f", chunk {f.chunk_id}" if f.chunk_id else ", not printed")
+            mark = "" if f.used else " (alternative)"
+            lines.append(f"    {f.ref or f.period}: {f.printed or f'{f.value:,.0f}'} {f.unit} "
+                         f"— {f.label} [{where}]{mark}")
+        lines += [f"    missing: {m}" for m in self.missing]
+        lines += [f"    no financial statements: {n}" for n in self.no_statements]
+        return "\n".join(lines)
+
 
 class FigureComputed(EventBase):
     """A figure step's result: the value in the unit asked, the arithmetic, the table."""
@@ -196,11 +270,20 @@ class FigureComputed(EventBase):
     formula: str
     result: FigureResult
 
+    def line(self) -> str:
+        r = self.result
+        work = f"\n    {r.work}" if r.work else ""
+        missing = "".join(f"\n    missing: {m}" for m in r.missing)
+        return f"  computed {self.formula} = {r.display or 'not computed'}{work}{missing}"
+
 
 class PolicyDecided(EventBase):
     type: Literal["policy_decided"] = "policy_decided"
     decision: Decision
     reason: str
+
+    def line(self) -> str:
+        return f"  policy: {self.decision} — {self.reason}"
 
 
 class PlanRevised(EventBase):
@@ -209,6 +292,9 @@ class PlanRevised(EventBase):
     before: PlanStep
     after: PlanStep
     revisions_used: int
+
+    def line(self) -> str:
+        return f"  revised step {(self.step or 0) + 1}: {self.change}"
 
 
 class AnswerReady(EventBase):
@@ -231,25 +317,21 @@ class Warning(EventBase):  # noqa: A001 - the event's name in the protocol
     message: str
     role: str | None = None
 
+    def line(self) -> str:
+        return f"  ! {self.message}"
+
 
 class Error(EventBase):
     type: Literal["error"] = "error"
     message: str
 
-
-AgentEvent = Annotated[
-    RouteChosen | PlanProposed | PlanApproved | StepStarted | QueryRewritten | StrategyChosen
-    | HitsRetrieved | HitsReranked | ContextDistilled | StepReflected | PolicyDecided | PlanRevised
-    | FactsFound | FigureComputed | AnswerReady
-    | Warning | Error,
-    Field(discriminator="type"),
-]
-_ADAPTER: TypeAdapter[Any] = TypeAdapter(AgentEvent)
+    def line(self) -> str:
+        return f"✗ {self.message}"
 
 
-def parse_event(data: dict[str, Any]) -> EventBase:
-    """Rebuild a typed event from its JSON dict."""
-    return _ADAPTER.validate_python(data)
+RUN_EVENTS: tuple[type[EventBase], ...] = (RouteChosen, PlanProposed, PlanApproved,
+                                           AnswerReady, Warning, Error)
+"""Events of the outer graph and of any node; a step stage's are in its registration."""
 
 
 def emit(event: EventBase) -> EventBase:

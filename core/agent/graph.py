@@ -22,6 +22,7 @@ from langgraph.graph import END, START, StateGraph
 
 from core.agent import control, dispatch, step_nodes
 from core.agent.deps import AgentDeps
+from core.agent.stages import STAGES
 from core.agent.state import ResearchState
 from core.agent.step_graph import research_step_node
 
@@ -65,11 +66,15 @@ def build_graph(deps: AgentDeps | None, checkpointer=None):
     return g.compile(checkpointer=checkpointer)
 
 
-@lru_cache(maxsize=1)
 def picture() -> tuple[tuple[str, ...], tuple[tuple[str, str, bool], ...]]:
     """(nodes, edges) of the compiled graph with its step subgraph drawn inside
     (``get_graph(xray=True)``: a step's stages are ``research_step:<stage>``); edges carry
-    their conditional flag."""
+    their conditional flag. Drawn again when a stage is registered."""
+    return _picture(tuple((s.name, s.follows) for s in STAGES))
+
+
+@lru_cache(maxsize=4)
+def _picture(stages: tuple) -> tuple[tuple[str, ...], tuple[tuple[str, str, bool], ...]]:
     drawable = build_graph(None).get_graph(xray=True)
     nodes = tuple(str(n) for n in drawable.nodes)
     edges = tuple((str(e.source), str(e.target), bool(e.conditional)) for e in drawable.edges)

@@ -9,7 +9,7 @@ stores these records (see ``checkpoint.py`` for its allow-list of types).
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Literal, TypedDict
+from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import BaseModel, Field
 
@@ -144,6 +144,8 @@ class StepWork(BaseModel):
                                         "far (look-up or compute).")
     fact_ids: list[str] = Field(default_factory=list, description="Chunks of the facts used "
                                 "by a figure step (its evidence, cited first).")
+    extra: dict[str, Any] = Field(default_factory=dict, description="What a registered "
+                                  "role without a field of its own keeps, by stage name.")
 
 
 class RoleUsage(BaseModel):

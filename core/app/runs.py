@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from core.agent.events import AgentEvent
+from core.agent.stages import RecordedEvents
 from core.agent.state import (
     Answer,
     Evidence,
@@ -54,7 +54,7 @@ class RunRecord(BaseModel):
     doc_scope: list[str] = Field(default_factory=list)
     plan: list[PlanStep] = Field(default_factory=list)
     plan_source: str = ""
-    events: list[AgentEvent] = Field(default_factory=list, description="Every event, in order.")
+    events: RecordedEvents = Field(default_factory=list, description="Every event, in order.")
     history: list[StepRecord] = Field(default_factory=list)
     revisions: list[Revision] = Field(default_factory=list)
     evidence: list[Evidence] = Field(default_factory=list, description="[n] is evidence[n - 1].")

@@ -27,7 +27,7 @@ from core.app.runs import (
     shown_status,
     unreadable_runs,
 )
-from core.cli.agent_figures import computation_table, figure_fields, format_facts
+from core.cli.agent_figures import computation_table, figure_fields
 from core.foundation.config import Settings
 from core.foundation.errors import AppError, PlanValidationError, require_question
 
@@ -52,63 +52,10 @@ def build_service(settings: Settings, *, offline: bool = False):
                                        web=get_web_search(settings)), corpus
 
 
-def _usage(ev: EventBase) -> str:
-    u = ev.usage
-    if u and u.cache_hits and not u.calls:
-        return f"  (LLM: {u.cache_hits} cached)"
-    cached = f", {u.cache_hits} cached" if u and u.cache_hits else ""
-    return f"  (LLM {u.calls} call(s), {u.total} tokens{cached})" if u and u.calls else ""
-
-
 def format_event(ev: EventBase) -> str | None:
-    """One readable line (or a few) for an event; None for the answer (printed apart)."""
-    t = ev.type  # type: ignore[attr-defined]
-    d: Any = ev
-    if t == "route_chosen":
-        return f"router: {d.reason}"
-    if t == "plan_proposed":
-        notes = "".join(f"\n  note: {n}" for n in d.notes)
-        return f"plan proposed ({d.source}, {len(d.plan)} steps){_usage(ev)}{notes}"
-    if t == "plan_approved":
-        return f"plan approved{' (edited)' if d.edited else ''}: {len(d.plan)} steps"
-    if t == "step_started":
-        where = f", {d.section}" if d.section else ""
-        retry = f" (retry {d.attempt})" if d.attempt else ""
-        return f"\n▶ step {d.step + 1}{retry}: {d.sub_question}  [{d.tool}{where}]"
-    if t == "query_rewritten":
-        return f"  query: {d.query}  ({d.source}){_usage(ev)}"
-    if t == "strategy_chosen":
-        return f"  strategy: {d.strategy} — {d.justification}"
-    if t == "hits_retrieved":
-        after = d.filters.get("after")
-        why = "; ".join(d.filters.get("after_reason", []))
-        dated = f" (published on/after {after[0]}{f': {why}' if why else ''})" if after else ""
-        return f"  retrieved {len(d.hits)} candidate(s) in {d.elapsed_ms:.0f} ms{dated}"
-    if t == "hits_reranked":
-        who = d.reranker.name if d.reranker else "first-stage order"
-        top = "".join(f"\n    {h.rank}. {h.label} ({h.score:.3f})" for h in d.hits[:3])
-        return f"  reranked by {who}:{top}"
-    if t == "context_distilled":
-        return f"  distilled: {len(d.evidence_ids)} evidence item(s) ({d.source}){_usage(ev)}"
-    if t == "step_reflected":
-        return f"  finding [{d.coverage}]: {d.finding}"
-    if t == "policy_decided":
-        return f"  policy: {d.decision} — {d.reason}"
-    if t == "plan_revised":
-        return f"  revised step {d.step + 1}: {d.change}"
-    if t == "facts_found":
-        return format_facts(d)
-    if t == "figure_computed":
-        r = d.result
-        shown = r.display or "not computed"
-        work = f"\n    {r.work}" if r.work else ""
-        missing = "".join(f"\n    missing: {m}" for m in r.missing)
-        return f"  computed {d.formula} = {shown}{work}{missing}"
-    if t == "warning":
-        return f"  ! {d.message}"
-    if t == "error":
-        return f"✗ {d.message}"
-    return None
+    """One readable line (or a few) for an event, as the event says
+    (``EventBase.line``); None for the answer (printed apart)."""
+    return ev.line()
 
 
 def print_plan(plan: list, out: IO[str]) -> None:

@@ -1,25 +1,10 @@
-"""Plain-text rendering of figures for ``python -m core ask``: a look-up's facts, a figure
-step's fields in the plan, and the computation table under the answer."""
+"""Plain-text rendering of figures for ``python -m core ask``: a figure step's fields in the
+plan and the computation table under the answer (a look-up's facts read as their event
+says: ``FactsFound.line``)."""
 
 from __future__ import annotations
 
 from typing import Any
-
-
-def format_facts(d: Any) -> str:
-    """A look-up's facts, one line each: input, value as printed, source, page, chunk."""
-    lines = [f"  facts for {d.metric} {', '.join(d.periods)}: {sum(f.used for f in d.facts)} "
-             "found"]
-    for f in d.facts:
-        where = f"{f.source}{f' {f.concept}' if f.concept else ''}" \
-            + (f", p. {f.page}" if f.page else "") + (f", chunk {f.chunk_id}" if f.chunk_id
-                                                       else ", not printed")
-        mark = "" if f.used else " (alternative)"
-        lines.append(f"    {f.ref or f.period}: {f.printed or f'{f.value:,.0f}'} {f.unit} — "
-                     f"{f.label} [{where}]{mark}")
-    lines += [f"    missing: {m}" for m in d.missing]
-    lines += [f"    no financial statements: {n}" for n in d.no_statements]
-    return "\n".join(lines)
 
 
 def figure_fields(s: Any) -> str:

@@ -169,6 +169,11 @@ class Settings(BaseSettings):
     llm_max_tokens_other: int = Field(
         default=1500, gt=0, description="Bound for any other role (baseline, connection test)."
     )
+    llm_max_tokens: dict[str, int] = Field(
+        default_factory=dict,
+        description="Reply bound by role name, over the settings above and a registered "
+        "role's default (DTR_LLM_MAX_TOKENS='{\"rewriter\": 300}').",
+    )
 
     # --- web search ----------------------------------------------------------
     web_provider: Literal["auto", "tavily", "snapshot", "none"] = "auto"
@@ -299,7 +304,16 @@ class Settings(BaseSettings):
         """The output bound of ``role`` ("planner", "judge:faithfulness" -> judge, ...)."""
         name = role.split(":", 1)[0].strip().lower()
         name = {"synthesis": "synthesizer", "baseline": "synthesizer"}.get(name, name)
-        return int(getattr(self, f"llm_max_tokens_{name}", self.llm_max_tokens_other))
+        if name in self.llm_max_tokens:
+            return int(self.llm_max_tokens[name])
+        if f"llm_max_tokens_{name}" in type(self).model_fields:
+            return int(getattr(self, f"llm_max_tokens_{name}"))
+        return int(ROLE_REPLY_BOUNDS.get(name, self.llm_max_tokens_other))
+
+
+ROLE_REPLY_BOUNDS: dict[str, int] = {}
+"""The default reply bound of each role that declares one in its registration
+(``core.agent.stages``), for roles without a setting of their own."""
 
 
 class SettingsError(AppError):
