@@ -229,7 +229,7 @@ def test_ingest_progress_shows_files_chunks_and_time_left():
     assert "1 of 3 file(s) ingested · File 2 of 3 · b.htm: embedding 100 of 300 chunks · " \
            "about" in bar.text
     table = at.dataframe[0].value
-    assert list(table["stage"]) == ["✓ done", "embedding 300 chunks", "waiting"]
+    assert list(table["stage"]) == ["✓ done", "embedding 100 of 300 chunks", "waiting to start"]
     assert list(table["chunks embedded"]) == ["–", "100 of 300", "–"]
 
 
