@@ -48,6 +48,11 @@ st.caption(
 
 ss = st.session_state
 ss.setdefault(ec.EVAL_UPLOAD_NONCE, 0)
+_linked = st.query_params.get(Q_EVAL)
+if _linked and ec.EVAL_CORPUS not in ss:  # a link to an evaluation of the sample corpus
+    _sample_ids = {m.id for m in list_evals(services.sample_settings(services.session_settings()))}
+    _own_ids = {m.id for m in list_evals(services.session_settings())}
+    ss[ec.EVAL_CORPUS] = SAMPLE if _linked in _sample_ids - _own_ids else YOURS
 ss.setdefault(ec.EVAL_CORPUS, YOURS)
 where = st.radio("Corpus", [YOURS, SAMPLE], key=ec.EVAL_CORPUS, horizontal=True,
                  format_func=CORPUS_WORDS.get,
