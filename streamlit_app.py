@@ -10,7 +10,9 @@ from __future__ import annotations
 import streamlit as st
 
 from components import keys, navigation, services
-from components.sidebar import ActiveStack, render_sidebar
+from components.ingest_view import batch_line
+from components.jobs import progress_line
+from components.sidebar import ActiveStack, render_activity, render_sidebar
 from core.foundation.errors import AppError
 from core.store.storage import describe as describe_storage
 
@@ -44,11 +46,13 @@ def _activity() -> list[str]:
     lines = []
     for job in jobs.active("ingest"):
         if job.progress is not None:
-            lines.append(f"Ingesting: {job.progress.line()}")
+            lines.append(f"Ingesting: {batch_line(job.progress)} ({job.seconds:.0f} s)")
     for job in jobs.active("baseline"):  # Compare's pieces, built right after an ingest
-        lines.append(job.progress.line() if job.progress is not None else "Compare's baseline")
+        what = job.progress.line() if job.progress is not None \
+            else "Compare's baseline pieces: starting"
+        lines.append(f"{what} ({job.seconds:.0f} s)")
     for job in jobs.active("research"):
-        lines.append(f"Researching: run {job.id} ({job.seconds:.0f} s)")
+        lines.append(f"Run {job.id}: {progress_line(job.events, job.seconds, 0)}")
     for job in jobs.active("compare") + jobs.active("evaluate"):
         what = job.progress.line() if job.progress is not None else "starting"
         lines.append(f"{job.kind.capitalize()}: {what} ({job.seconds:.0f} s)")
@@ -74,13 +78,13 @@ def _active_stack() -> ActiveStack:
         reranker_reason=info.reason,
         web=web_name,
         data_dir=describe_storage(settings),
-        activity=_activity(),
     )
 
 
 with st.sidebar:
     st.caption("Deep Filings · research agent over SEC filings")
 render_sidebar(_active_stack())
+render_activity(_activity)
 
 for level, message in st.session_state[keys.APP_FLASH]:
     getattr(st, level, st.info)(message)

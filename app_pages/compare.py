@@ -10,7 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from components import keys, services
-from components.compare_view import render_diff, render_side, render_verdicts
+from components.compare_view import render_diff, render_overall, render_side, render_verdicts
 from components.jobs import follow_progress
 from components.run_screen import record_answer
 from components.text import md_escape, preview
@@ -170,13 +170,15 @@ if result.get("setup_docs"):
             "answer time below.")
 verdict_key = (base.id, deep.id)
 if ss.get("cmp_verdicts", {}).get("ids") != verdict_key:
-    from core.app.compare import answer_diff, verdicts
+    from core.app.compare import answer_diff, headings_of, overall, verdicts
 
     with st.spinner("Reading both answers…"):
+        rows = verdicts(deep, base, corpus.embedder)
         ss["cmp_verdicts"] = {
-            "ids": verdict_key, "verdicts": verdicts(deep, base, corpus.embedder),
+            "ids": verdict_key, "verdicts": rows, "overall": overall(deep, base, rows),
             "diff": answer_diff(deep.answer.text if deep.answer else "",
-                                base.answer.text if base.answer else "", corpus.embedder)}
+                                base.answer.text if base.answer else "", corpus.embedder,
+                                headings_of(deep))}
 render_verdicts(ss["cmp_verdicts"]["verdicts"])
 render_diff(ss["cmp_verdicts"]["diff"])
 
@@ -205,3 +207,4 @@ with right:
                 draw_answer=lambda r: record_answer(r, key="cmp_deep_cite"),
                 time_note="Research and answer (plan review excluded).")
 st.caption(f"Both runs are saved: baseline {base.id}, deep {deep.id} (see Runs).")
+render_overall(ss["cmp_verdicts"]["overall"])

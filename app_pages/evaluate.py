@@ -31,6 +31,8 @@ from core.foundation.config import PROJECT_ROOT
 from core.foundation.errors import AppError
 
 UPLOAD = "__upload__"
+YOURS, SAMPLE = "yours", "sample"
+CORPUS_WORDS = {YOURS: "Your corpus", SAMPLE: "Sample corpus (kept apart from yours)"}
 Q_EVAL = "eval"  # URL query parameter: the evaluation running or just run
 SETS_DIR = PROJECT_ROOT / "data" / "questions"
 
@@ -44,10 +46,24 @@ st.caption(
     "(recall@k, MRR@10, nDCG@10), citation validity and cost."
 )
 
-app = services.current()  # the composition root of this run
-settings, corpus = app.settings, app.corpus
 ss = st.session_state
 ss.setdefault(ec.EVAL_UPLOAD_NONCE, 0)
+_linked = st.query_params.get(Q_EVAL)
+if _linked and ec.EVAL_CORPUS not in ss:  # a link to an evaluation of the sample corpus
+    _sample_ids = {m.id for m in list_evals(services.sample_settings(services.session_settings()))}
+    _own_ids = {m.id for m in list_evals(services.session_settings())}
+    ss[ec.EVAL_CORPUS] = SAMPLE if _linked in _sample_ids - _own_ids else YOURS
+ss.setdefault(ec.EVAL_CORPUS, YOURS)
+where = st.radio("Corpus", [YOURS, SAMPLE], key=ec.EVAL_CORPUS, horizontal=True,
+                 format_func=CORPUS_WORDS.get,
+                 help="The sample corpus holds the project's fictional sample filing in a "
+                      "folder of its own: loading or evaluating it never adds to your corpus, "
+                      "and its runs and evaluations are kept there too.")
+app = services.sample() if where == SAMPLE else services.current()  # the composition root
+settings, corpus = app.settings, app.corpus
+if where == SAMPLE:
+    st.caption(f"Sample corpus: {md_escape(str(settings.data_dir))} · "
+               f"{len(corpus.documents())} filing(s). Your own corpus is not touched.")
 
 
 def _load_set(choice: str) -> QuestionSet | None:
@@ -77,12 +93,26 @@ def _missing_documents(qset: QuestionSet) -> list[str]:
                    if resolve(g, docs, web).kind == "missing"})
 
 
+def _to_sample_corpus() -> None:
+    ss[ec.EVAL_CORPUS] = SAMPLE
+    ss[ec.EVAL_LOAD_SAMPLE] = True
+
+
 def _offer_samples(missing: list[str]) -> None:
+    """The set's gold filings are missing: the shipped sample ones go into the sample corpus
+    (never into the analyst's), after a click that says so."""
     st.warning("Gold documents not in the corpus: " + md_escape(", ".join(missing))
                + ". Their questions cannot be answered or scored until they are ingested.")
     samples = [p for p in services.sample_files() if p.name in missing]
-    if samples and st.button("Ingest them from data/sample", key="eval_ingest_samples"):
-        with st.spinner("Ingesting the sample filing…"):
+    if not samples:
+        return
+    label = ("Load the sample filing into the sample corpus" if where == SAMPLE else
+             "Switch to the sample corpus and load the sample filing there")
+    st.button(label, key="eval_ingest_samples", on_click=_to_sample_corpus,
+              help=f"{', '.join(p.name for p in samples)} (fictional, written for this project) "
+                   "goes into a separate sample corpus; your corpus stays as it is.")
+    if ss.pop(ec.EVAL_LOAD_SAMPLE, False) and where == SAMPLE:
+        with st.spinner("Loading the sample filing into the sample corpus…"):
             for p in samples:
                 corpus.ingest_path(p)
         st.rerun()
@@ -223,7 +253,7 @@ if summary is None:
     st.stop()
 
 st.subheader("Baseline vs deep agent")
-st.dataframe(ec.system_table(summary), hide_index=True, width="stretch")
+ec.render_table(ec.system_table(summary))
 ec.render_metric_bars(summary, key="eval_bars")
 with st.expander("How each metric was computed"):
     for key, names in summary.metric_names.items():
@@ -235,7 +265,7 @@ ec.render_recall_curves(summary, key="eval_recall")
 st.subheader("Per question")
 frame = ec.questions_frame(saved.results)
 if not frame.empty:
-    st.dataframe(frame, hide_index=True, width="stretch")
+    ec.render_table(frame)
     quality = st.selectbox("Quality axis", ["answer_correctness", "numeric_correctness",
                                             "faithfulness", "context_recall",
                                             "gold_evidence_recall"],

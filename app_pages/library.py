@@ -17,11 +17,11 @@ from components.library import (
     META_FIELDS,
     IngestOutcome,
     changed_meta,
-    chunks_frame,
     doc_label,
-    render_chunk,
+    focus_from_link,
     render_documents,
     render_outcomes,
+    render_section_chunks,
 )
 from components.text import md_escape
 from components.web_sources import render_web_sources
@@ -30,7 +30,6 @@ from core.foundation.errors import AppError
 from core.retrieval import web_saved
 
 UPLOAD_TYPES = ["htm", "html", "xhtml", "xml", "pdf", "txt", "md"]
-PAGE_SIZE = 15  # chunks drawn at once in the section browser
 
 st.title("Library")
 st.caption(
@@ -265,6 +264,7 @@ if pending in by_id:
 # --- section browser ---------------------------------------------------------------
 st.subheader("Browse sections")
 sections = corpus.store.sections()
+focus = focus_from_link(corpus.store)  # ?chunk=<id>: a citation's chunk, opened here
 b1, b2 = st.columns(2)
 doc_id = b1.selectbox("Document", list(by_id), format_func=lambda i: doc_label(by_id[i]),
                       key=keys.LIB_BROWSE_DOC)
@@ -273,16 +273,5 @@ section = b2.selectbox("Section", titles, key=keys.LIB_BROWSE_SECTION,
                        help="Sections in reading order, as detected from the filing's Items.")
 if section:
     chunks = corpus.store.chunks(doc_id, section)
-    st.caption(f"{len(chunks)} chunks in {md_escape(section)}")
-    st.dataframe(chunks_frame(chunks), hide_index=True, width="stretch")
-    focus = st.session_state.get(keys.LIB_FOCUS_CHUNK)
-    shown = chunks
-    if len(chunks) > PAGE_SIZE:
-        pages = (len(chunks) + PAGE_SIZE - 1) // PAGE_SIZE
-        ids = [c.chunk_id for c in chunks]
-        start_page = ids.index(focus) // PAGE_SIZE + 1 if focus in ids else 1
-        page = st.number_input(f"Chunks page (1–{pages}, {PAGE_SIZE} per page)", 1, pages,
-                               start_page, key=f"lib_chunk_page_{doc_id}_{section}_{focus}")
-        shown = chunks[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]
-    for chunk in shown:
-        render_chunk(chunk, focus=chunk.chunk_id == focus)
+    st.caption(f"{len(chunks)} chunks in {md_escape(section)} · click one to read it whole")
+    render_section_chunks(chunks, focus, key=f"lib_chunks_{doc_id}_{section}")

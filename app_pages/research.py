@@ -16,7 +16,7 @@ import streamlit as st
 from components import keys, services
 from components.exports import render_export_buttons
 from components.plan_form import PlanForm
-from components.run_screen import render_finished, render_live
+from components.run_screen import render_finished, render_live, run_caption
 from components.text import md_escape, preview
 from core.app import jobs, run_session
 from core.app.cited import document_name
@@ -124,10 +124,8 @@ if new_col.button("New question", key="res_new", width="stretch"):
     _open(None)
     st.rerun()
 timings = _timings(thread)
-shown = [f"{label} {timings[k]:.2f} s" for k, label in
-         (("plan_s", "plan on screen in"), ("answer_s", "answered in")) if k in timings]
-st.caption(" · ".join([f"Run {md_escape(session.thread_id)}",
-                       f"backend: {md_escape(app.describe_llm())}", *shown]))
+st.caption(md_escape(run_caption(session.thread_id, session.record, timings,
+                                 app.describe_llm())))
 offline = app.llm is None
 graph = services.graph_structure(svc)
 
@@ -198,8 +196,8 @@ def _cancel_button() -> None:
 
 
 def _finished_actions(record) -> None:
-    c1, c2, c3, c4 = st.columns([1, 1, 1, 2])
-    render_export_buttons(c1, c2, record, settings, "res", names)
+    c1, c2, ch, c3, c4 = st.columns([1, 1, 1, 1, 2])
+    render_export_buttons(c1, c2, record, settings, "res", names, html_col=ch)
     if c3.button("Compare with baseline", key="res_compare"):
         ss[keys.CMP_QUESTION] = record.question
         ss[keys.CMP_DEEP_RUN] = record.id

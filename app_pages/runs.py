@@ -128,9 +128,9 @@ st.caption(f"{record.kind} run · {md_escape(record.backend)} · {record.wall_s:
 if row.error and row.status in ("cancelled", "failed", "discarded"):
     st.warning(md_escape(row.error))
 
-c1, c2, c3, c4, c5 = st.columns([1, 1, 1, 1, 2])
+c1, c2, ch, c3, c4, c5 = st.columns([1, 1, 1, 1, 1, 2])
 render_export_buttons(c1, c2, record, settings, "runs",
-                      {d.doc_id: document_name(d) for d in corpus.documents()})
+                      {d.doc_id: document_name(d) for d in corpus.documents()}, html_col=ch)
 if c3.button("Delete run", key="runs_delete"):
     ss[keys.RUNS_CONFIRM_DELETE] = record.id
 if row.status == "review":

@@ -8,15 +8,18 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+import pandas as pd
 import streamlit as st
 
 from components.text import md_escape
 from core.app.cited import CitedPassage, best_span, squeeze
+from core.app.table_grid import Grid, table_grid
 from core.foundation.types import Chunk
 
 PASSAGE, IN_FILING = "Passage", "In the filing"
 MARK = "orange-background"
 NEIGHBOUR_MARK = "gray-background"
+ROW_MARK = "background-color: #ffe0b2"
 
 
 def highlighted(text: str, span: tuple[int, int] | None, colour: str = MARK) -> str:
@@ -59,6 +62,26 @@ def with_row(p: CitedPassage, row: str) -> CitedPassage:
     return replace(p, highlight=span, claim="") if span else p
 
 
+def grid_frame(grid: Grid) -> pd.DataFrame:
+    """A table grid as a frame (its column headings as the frame's columns)."""
+    return pd.DataFrame(grid.rows, columns=grid.header)
+
+
+def render_grid(grid: Grid) -> None:
+    """A cited table as a grid: its caption above, column headings, the cited row(s) marked."""
+    for line in grid.caption[-3:]:
+        st.caption(md_escape(line))
+    frame = grid_frame(grid)
+    marked = set(grid.marked)
+    styled = frame.style.apply(lambda row: [ROW_MARK if row.name in marked else ""] * len(row),
+                               axis=1)
+    st.dataframe(styled, hide_index=True, width="stretch")
+    if marked:
+        st.caption("The cited row is marked.")
+    for line in grid.after[:3]:
+        st.caption(md_escape(line))
+
+
 def passage_header(p: CitedPassage) -> None:
     """'[n] Source' and where it is (section, printed page)."""
     st.markdown(f"**[{p.n}] {md_escape(p.source)}**")
@@ -79,10 +102,15 @@ def render_passage(p: CitedPassage, row: str = "") -> None:
         st.warning(f"[{p.n}] The cited passage is no longer in the corpus and was not stored "
                    "with this run (its document was deleted or re-ingested differently).")
         return
-    if p.context:
-        st.caption("Table: " + md_escape(p.context).replace("\n", " · "))
-    with st.container(border=True):
-        st.markdown(highlighted(p.text, p.highlight) or "_(empty passage)_")
+    grid = table_grid(p.text, p.highlight) if p.chunk is not None and \
+        p.chunk.kind == "table" else None
+    if grid is not None:
+        render_grid(grid)
+    else:
+        if p.context:
+            st.caption("Table: " + md_escape(p.context).replace("\n", " · "))
+        with st.container(border=True):
+            st.markdown(highlighted(p.text, p.highlight) or "_(empty passage)_")
     if row:
         found = "highlighted above" if p.highlight else "not found word for word in the passage"
         st.caption(f"The row the figure was read from: “{md_escape(row)}” ({found})")
@@ -130,8 +158,19 @@ def render_page_view(p: CitedPassage, page_image: Callable[[CitedPassage, int], 
               if shown.sentence_marked else "the passage is marked in yellow"
               if shown.passage_marked else "the passage could not be located word for word on "
               "the rendered page (its text was extracted differently); the index places it here")
+    caption = f"{md_escape(p.source)}: {label}PDF page {page} of {shown.n_pages} — {marked}"
     st.image(shown.png, width="stretch")
-    st.caption(f"{md_escape(p.source)}: {label}PDF page {page} of {shown.n_pages} — {marked}")
+    st.caption(caption)
+    if st.button("Open the page large", key=f"{key}_large", icon="🔍",
+                 help="The rendered page in a wide window, readable at full size."):
+        _large_page(shown.png, caption)
+
+
+@st.dialog("The cited page", width="large")
+def _large_page(png: bytes, caption: str) -> None:
+    """The rendered PDF page, as wide as the window allows (Esc or ✕ closes it)."""
+    st.image(png, width="stretch")
+    st.caption(caption)
 
 
 def render_citation_panel(

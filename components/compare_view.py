@@ -12,7 +12,7 @@ import streamlit as st
 from components.answer import render_answer
 from components.text import md_escape, preview
 from core.agent.state import Evidence
-from core.app.compare import DiffLine, SideVerdict, Verdict
+from core.app.compare import DiffLine, Overall, SideVerdict, Verdict
 from core.app.runs import RunRecord
 
 COVERAGE_MARK = {"covered": "✓ covered", "partial": "◐ partly", "missing": "✗ not covered"}
@@ -113,6 +113,16 @@ def render_diff(lines: Sequence[DiffLine]) -> None:
                 st.markdown(f"- {md_escape(preview(line.text, 260))}")
             if len(groups[kind]) > 12:
                 st.caption(f"… and {len(groups[kind]) - 12} more")
+
+
+def render_overall(o: Overall) -> None:
+    """The comparison's one-line verdict and its reasons."""
+    st.subheader("Verdict")
+    box = st.success if o.winner == "deep" else st.warning if o.winner == "baseline" else st.info
+    box(md_escape(o.line))
+    st.caption("Counted on cited claims only (banners, notes and headings are not claims): "
+               "sub-questions a cited claim covers (partly counts ½), filing passages cited "
+               "(primary evidence, not web pages) and cited claims that state a figure.")
 
 
 def render_side(

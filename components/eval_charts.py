@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from components.text import preview
-from core.evaluation.report import LABELS, RETRIEVAL_KEYS
+from core.evaluation.report import RETRIEVAL_KEYS
 from core.evaluation.results import ANSWER_METRICS, RECALL_KS, EvalSummary, QuestionResult
 
 # --- session keys of the Evaluate page ------------------------------------------------
@@ -32,6 +32,8 @@ EVAL_PREVIOUS = "eval_previous_id"  # evaluation to compare with
 EVAL_DRILL = "eval_drill_question"  # question id opened in the drill-down
 EVAL_DRILL_SYSTEM = "eval_drill_system"
 EVAL_QUALITY = "eval_quality_metric"  # y axis of the cost vs quality scatter
+EVAL_CORPUS = "eval_corpus"  # "yours" or "sample" (the sample corpus, kept apart)
+EVAL_LOAD_SAMPLE = "eval_load_sample"  # load the sample filing into the sample corpus now
 
 SYSTEM_COLOURS = {"baseline": "#8c8c8c", "deep": "#1f4e79"}
 STRATEGY_COLOURS = {"keyword": "#b35900", "vector": "#2e7d32", "hybrid": "#6a1b9a",
@@ -39,9 +41,68 @@ STRATEGY_COLOURS = {"keyword": "#b35900", "vector": "#2e7d32", "hybrid": "#6a1b9
 LAYOUT = dict(margin=dict(l=10, r=10, t=40, b=10), legend=dict(orientation="h", y=-0.2))
 
 
+# Plain column headings (the CLI keeps its short ones) and what each metric means
+LABELS = {
+    "faithfulness": "Faithfulness", "answer_correctness": "Correctness",
+    "numeric_correctness": "First figure right", "numeric_anywhere": "Figure stated",
+    "context_precision": "Context precision", "context_recall": "Context recall",
+    "gold_evidence_recall": "Gold evidence found", "citation_validity": "Valid citations",
+    "cited_sentences": "Cited sentences", "self_check": "Self-check passed",
+    "wall_s": "Seconds", "llm_calls": "LLM calls", "tokens": "Tokens",
+    "judge_tokens": "Judge tokens",
+}
+HELP = {
+    "faithfulness": "Share of the answer's claims that its own evidence supports (0–1).",
+    "answer_correctness": "Agreement with the reference answer: facts in common, weighted "
+                          "with semantic similarity (0–1).",
+    "numeric_correctness": "1 when the first figure the answer states is the reference's "
+                           "(scale, sign and rounding tolerated).",
+    "numeric_anywhere": "1 when the reference's figure is stated anywhere in the answer.",
+    "context_precision": "How much of the retrieved evidence is relevant, earlier ranks "
+                         "weighing more (0–1).",
+    "context_recall": "Share of the reference answer's statements the evidence backs (0–1).",
+    "gold_evidence_recall": "Share of the question's gold pages or sections among the "
+                            "evidence the answer used.",
+    "citation_validity": "Share of [n] markers that point to evidence of the run.",
+    "cited_sentences": "Share of the answer's sentences that carry a citation.",
+    "self_check": "Share of checked sentences the self-check found supported.",
+    "wall_s": "Mean seconds per question (plan review excluded).",
+    "llm_calls": "Mean LLM calls per question (0 with the offline engine).",
+    "tokens": "Mean LLM tokens per question, prompt and answer.",
+    "judge_tokens": "Mean tokens the judge spent scoring one answer.",
+    "runs": "Questions run by this system.", "failed": "Runs that stopped with an error.",
+}
+DIGITS = {"wall_s": 1, "llm_calls": 1, "tokens": 0, "judge_tokens": 0}  # scores: 2
+
+
 def metric_label(key: str) -> str:
-    """Readable metric name for charts and tables ('answer_correctness' -> 'answer correctness')."""
-    return key.replace("_", " ")
+    """Plain metric name for charts and tables ('context_precision' -> 'Context precision')."""
+    return LABELS.get(key, key.replace("_", " "))
+
+
+def rounded(key: str, value: float | None) -> float | None:
+    """A figure as shown: scores to 2 decimals, seconds and calls to 1, tokens whole."""
+    if value is None:
+        return None
+    digits = DIGITS.get(key, 2)
+    return round(float(value), digits) if digits else float(round(float(value)))
+
+
+def column_help(frame: pd.DataFrame) -> dict[str, Any]:
+    """A tooltip on every metric column of ``frame`` (by its plain heading)."""
+    by_label = {LABELS.get(k, k): (k, text) for k, text in HELP.items()}
+    config: dict[str, Any] = {}
+    for column in frame.columns:
+        if column in by_label:
+            key, text = by_label[column]
+            fmt = "%.0f" if DIGITS.get(key) == 0 else "%.1f" if DIGITS.get(key) else "%.2f"
+            config[column] = st.column_config.NumberColumn(help=text, format=fmt)
+    return config
+
+
+def render_table(frame: pd.DataFrame) -> None:
+    """A metrics table with plain headings, rounded figures and a tooltip per metric."""
+    st.dataframe(frame, hide_index=True, width="stretch", column_config=column_help(frame))
 
 
 # --- frames ---------------------------------------------------------------------------
@@ -71,7 +132,7 @@ def retrieval_table(summary: EvalSummary) -> pd.DataFrame:
 def system_table(summary: EvalSummary) -> pd.DataFrame:
     """One row per system: answer metric means and mean cost."""
     keys = [*ANSWER_METRICS, "wall_s", "llm_calls", "tokens", "judge_tokens"]
-    return pd.DataFrame([{"system": s, **{LABELS.get(k, k): v.get(k) for k in keys},
+    return pd.DataFrame([{"system": s, **{metric_label(k): rounded(k, v.get(k)) for k in keys},
                           "runs": summary.counts.get(s, 0), "failed": summary.failures.get(s, 0)}
                          for s, v in summary.systems.items()])
 
@@ -86,8 +147,8 @@ def questions_frame(results: Sequence[QuestionResult],
                                "id": r.question_id, "system": r.system, "status": r.status}
         for key in ANSWER_METRICS:
             m = r.metrics.get(key)
-            row[LABELS[key]] = None if m is None or m.value is None else round(m.value, 3)
-        row.update({"seconds": round(r.cost.wall_s, 2), "LLM calls": r.cost.llm_calls,
+            row[LABELS[key]] = None if m is None or m.value is None else rounded(key, m.value)
+        row.update({"seconds": round(r.cost.wall_s, 1), "LLM calls": r.cost.llm_calls,
                     "tokens": r.cost.tokens, "run": r.run_id or ""})
         rows.append(row)
     return pd.DataFrame(rows)
@@ -97,7 +158,7 @@ def delta_frame(rows: Sequence[dict[str, Any]]) -> pd.DataFrame:
     """Frame of ``core.evaluation.report.deltas`` rows, readable metric names."""
     frame = pd.DataFrame(rows, columns=["kind", "group", "metric", "current", "previous",
                                         "delta"])
-    frame["metric"] = frame["metric"].map(lambda k: LABELS.get(k, metric_label(k)))
+    frame["metric"] = frame["metric"].map(metric_label)
     return frame
 
 
@@ -181,15 +242,16 @@ def render_cost_quality(frame: pd.DataFrame, metric: str, *, key: str) -> None:
 def render_deltas(frame: pd.DataFrame) -> None:
     """The delta table, signed, per system or strategy and metric."""
     st.dataframe(frame, hide_index=True, width="stretch", column_config={
-        "current": st.column_config.NumberColumn(format="%.3f"),
-        "previous": st.column_config.NumberColumn(format="%.3f"),
-        "delta": st.column_config.NumberColumn(format="%+.3f"),
+        "current": st.column_config.NumberColumn(format="%.2f"),
+        "previous": st.column_config.NumberColumn(format="%.2f"),
+        "delta": st.column_config.NumberColumn(format="%+.2f"),
     })
 
 
 def render_metric_details(result: QuestionResult) -> None:
     """Each metric of one result: value, how it was computed, and the note if any."""
-    rows = [{"metric": metric_label(m.key), "value": m.value, "computed by": m.name,
+    rows = [{"metric": metric_label(m.key), "value": rounded(m.key, m.value),
+             "computed by": m.name,
              "judge": m.judge, "note": m.note or ""} for m in result.metrics.values()]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", column_config={
-        "value": st.column_config.NumberColumn(format="%.3f")})
+        "value": st.column_config.NumberColumn(format="%.2f")})

@@ -104,7 +104,7 @@ def rerank_figure(hits: Sequence[HitView]):
         yaxis=dict(autorange="reversed"),
         xaxis=dict(title="score relative to the best (best = 100; raw score on hover)",
                    range=[0, 105]),
-        title=dict(text="Reranked evidence, best first", font=dict(size=13)),
+        title=dict(text="Evidence kept, best first", font=dict(size=13)),
     )
     return fig
 

@@ -11,6 +11,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from components.sidebar import tick_activity
 from components.text import md_escape
 from core.app.jobs import Job
 
@@ -50,6 +51,7 @@ def follow(job: Job, view, ticker, *, plan_steps: int = 0, poll_s: float = 0.05,
             ticker.caption(progress_line(job.events, job.seconds, plan_steps) + cancelling
                            + " · you can leave this page: the run continues and this page "
                              "re-attaches.")
+            tick_activity()
             last_tick = now
         time.sleep(poll_s)
     ticker.empty()
@@ -74,6 +76,7 @@ def follow_progress(job: Job, bar, lines, ticker, *, poll_s: float = 0.05,
             cancelling = " · cancelling at the next stage…" if job.cancel_requested else ""
             ticker.caption(f"Running for {job.seconds:.0f} s{cancelling} · you can leave or "
                            "refresh this page: the work continues and this page re-attaches.")
+            tick_activity()
             last_tick = now
         if job.done and shown >= len(job.lines):
             break

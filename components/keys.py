@@ -9,6 +9,7 @@ from __future__ import annotations
 APP_OVERRIDES = "app_settings_overrides"  # dict of Settings field -> value (session only)
 APP_FLASH = "app_flash"  # list of (level, message) shown once on the next run
 APP_SETTINGS_LOADED = "app_settings_loaded"  # the saved settings file was read this session
+APP_ACTIVITY = "app_activity_slot"  # (sidebar placeholder, lines function) of this run
 
 # --- library -----------------------------------------------------------------
 LIB_UPLOAD_NONCE = "lib_upload_nonce"  # bumped to clear the uploader after an ingest
@@ -17,6 +18,8 @@ LIB_BROWSE_DOC = "lib_browse_doc"
 LIB_BROWSE_SECTION = "lib_browse_section"
 LIB_CONFIRM_DELETE = "lib_confirm_delete"
 LIB_FOCUS_CHUNK = "lib_focus_chunk"  # chunk to highlight (opened from a citation)
+LIB_FOCUS_SPAN = "lib_focus_span"  # (start, end) of the cited part of that chunk
+LIB_LINK_SEEN = "lib_link_seen"  # the ?chunk= link already applied to the browser
 LIB_JOB = "lib_ingest_job"  # id of the ingest job this session started
 
 # --- research ----------------------------------------------------------------

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 import streamlit as st
 
+from components import keys
 from components.text import md_escape, preview
 from core.foundation.types import Chunk, DocumentMeta
 
@@ -129,27 +130,74 @@ def doc_label(d: DocumentMeta) -> str:
     return f"{name}{form}{period} · {d.doc_id[:8]}"
 
 
-def chunks_frame(chunks: Sequence[Chunk]) -> pd.DataFrame:
-    """Chunks of a section as a compact table (no page column for documents without pages)."""
-    frame = pd.DataFrame([
-        {"#": c.index, "chunk id": c.chunk_id, "page": c.page, "kind": c.kind,
-         "chars": len(c.text), "preview": preview(c.text, 160)}
-        for c in chunks
-    ])
-    if not frame.empty and frame["page"].isna().all():
-        frame = frame.drop(columns=["page"])
-    return frame
+FOCUS_BOX = "lib_focus_box"  # the cited chunk's container (scrolled into view)
+PAGE_SIZE = 15  # chunks listed at once in the section browser
 
 
-def render_chunk(chunk: Chunk, *, focus: bool = False) -> None:
-    """One chunk's full text, escaped; tables keep their layout in a code block."""
-    page = f" · page {chunk.page}" if chunk.page else ""
-    with st.container(border=True):
-        head = f"`{chunk.chunk_id}` · {md_escape(chunk.section)}{page} · {chunk.kind}"
-        if focus:
-            st.badge("cited chunk", color="violet")
-        st.caption(head)
-        if chunk.kind == "table":
-            st.code(chunk.text, language=None, wrap_lines=False)
+def chunk_label(chunk: Chunk, limit: int = 110) -> str:
+    """A collapsed chunk's label: '#12 · p. 14 · table — its first words…', escaped."""
+    page = f" · p. {chunk.page}" if chunk.page else ""
+    kind = f" · {chunk.kind}" if chunk.kind != "text" else ""
+    return md_escape(f"#{chunk.index}{page}{kind} — {preview(chunk.text, limit)}")
+
+
+def focus_from_link(store) -> str | None:
+    """Select the document and section of the chunk named in the URL (``?chunk=<id>``, what
+    a citation opens) the first time that link is seen; returns the chunk to focus."""
+    wanted = st.query_params.get("chunk")
+    if wanted and st.session_state.get(keys.LIB_LINK_SEEN) != wanted:
+        st.session_state[keys.LIB_LINK_SEEN] = wanted
+        found = store.get_chunks([wanted])
+        if found:
+            st.session_state[keys.LIB_BROWSE_DOC] = found[0].doc_id
+            st.session_state[keys.LIB_BROWSE_SECTION] = found[0].section
+            if st.session_state.get(keys.LIB_FOCUS_CHUNK) != wanted:
+                st.session_state[keys.LIB_FOCUS_SPAN] = None
+            st.session_state[keys.LIB_FOCUS_CHUNK] = wanted
         else:
-            st.markdown(md_escape(chunk.text).replace("\n", "  \n"))
+            st.warning("The cited chunk is no longer in the corpus (its filing was deleted or "
+                       "re-ingested differently).")
+    return st.session_state.get(keys.LIB_FOCUS_CHUNK)
+
+
+def render_section_chunks(chunks: Sequence[Chunk], focus: str | None, *, key: str) -> None:
+    """A section's chunks as a paged list of collapsed entries (first words shown, the full
+    text on click); the focused chunk opens on its page, marked, and scrolls into view."""
+    ids = [c.chunk_id for c in chunks]
+    shown = list(chunks)
+    if len(chunks) > PAGE_SIZE:
+        pages = (len(chunks) + PAGE_SIZE - 1) // PAGE_SIZE
+        start_page = ids.index(focus) // PAGE_SIZE + 1 if focus in ids else 1
+        page = st.number_input(f"Chunks page (1–{pages}, {PAGE_SIZE} per page)", 1, pages,
+                               start_page, key=f"{key}_page_{focus if focus in ids else ''}")
+        shown = shown[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]
+    for chunk in shown:
+        if chunk.chunk_id == focus:
+            with st.container(key=FOCUS_BOX, border=True):
+                st.badge("cited chunk", color="orange")
+                render_chunk(chunk, focus=True,
+                             span=st.session_state.get(keys.LIB_FOCUS_SPAN))
+            continue
+        with st.expander(chunk_label(chunk)):
+            render_chunk(chunk)
+    if focus in {c.chunk_id for c in shown}:
+        from components.scroll import scroll_to
+
+        scroll_to(FOCUS_BOX, focus, key=f"{key}_scroll")
+
+
+def render_chunk(chunk: Chunk, *, focus: bool = False,
+                 span: tuple[int, int] | None = None) -> None:
+    """One chunk's full text, escaped; tables keep their layout in a code block. A focused
+    (cited) chunk has its cited part (``span``), else all of it, marked."""
+    from components.citation_panel import highlighted
+
+    page = f" · page {chunk.page}" if chunk.page else ""
+    st.caption(f"`{chunk.chunk_id}` · {md_escape(chunk.section)}{page} · {chunk.kind}")
+    if chunk.kind == "table" and not focus:
+        st.code(chunk.text, language=None, wrap_lines=False)
+    elif focus:
+        st.markdown(highlighted(chunk.text, tuple(span) if span else (0, len(chunk.text)),
+                                "orange-background" if span else "yellow-background"))
+    else:
+        st.markdown(md_escape(chunk.text).replace("\n", "  \n"))

@@ -163,7 +163,7 @@ class PlanForm:
         st.text_area("Sub-question", key=self._init(uid, "sub_question", d.sub_question),
                      height=68, on_change=cb, args=(uid, "sub_question"),
                      placeholder="What should this step find out?")
-        tool_col, scope_col, section_col = st.columns([1, 2, 2])
+        tool_col, scope_col, section_col = st.columns([3, 4, 4])  # the tool names fit
         tool_col.selectbox("Tool", list(TOOL_LABELS), format_func=TOOL_LABELS.get,
                            key=self._init(uid, "tool", d.tool), on_change=cb,
                            args=(uid, "tool"))

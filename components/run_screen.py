@@ -24,13 +24,16 @@ from core.app.cited import CitedPassage
 
 
 def open_in_library(p: CitedPassage) -> None:
-    """Switch to the Library with the passage's document and section selected."""
+    """Switch to the Library at the passage's chunk (``?chunk=<id>``: the link can be shared;
+    the chunk is shown open, its cited sentence marked, scrolled into view)."""
     if p.chunk is None:
         return
     st.session_state[keys.LIB_BROWSE_DOC] = p.chunk.doc_id
     st.session_state[keys.LIB_BROWSE_SECTION] = p.chunk.section
     st.session_state[keys.LIB_FOCUS_CHUNK] = p.chunk.chunk_id
-    st.switch_page("app_pages/library.py")
+    st.session_state[keys.LIB_FOCUS_SPAN] = list(p.highlight) if p.highlight else None
+    st.session_state[keys.LIB_LINK_SEEN] = p.chunk.chunk_id
+    st.switch_page("app_pages/library.py", query_params={"chunk": p.chunk.chunk_id})
 
 
 def answer_figures(record: Any, event: Any = None) -> tuple[list[Any], list[Any]]:
@@ -79,6 +82,27 @@ def cited_answer(answer: str, citations: Sequence[dict[str, Any]], *, key: str, 
 
     render_answer(answer, citations, key=key, passages=passages, panel=panel, beside=beside,
                   figures=figures, evidence_ids=[e.id for e in evidence], **kwargs)
+
+
+def run_caption(thread_id: str, record: Any, timings: dict[str, float], backend: str) -> str:
+    """'Run … · backend: … · plan on screen in 1.2 s · run time 9.3 s (planning 1.1 s)'.
+
+    The run time and backend are the run record's (they survive a reload and name what
+    answered); this session's own measurements fill in while the record has none."""
+    parts = [f"Run {thread_id}"]
+    ran = getattr(record, "backend", "") if record is not None and getattr(
+        record, "wall_s", 0) else ""
+    parts.append(f"backend: {ran or backend}")
+    if "plan_s" in timings:
+        parts.append(f"plan on screen in {timings['plan_s']:.2f} s")
+    wall = getattr(record, "wall_s", 0.0) if record is not None else 0.0
+    if wall:
+        planning = getattr(record, "planning_s", 0.0) or 0.0
+        parts.append(f"run time {wall:.2f} s" + (f" (planning {planning:.2f} s)" if planning
+                                                  else ""))
+    elif "answer_s" in timings:
+        parts.append(f"answered in {timings['answer_s']:.2f} s")
+    return " · ".join(parts)
 
 
 def trace_label(record: Any, live: bool = False) -> str:

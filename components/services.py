@@ -267,3 +267,58 @@ class Services:
 def current() -> Services:
     """The composition root of this script run (the session's settings, the corpus)."""
     return Services(settings=session_settings(), corpus=corpus())
+
+
+# --- the sample corpus: the Evaluate page's sample set, kept apart from the analyst's -----
+
+SAMPLE_CORPUS = "sample-corpus"  # folder under the data folder
+
+
+def sample_settings(settings: Settings) -> Settings:
+    """``settings`` pointed at the sample corpus: its own local folder (registry, vectors,
+    run records, evaluations), never the analyst's corpus or team database."""
+    folder = base_settings().data_dir / SAMPLE_CORPUS
+    folder.mkdir(parents=True, exist_ok=True)
+    return settings.model_copy(update={"data_dir": folder, "database_url": None,
+                                       "chroma_url": None})
+
+
+@st.cache_resource(show_spinner="Opening the sample corpus…")
+def sample_corpus():
+    """The Corpus of the sample corpus (the process's embedder, its own store)."""
+    from core.app.corpus import Corpus
+
+    return Corpus(sample_settings(base_settings()), embedder=corpus().embedder)
+
+
+@st.cache_resource(show_spinner="Preparing the research agent…")
+def _sample_research(settings_json: str):
+    from types import SimpleNamespace
+
+    from core.app.research import ResearchService
+    from core.retrieval.retriever import Retriever
+
+    settings = Settings.model_validate_json(settings_json)
+    c = sample_corpus()
+    view = SimpleNamespace(retriever=Retriever(c.store, c.embedder, c.reranker, settings),
+                           reranker=c.reranker, embedder=c.embedder, store=c.store)
+    return ResearchService.from_corpus(settings, view, llm=llm(settings),
+                                       web=web_search(settings))
+
+
+@dataclass(frozen=True)
+class SampleServices(Services):
+    """``Services`` over the sample corpus (the Evaluate page's sample questions)."""
+
+    @cached_property
+    def reranker(self) -> Reranker:
+        return self.corpus.reranker
+
+    @cached_property
+    def research(self) -> ResearchService:
+        return _sample_research(self.settings.model_dump_json())
+
+
+def sample() -> SampleServices:
+    """The composition root for the sample corpus (this session's other settings)."""
+    return SampleServices(settings=sample_settings(session_settings()), corpus=sample_corpus())

@@ -3,12 +3,15 @@ and the work running in the background (ingest, research)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import streamlit as st
 
+from components import keys
 from components.text import md_escape
+
+TICK_S = 1.0  # how often the sidebar's activity lines are redrawn while work runs
 
 RERANK_WORDS = {
     "cross-encoder": "an AI relevance model re-orders the results",
@@ -79,3 +82,46 @@ def render_sidebar(stack: ActiveStack) -> None:
         st.caption(f"Corpus: {stack.data_dir}")
         for line in stack.activity:
             st.info(md_escape(line))
+
+
+def _draw_activity(slot, lines: Sequence[str]) -> None:
+    with slot.container():
+        for line in lines:
+            st.info(md_escape(line))
+
+
+def tick_every(active: bool) -> float | None:
+    """How often the activity lines redraw: every ``TICK_S`` while work runs, else never."""
+    return TICK_S if active else None
+
+
+def render_activity(lines_of: Callable[[], list[str]]) -> None:
+    """The background work of this server in the sidebar, one line each, redrawn every
+    ``TICK_S`` while any runs (a fragment, so the page itself is not rerun); when the last
+    job ends the page reruns once to show what it produced. A page busy following a job
+    redraws the lines itself with ``tick_activity`` (a fragment cannot run meanwhile)."""
+    active = bool(lines_of())
+
+    @st.fragment(run_every=tick_every(active))
+    def _activity() -> None:
+        lines = lines_of()
+        if active and not lines:
+            st.rerun()
+        slot = st.empty()
+        st.session_state[keys.APP_ACTIVITY] = (slot, lines_of)
+        _draw_activity(slot, lines)
+
+    with st.sidebar:
+        _activity()
+
+
+def tick_activity() -> None:
+    """Redraw the sidebar's activity lines now (called by loops that follow a job)."""
+    held = st.session_state.get(keys.APP_ACTIVITY)
+    if held is None:
+        return
+    slot, lines_of = held
+    try:
+        _draw_activity(slot, lines_of())
+    except Exception:  # noqa: BLE001 - a slot from an earlier run: the next run redraws it
+        st.session_state[keys.APP_ACTIVITY] = None

@@ -192,10 +192,37 @@ def test_long_sections_are_browsed_page_by_page(app_env):
     box.select(section).run()
     pager = at.number_input[0]
     assert pager.proto.max >= 2 and pager.value == 1
-    ids = [c.value for c in at.caption if c.value.startswith("`")]
-    assert len(ids) == 15
+    listed = [e.label for e in at.expander if e.label.startswith("\\#")]
+    assert len(listed) == 15  # collapsed: the first words, the text on click
+    assert all(not e.proto.expanded for e in at.expander if e.label.startswith("\\#"))
+    assert all(len(label) < 160 for label in listed)
     pager.set_value(2).run()
-    assert [c.value for c in at.caption if c.value.startswith("`")] != ids
+    assert [e.label for e in at.expander if e.label.startswith("\\#")] != listed
+
+
+def test_a_chunk_link_opens_the_library_at_that_chunk(app_env):
+    at = boot("app_pages/library.py")
+    body = "".join(f"Risk {i}: competition from rivals may reduce our margins and share. " * 12
+                   + "\n\n" for i in range(40))
+    text = ("ACME Corp Form 10-K Annual Report\n\nItem 1A. Risk Factors\n\n" + body).encode()
+    at.file_uploader[0].set_value(("acme-10k.txt", text, "text/plain")).run()
+    at.button(key="lib_ingest").click().run()
+    box = at.selectbox(key=keys.LIB_BROWSE_SECTION)
+    section = max(box.options, key=lambda o: o.startswith("Item 1A"))
+    box.select(section).run()
+    pages = at.number_input[0].proto.max
+    at.number_input[0].set_value(pages).run()
+    last = [e.label for e in at.expander if e.label.startswith("\\#")][-1]
+    index = int(last[2:].split(" ", 1)[0])  # "\#37 — Risk …"
+    doc_id = documents_table(at).loc[0, "doc id"]
+    target = f"{doc_id}-{index:05d}"  # the chunk id (core.ingest.chunking)
+    at.switch_page("app_pages/research.py").run()
+    at.query_params["chunk"] = target
+    ok(at.switch_page("app_pages/library.py").run())
+    assert at.selectbox(key=keys.LIB_BROWSE_SECTION).value == section
+    assert at.number_input[0].value == pages  # the page holding the chunk
+    assert "cited chunk" in texts(at)
+    assert any(target in c.value for c in at.caption)  # shown open, not collapsed
 
 
 # --- research -----------------------------------------------------------------------------
@@ -222,7 +249,8 @@ def test_review_approve_answer_with_the_offline_engine(app_env):
     assert len(at.get("plotly_chart")) >= len(steps)
     assert "LLM calls" in [m.label for m in at.metric]
     assert "[1]" in answer_text(at) and "Offline engine" in answer_text(at)
-    assert [b.label for b in at.get("download_button")] == ["Export Markdown", "Export JSON"]
+    assert [b.label for b in at.get("download_button")] == ["Export Markdown", "Export JSON",
+                                                            "Export HTML"]
     pills = at.pills[0]
     ok(pills.set_value(1).run())
     assert "Northwind" in texts(at)
@@ -298,7 +326,8 @@ def test_runs_page_replays_exports_and_deletes(app_env):
     assert table.loc[0, "backend"] == "offline engine"
     assert "Northwind" in table.loc[0, "companies"]
     assert [s.label for s in at.status] == live_labels  # replayed exactly as it streamed
-    assert [b.label for b in at.get("download_button")] == ["Export Markdown", "Export JSON"]
+    assert [b.label for b in at.get("download_button")] == ["Export Markdown", "Export JSON",
+                                                            "Export HTML"]
     at.button(key="runs_delete").click().run()
     ok(at.button(key="runs_delete_yes").click().run())
     assert "No runs yet" in texts(at)

@@ -106,6 +106,14 @@ def test_a_pdf_citation_shows_the_page_as_filed_with_the_passage_marked():
     images = [e for e in walk(at.main) if type(e).__name__ == "Image"]
     assert images, "the PDF page is rendered"
     assert "PDF page 3 of 3 — the cited sentence is marked" in texts(at)
+    large = next(b for b in at.button if b.label == "Open the page large")
+    ok(large.click().run())
+    dialogs = [e for e in walk(at._tree) if getattr(e, "type", "") == "dialog"
+               or type(e).__name__ == "Dialog"]
+    assert dialogs, "the page opens in a wide window"
+    inside = [e for e in walk(dialogs[0]) if type(e).__name__ == "Image"]
+    assert inside and dialogs[0].proto.dialog.is_open
+    assert "LARGE" in str(dialogs[0].proto.dialog)  # the wide dialog, not the side column
 
 
 # --- 2. the plan as step cards ------------------------------------------------------------
@@ -221,7 +229,7 @@ def test_ingest_progress_shows_files_chunks_and_time_left():
     assert "1 of 3 file(s) ingested · File 2 of 3 · b.htm: embedding 100 of 300 chunks · " \
            "about" in bar.text
     table = at.dataframe[0].value
-    assert list(table["stage"]) == ["✓ done", "embedding 300 chunks", "waiting"]
+    assert list(table["stage"]) == ["✓ done", "embedding 100 of 300 chunks", "waiting to start"]
     assert list(table["chunks embedded"]) == ["–", "100 of 300", "–"]
 
 
@@ -242,6 +250,14 @@ def test_compare_times_only_the_answer_and_gives_verdicts_and_a_diff():
                                                                 "neither"}
     assert verdicts["deep agent"].str.contains(r"✓ covered \[\d").any()
     assert "How the answers differ" in [s.value for s in at.subheader]
+    order = [s.value for s in at.subheader]
+    assert order[-1] == "Verdict"  # the comparison ends with its one-line verdict
+    verdict = " ".join(a.value.replace("\\", "") for a in (*at.success, *at.warning, *at.info)
+                       if a.value.replace("\\", "").startswith("Verdict:"))
+    assert re.search(r"covers [\d.]+ of \d+ sub-question\(s\) \((baseline|deep) [\d.]+\)",
+                     verdict), verdict
+    diff_text = " ".join(m.value for m in at.markdown).replace("\\", "")
+    assert "Configure an LLM" not in diff_text and "Extractive brief" not in diff_text
     time_help = [m.proto.help for m in at.metric if m.label == "Time"]
     assert any("first-run setup" in h for h in time_help)
     ok(at.button(key="FormSubmitter:cmp_form-Compare").click().run())  # a second comparison

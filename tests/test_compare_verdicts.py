@@ -4,7 +4,7 @@ and the baseline's own index built once per filing (first-run setup, not answer 
 from __future__ import annotations
 
 from core.agent.state import Answer, Citation, PlanStep
-from core.app.compare import answer_diff, sentences, verdicts
+from core.app.compare import answer_diff, figures_stated, headings_of, overall, sentences, verdicts
 from core.app.runs import RunRecord
 
 PLAN = [PlanStep(sub_question="What are Acme's key competition risks?"),
@@ -58,6 +58,41 @@ def test_the_diff_says_what_both_say_and_what_only_one_says(hash_embedder):
     assert not any("Offline engine" in ln.text for ln in lines)
     assert [s.markers for s in sentences("A claim here [1][3]. Another one without.")] == [
         [1, 3], []]
+
+
+OFFLINE_BRIEF = (
+    "Extractive brief (offline engine): for each part of the question, the best line of each "
+    "source found, quoted with its citation; no analysis across sources. Configure an LLM for "
+    "an analytical synthesis.\n\n"
+    "What are Acme's key competition risks.\n"
+    "- Acme faces intense competition risks from larger accelerator vendors. [1]\n\n"
+    "**Supply**:\n"
+    "- Acme, Inc. relies on one foundry for 90% of its wafers. [2]\n\n"
+    "Limit reached: max_revisions (2) reached: step 3 is left without usable evidence.")
+
+
+def test_banners_notes_and_headings_are_not_claims():
+    claims = [s.plain for s in sentences(OFFLINE_BRIEF, headings_of(DEEP))]
+    assert claims == ["Acme faces intense competition risks from larger accelerator vendors.",
+                      "Acme, Inc. relies on one foundry for 90% of its wafers."]
+    lines = answer_diff(OFFLINE_BRIEF, "Configure an LLM for an analytical synthesis. "
+                        "Acme faces intense competition risks from larger accelerator vendors. "
+                        "[1]", None, headings_of(DEEP))
+    assert not any("Configure an LLM" in ln.text or "Limit reached" in ln.text
+                   or "Extractive brief" in ln.text for ln in lines), lines
+    assert figures_stated("Revenue was $26,974 million in fiscal 2023, up 0.2% [3].") == [
+        "$26,974 million", "0.2%"]
+
+
+def test_the_comparison_ends_with_a_one_line_verdict_and_its_reasons(hash_embedder):
+    found = verdicts(DEEP, BASE, hash_embedder)
+    o = overall(DEEP, BASE, found)
+    assert o.winner == "deep"  # covers 2 of 3 against 1; the baseline states a figure
+    assert o.line.startswith("Verdict: the deep agent's answer is better — it covers 2 of 3")
+    assert "states figures in 0 cited claim(s) (baseline 1)" in o.line
+    assert len(o.reasons) == 3 and "\n" not in o.line
+    same = overall(BASE, BASE, verdicts(BASE, BASE, hash_embedder))
+    assert same.winner == "tie" and same.line.startswith("Verdict: neither answer")
 
 
 def test_the_baseline_index_is_built_once_per_filing(settings, hash_embedder):

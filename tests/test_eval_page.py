@@ -62,6 +62,11 @@ def test_evaluate_page_runs_a_set_and_shows_results(app_env):
     assert "northwind-10k-fy2024.htm" in page  # gold documents missing from the empty corpus
     ok(at.button(key="eval_ingest_samples").click().run())
     assert "Gold documents not in the corpus" not in texts(at)
+    # the sample went into the sample corpus, apart: the analyst's corpus is still empty
+    assert at.radio(key=ec.EVAL_CORPUS).value == "sample"
+    assert "Sample corpus: " in texts(at) and "1 filing(s)" in texts(at)
+    assert {m.label: m.value for m in at.sidebar.metric}["Documents"] == "0"
+    assert (app_env / "store" / "sample-corpus" / "registry.sqlite").is_file()
 
     at = run_eval(at, limit=2, systems=["baseline", "deep"], name="first")
     page = texts(at)
@@ -88,6 +93,10 @@ def test_evaluate_page_runs_a_set_and_shows_results(app_env):
     deltas = next(d.value for d in at.dataframe if "delta" in d.value.columns)
     assert {"baseline", "keyword", "hybrid+rerank"} <= set(deltas["group"])
     assert "deep" not in set(deltas["group"])  # the second run had no deep system
+
+    # back on the analyst's corpus: none of the sample's evaluations or filings are there
+    ok(at.radio(key=ec.EVAL_CORPUS).set_value("yours").run())
+    assert "No evaluation yet" in texts(at) and "northwind-10k-fy2024.htm" in texts(at)
 
 
 def test_errors_are_shown_and_a_malformed_set_is_not_run(app_env, tmp_path):

@@ -25,6 +25,14 @@ _MARK = re.compile(r"\[(\d+)\]")
 _GLUE = re.compile(r"([.!?])\s*((?:\[\d+\])+)")  # "claim. [1]" -> "claim.[1]"
 _SPLIT = re.compile(r"(?<=[.!?\]])\s+(?=[A-Z“\"(])|\n+")
 _NOTE = re.compile(r"\((?:Offline engine|Note)[^)]*\)", re.IGNORECASE)
+# Lines and sentences that are the engine talking about itself, not claims about the filings
+_BANNER = re.compile(r"^\W*(?:extractive (?:brief|answer)|limit reached|offline engine|note\b|"
+                     r"sources?\s*:|stopped\b)|configure an llm|no analysis across sources",
+                     re.IGNORECASE)
+_HEADING_LINE = re.compile(r"^\s*(?:#{1,6}\s+.*|\*\*[^*]+\*\*:?|[^.!?\[\]]{0,160}:)\s*$")
+_FIGURE = re.compile(r"(?<![\w\[])(?:[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:million|billion|"
+                     r"thousand|[mbk]n?)\b)?|\d[\d,]*(?:\.\d+)?\s?(?:%|percent\b|million\b|"
+                     r"billion\b|x\b))", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9][a-z0-9'-]*")
 _STOP = frozenset("""a an and are as at be by for from has have how in is it its of on or that
 the their they this to was we were what which will with does did do about based find identify
@@ -81,14 +89,49 @@ class DiffLine:
     similarity: float = 0.0
 
 
-def sentences(answer: str) -> list[Sentence]:
-    """The answer's sentences (notes about the engine left out)."""
+def _norm(text: str) -> str:
+    return " ".join(_WORD.findall(_MARK.sub("", text).lower()))
+
+
+def sentences(answer: str, headings: Sequence[str] = ()) -> list[Sentence]:
+    """The answer's claims: its sentences without the engine's notes and banners
+    ("Extractive brief …", "Configure an LLM …", "Limit reached …") and without headings
+    (a Markdown heading, a line ending in a colon, or a line that repeats one of
+    ``headings``, the plan's sub-questions, as the offline brief does)."""
+    titles = {_norm(h) for h in headings if h.strip()}
+    kept = []
+    for line in (answer or "").split("\n"):
+        bare = _MARK.sub("", line).strip().strip("-*• ").strip()
+        if not bare or _HEADING_LINE.match(line) or _norm(bare) in titles:
+            continue
+        kept.append(line.strip().lstrip("-*• ").strip() if line.strip()[:1] in "-*•" else line)
     out = []
-    for piece in _SPLIT.split(_GLUE.sub(r"\1\2", _NOTE.sub("", answer or ""))):
+    for piece in _merge_abbreviations(
+            _SPLIT.split(_GLUE.sub(r"\1\2", _NOTE.sub("", "\n".join(kept))))):
         text = piece.strip()
-        if len(text.split()) >= 3:
+        if len(text.split()) >= 3 and not _BANNER.search(_MARK.sub("", text)):
             out.append(Sentence(text, [int(n) for n in _MARK.findall(text)]))
     return out
+
+
+_ABBREVIATION = re.compile(r"\b(?:Inc|Corp|Co|Ltd|Bros|No|U\.S|Mr|Ms|Dr|vs)\.$")
+
+
+def _merge_abbreviations(pieces: Sequence[str]) -> list[str]:
+    """Undo splits after 'Inc.', 'Corp.', 'U.S.' and the like (not sentence ends)."""
+    out: list[str] = []
+    for piece in pieces:
+        if out and _ABBREVIATION.search(out[-1].rstrip()) and "\n" not in out[-1][-1:]:
+            out[-1] = f"{out[-1].rstrip()} {piece.lstrip()}"
+        else:
+            out.append(piece)
+    return out
+
+
+def figures_stated(text: str) -> list[str]:
+    """The figures a claim states ("$26,974 million", "12.5%", "2.8 billion"); years and
+    [n] markers are not figures."""
+    return [m.group(0).strip() for m in _FIGURE.finditer(_MARK.sub("", text))]
 
 
 def _words(text: str) -> set[str]:
@@ -130,14 +173,21 @@ def _labels(record: Any) -> dict[int, str]:
     return {c.n: c.label for c in answer.citations}
 
 
+def headings_of(record: Any) -> list[str]:
+    """What an answer may repeat as headings: the run's sub-questions and question."""
+    plan = getattr(record, "plan", None) or []
+    return [s.sub_question for s in plan] + [getattr(record, "question", "") or ""]
+
+
 def verdicts(deep: Any, baseline: Any, embedder: Any = None) -> list[Verdict]:
     """One verdict per sub-question of the deep run's plan (the question when it has none)."""
     steps = [(s.sub_question, s.tool) for s in getattr(deep, "plan", [])] or \
         [(deep.question, "filing_search")]
     sides = []
+    heads = headings_of(deep)
     for record in (baseline, deep):
         text = record.answer.text if record.answer else ""
-        sides.append([s for s in sentences(text) if s.markers])
+        sides.append([s for s in sentences(text, heads) if s.markers])
     questions = [q for q, _ in steps]
     out = []
     rows = [_cosines(embedder, questions, [s.plain for s in cited]) for cited in sides]
@@ -148,10 +198,12 @@ def verdicts(deep: Any, baseline: Any, embedder: Any = None) -> list[Verdict]:
     return out
 
 
-def answer_diff(deep_answer: str, baseline_answer: str, embedder: Any = None) -> list[DiffLine]:
-    """Deep's sentences in order (said by both, or by deep only), then the baseline's own."""
-    d = [s.plain for s in sentences(deep_answer)]
-    b = [s.plain for s in sentences(baseline_answer)]
+def answer_diff(deep_answer: str, baseline_answer: str, embedder: Any = None,
+                headings: Sequence[str] = ()) -> list[DiffLine]:
+    """Deep's claims in order (said by both, or by deep only), then the baseline's own
+    (banners, notes and headings are not claims: see ``sentences``)."""
+    d = [s.plain for s in sentences(deep_answer, headings)]
+    b = [s.plain for s in sentences(baseline_answer, headings)]
     sims = _cosines(embedder, d, b)
     lex = np.array([[_jaccard(x, y) for y in b] for x in d]) if d and b else sims
     sims = np.maximum(sims, lex) if sims.size else sims
@@ -171,3 +223,55 @@ def answer_diff(deep_answer: str, baseline_answer: str, embedder: Any = None) ->
 def _jaccard(a: str, b: str) -> float:
     wa, wb = _words(a), _words(b)
     return len(wa & wb) / len(wa | wb) if wa and wb else 0.0
+
+
+@dataclass
+class Overall:
+    """The one-line verdict of a comparison and the figures behind it."""
+
+    winner: Literal["deep", "baseline", "tie"]
+    line: str
+    reasons: list[str]
+
+
+SIDE_NAME = {"deep": "the deep agent", "baseline": "the baseline"}
+
+
+def _tally(record: Any, verdict_rows: Sequence[Verdict], side: str, heads: Sequence[str]
+           ) -> dict[str, float]:
+    answer = getattr(record, "answer", None)
+    claims = sentences(answer.text if answer else "", heads)
+    cited = {n for s in claims for n in s.markers}
+    kinds = {c.n: c.kind for c in (answer.citations if answer else [])}
+    rows = [getattr(v, side).coverage for v in verdict_rows]
+    return {
+        "covered": rows.count("covered") + 0.5 * rows.count("partial"),
+        "filing": sum(kinds.get(n) == "chunk" for n in cited),
+        "figures": sum(bool(figures_stated(s.plain)) for s in claims if s.markers),
+    }
+
+
+def overall(deep: Any, baseline: Any, verdict_rows: Sequence[Verdict]) -> Overall:
+    """Which answer is better, in one line with its reasons: which covers more
+    sub-questions (a cited claim addresses it), then which cites more filing passages (the
+    primary, gold-looking evidence), then which states figures in cited claims; the first
+    of these that differs decides."""
+    heads = headings_of(deep)
+    t = {side: _tally(r, verdict_rows, side, heads)
+         for side, r in (("deep", deep), ("baseline", baseline))}
+    n = len(verdict_rows)
+    tests = [("covered", lambda v: f"covers {v:g} of {n} sub-question(s)"),
+             ("filing", lambda v: f"cites {v:g} filing passage(s)"),
+             ("figures", lambda v: f"states figures in {v:g} cited claim(s)")]
+    winner: Literal["deep", "baseline", "tie"] = "tie"
+    for name, _ in tests:  # in order of weight: the first that differs decides
+        d, b = t["deep"][name], t["baseline"][name]
+        if d != b:
+            winner = "deep" if d > b else "baseline"
+            break
+    first = "deep" if winner == "tie" else winner
+    other = "baseline" if first == "deep" else "deep"
+    reasons = [f"{words(t[first][name])} ({other} {t[other][name]:g})" for name, words in tests]
+    head = ("Verdict: neither answer is clearly better — the deep agent " if winner == "tie"
+            else f"Verdict: {SIDE_NAME[winner]}'s answer is better — it ")
+    return Overall(winner, head + "; ".join(reasons) + ".", reasons)
