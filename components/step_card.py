@@ -51,7 +51,7 @@ class StepCard:
             if self.figure_step:  # text search only for the nearest lines, if at all
                 self.reranked, self.retrieved = st.empty(), st.empty()
             else:
-                reranked_tab, retrieved_tab = st.tabs(["Reranked evidence",
+                reranked_tab, retrieved_tab = st.tabs(["Evidence, best first",
                                                        "Retrieved candidates"])
                 with reranked_tab:
                     self.reranked = st.empty()
