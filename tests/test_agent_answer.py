@@ -61,6 +61,19 @@ def test_a_heading_or_question_line_gives_way_to_what_its_source_states():
     assert lines[1] == "- Segment information. [2]"  # nothing else from that source
 
 
+def test_a_list_item_is_quoted_as_a_sentence_not_with_its_semicolon():
+    context = "\n".join([
+        "- Competitors include suppliers of GPUs such as AMD and Intel; [b-1]",
+        "- Our customers in China include Alibaba, Tencent and Baidu, Inc.; [b-2]",
+    ])
+    ev = {n: Evidence(id=i, kind="chunk", text="t", label=i)
+          for n, i in enumerate(["b-1", "b-2"], start=1)}
+    text, _ = offline_answer("q", [_record(context, ["b-1", "b-2"])], ev, None)
+    lines = [ln for ln in text.splitlines() if ln.startswith("- ")]
+    assert lines == ["- Competitors include suppliers of GPUs such as AMD and Intel. [1]",
+                     "- Our customers in China include Alibaba, Tencent and Baidu, Inc. [2]"]
+
+
 def test_brief_takes_at_most_per_part_sources():
     ids = [f"b-{k}" for k in range(PER_PART + 2)]
     context = "\n".join(f"- Net sales line number {k} of the filing says something. [{i}]"

@@ -92,7 +92,7 @@ def part_lines(rec: StepRecord, n_of: dict[str, int], used: list[str]) -> list[s
                 continue
             used.append(text)
             taken.add(source)
-            quoted = readable_row(text).rstrip()
+            quoted = readable_row(text).rstrip().rstrip(";,").rstrip()  # a list item's ";"
             end = "" if quoted.endswith((".", "!", "?", "”", '"')) else "."
             out.append(f"{quoted}{end} [{n_of[source]}]")
             break
