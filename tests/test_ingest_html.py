@@ -36,6 +36,7 @@ def test_dei_facts_read_from_header_and_body(doc):
         "dei:DocumentFiscalPeriodFocus": "FY",
         "dei:DocumentPeriodEndDate": "December 31, 2023",
         "dei:EntityRegistrantName": "ACME WIDGETS, INC.",
+        "dei:EntityCentralIndexKey": "0009999999",  # the filer's CIK (company identity)
     }
 
 

@@ -161,8 +161,11 @@ def read_plan_file(path: str | Path) -> str:
 def ask(question: str | None, *, settings: Settings, approve: bool = False,
         plan_file: str | None = None, doc_ids: list[str] | None = None,
         resume: str | None = None, offline: bool = False, service=None,
-        out: IO[str] = sys.stdout, input_fn: Callable[[str], str] = input) -> RunRecord | None:
-    """Run the deep agent from the terminal; returns the record (None if left paused)."""
+        out: IO[str] | None = None, input_fn: Callable[[str], str] = input
+        ) -> RunRecord | None:
+    """Run the deep agent from the terminal; returns the record (None if left paused).
+    ``out``: standard output as it is at the call (never the stream of the first import)."""
+    out = out or sys.stdout
     if not resume and not question:
         raise AppError("Give a question, or --resume RUN_ID to continue a paused run.")
     plan_text = read_plan_file(plan_file) if plan_file else None
@@ -243,8 +246,9 @@ def _finish(service, thread_id: str, plan_text: str | None, draft_plan, approve:
 
 def compare(question: str, *, settings: Settings, doc_ids: list[str] | None = None,
             offline: bool = False, service=None, corpus=None,
-            out: IO[str] = sys.stdout) -> tuple[RunRecord, RunRecord]:
+            out: IO[str] | None = None) -> tuple[RunRecord, RunRecord]:
     """Baseline then deep agent on ``question``; prints both and a cost table."""
+    out = out or sys.stdout
     from core.baseline.rag import run_baseline
 
     require_question(question)  # before loading models or running anything

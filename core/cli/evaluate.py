@@ -36,8 +36,9 @@ def cmd_list(settings: Settings, out: IO[str]) -> int:
     return 0
 
 
-def cmd_eval(args, settings: Settings, out: IO[str] = sys.stdout) -> int:
-    """Entry of the ``eval`` subcommand."""
+def cmd_eval(args, settings: Settings, out: IO[str] | None = None) -> int:
+    """Entry of the ``eval`` subcommand (``out``: standard output as it is at the call)."""
+    out = out or sys.stdout
     if args.list:
         return cmd_list(settings, out)
     if not args.set:
