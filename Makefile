@@ -16,7 +16,7 @@ setup: $(STAMP)
 $(STAMP): requirements.txt
 	@command -v uv >/dev/null 2>&1 || python3 -m pip install -q uv==0.13.8
 	@[ -x $(PY) ] || uv venv $(VENV) -p python3.11
-	UV_FIND_LINKS=/opt/wheels uv pip install -q -p $(PY) -r requirements.txt
+	UV_FIND_LINKS=/opt/wheels uv pip install -q --compile-bytecode -p $(PY) -r requirements.txt
 	@touch $(STAMP)
 
 run: setup
