@@ -18,7 +18,7 @@ timings, the run record, the card and the CLI pick it up. Its outputs go in
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Annotated, Any, Union
 
@@ -121,8 +121,8 @@ def wiring() -> list[Stage]:
         if s.follows is None:
             continue
         before = by_name[s.follows]
-        by_name[s.name] = Stage(**{**s.__dict__, "then": before.then})
-        by_name[s.follows] = Stage(**{**before.__dict__, "then": s.name})
+        by_name[s.name] = replace(s, then=before.then)
+        by_name[s.follows] = replace(before, then=s.name)
         order.append(s.name)
     return [by_name[n] for n in order]
 
