@@ -33,6 +33,20 @@ def test_identity_names_backend_and_precision_and_reads_back():
         assert parse_identity(cut) == (REF, backend, dtype, 128)
 
 
+def test_auto_is_the_measured_backend_and_length_per_model(monkeypatch, settings):
+    from core.foundation.models import resolve_backend, resolve_max_tokens
+
+    monkeypatch.setattr(models, "onnx_available", lambda: True)
+    assert resolve_backend("auto", REF) == "onnx-int8" and resolve_max_tokens(settings) == 128
+    other = settings.model_copy(update={"embedding_model": "/models/another-encoder"})
+    assert resolve_backend("auto", other.embedding_model) == "onnx"
+    assert resolve_max_tokens(other) == 0  # its own length: nothing measured for it
+    assert resolve_max_tokens(settings.model_copy(update={"embedding_max_tokens": 0})) == 0
+    assert resolve_backend("torch", REF) == "torch"
+    monkeypatch.setattr(models, "onnx_available", lambda: False)
+    assert resolve_backend("auto", REF) == "torch"
+
+
 class NamedHash(HashEmbedder):
     def __init__(self, name):
         super().__init__(64)
@@ -70,7 +84,7 @@ def test_a_named_backend_never_mixes_vectors_with_another(settings):
 def test_onnx_backends_agree_with_torch_and_keep_input_order(tmp_path):
     from core.foundation.config import Settings
 
-    s = Settings(_env_file=None, model_cache_dir=tmp_path / "models")
+    s = Settings(_env_file=None, model_cache_dir=tmp_path / "models", embedding_max_tokens=0)
     ref = get_embedder(s, "torch").encode(TEXTS)
     fp32 = get_embedder(s, "onnx")
     int8 = get_embedder(s, "onnx-int8")

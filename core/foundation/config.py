@@ -110,14 +110,16 @@ class Settings(BaseSettings):
         default="auto",
         description="What runs the embedding model: 'torch' (sentence-transformers), 'onnx' "
         "(ONNX Runtime, float32, exported locally from the same weights) or 'onnx-int8' "
-        "(dynamically quantised weights). 'auto' is the measured default (onnx where "
-        "onnxruntime is installed, else torch) and, on a corpus already indexed by another "
-        "backend of the same model, that backend: vectors of two backends never mix.",
+        "(weights quantised per channel). 'auto' is the measured default (onnx-int8 for the "
+        "bundled MiniLM, onnx for another model, torch without onnxruntime) and, on a corpus "
+        "already indexed by another backend of the same model, that backend: vectors of two "
+        "backends never mix.",
     )
-    embedding_max_tokens: int = Field(
-        default=0, ge=0, le=512,
-        description="Tokens of each text the embedding model reads (0: the model's own "
-        "max_seq_length, 256 for the bundled MiniLM, which was trained on 128). The keyword "
+    embedding_max_tokens: int | None = Field(
+        default=None, ge=0, le=512,
+        description="Tokens of each text the embedding model reads. Unset: the measured length "
+        "for the model (128 for the bundled MiniLM, the length it was trained on; "
+        "core.foundation.models.MEASURED); 0: the model's own max_seq_length (256). The keyword "
         "index always holds the whole text. Part of the corpus fingerprint, like the backend.",
     )
     model_cache_dir: Path | None = Field(
