@@ -177,3 +177,23 @@ def test_the_next_file_parses_while_one_embeds_and_two_at_most_are_in_flight(set
     assert done_order == [0, 1, 2]  # reported in order
     assert {d.file_name for d in corpus.documents()} == {f"filing-{i}.txt" for i in range(3)}
     corpus.close()
+
+
+def test_only_the_apps_background_batches_lower_their_cpu_priority():
+    import os
+
+    from core.app.ingest_jobs import run_batch
+
+    seen: list[int] = []
+
+    def load(on_stage):
+        seen.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+        raise ValueError("not a filing")
+
+    own = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    for background in (False, True):
+        progress = BatchProgress([FileProgress("a.txt")])
+        run_batch([("a.txt", 0, load)], progress, background=background)
+        assert progress.files[0].ok is False and "ValueError" in progress.files[0].error
+    assert seen[0] == own  # a CLI ingest runs at the terminal's priority (its PDF workers too)
+    assert seen[1] >= 10

@@ -164,11 +164,14 @@ class BatchProgress:
 Loader = Callable[..., Any]  # (**{"on_stage": callback}) -> IngestReport
 
 
-def _load_one(load: Loader, fp: FileProgress, reached_embed: threading.Event) -> None:
+def _load_one(load: Loader, fp: FileProgress, reached_embed: threading.Event,
+              background: bool) -> None:
     """Run one file's loader, recording its stages, chunk progress and outcome in ``fp``;
     ``reached_embed`` is set once its embedding starts (or it ended), which is when the next
-    file may start parsing."""
-    yield_cpu()  # each loader thread has its own nice value
+    file may start parsing. ``background``: at low CPU priority (a Linux thread has its own
+    nice value, and the PDF workers it starts inherit it)."""
+    if background:
+        yield_cpu()
 
     def on_stage(label: str) -> None:
         fp.stage = label
@@ -196,15 +199,16 @@ def _load_one(load: Loader, fp: FileProgress, reached_embed: threading.Event) ->
 
 
 def run_batch(items: list[tuple[str, int, Loader]], progress: BatchProgress,
-              job: jobs.Job | None = None, on_file: Callable[[int], None] | None = None
-              ) -> BatchProgress:
+              job: jobs.Job | None = None, on_file: Callable[[int], None] | None = None,
+              background: bool = False) -> BatchProgress:
     """Ingest ``(name, size, loader)`` items, updating ``progress``: a pipeline, not a queue.
 
     While one file embeds, the next one parses (parsing is mostly one core, embedding is
     the model's arithmetic), so at most two files are in flight: file *i+1* starts when
     file *i* starts embedding, and file *i+2* only once file *i* is done. Results stay in
     order; ``on_file(i)`` is called for each file as soon as it and those before it are
-    done. A cancelled job starts no further file."""
+    done. A cancelled job starts no further file. ``background``: the loaders run at low CPU
+    priority (the app's batches; a CLI ingest runs at the terminal's priority)."""
     threads: list[threading.Thread] = []
     reached = [threading.Event() for _ in items]
     reported = 0
@@ -228,7 +232,7 @@ def run_batch(items: list[tuple[str, int, Loader]], progress: BatchProgress,
                 fp_left.stage = "skipped"
             break
         fp.started = time.perf_counter()
-        thread = threading.Thread(target=_load_one, args=(load, fp, reached[i]),
+        thread = threading.Thread(target=_load_one, args=(load, fp, reached[i], background),
                                   name=f"ingest-{i}", daemon=True)
         threads.append(thread)
         thread.start()
@@ -265,7 +269,7 @@ def start_batch(job_id: str, items: list[tuple[str, int, Loader]],
 
     def work(job: jobs.Job) -> BatchProgress:
         yield_cpu()
-        run_batch(items, progress, job)
+        run_batch(items, progress, job, background=True)
         added = [f.meta.doc_id for f in progress.files if f.added and f.meta is not None]
         if corpus is not None and added:
             start_baseline_pieces(corpus.store, corpus.embedder, corpus.settings, added)
