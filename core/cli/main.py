@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import time
 
 import core.foundation.models  # noqa: F401  (sets OMP/HF env before torch loads)
 from core.foundation.config import Settings, load_settings
@@ -294,8 +295,12 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, started_at: float | None = None) -> int:
+    """Run one command; ``started_at``: epoch seconds the process started (``core.__main__``;
+    default: now), so ``ask``'s wall-time bound counts the start-up too."""
+    started_at = time.time() if started_at is None else started_at
     args = build_parser().parse_args(argv)
+    args.started_at = started_at
     try:
         return args.func(args, load_settings())
     except AppError as exc:
