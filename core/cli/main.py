@@ -250,7 +250,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "ticker=..., cik=...")
     s.set_defaults(func=cmd_docs)
 
-    s = sub.add_parser("doctor", help="check the corpus: registry, vectors, originals, runs")
+    s = sub.add_parser("doctor", help="check the corpus: registry, vectors, keyword index, "
+                       "originals, runs")
     s.add_argument("--repair", action="store_true",
                    help="repair what can be repaired without losing data")
     s.set_defaults(func=cmd_doctor)
