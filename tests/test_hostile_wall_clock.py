@@ -6,8 +6,12 @@ the time it was stopped does not). No timed assertions: lower bounds given by th
 from __future__ import annotations
 
 import io
+import os
 import re
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -104,3 +108,36 @@ def test_a_continued_run_that_had_spent_its_budget_stops_at_the_bound(settings):
     assert stream.record.stop_reason.code == "max_wall_s"
     assert not [e for e in events if e.type == "step_started"]
     assert later.deps.guards.get(thread_id).remaining() < 0  # no LLM request either
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _python(code: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # buffered output
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_ask_ends_its_process_without_the_teardown_but_flushed_and_with_its_code():
+    """``python -m core ask`` ends once its work is done (the interpreter's teardown took
+    1.5-5 s after the answer): the exit handlers ran, buffered output is all there, the
+    exit code is the command's."""
+    done = _python("import atexit, sys\n"
+                   "from core.cli.main import QUICK_EXIT, end_process\n"
+                   "assert 'ask' in QUICK_EXIT\n"
+                   "atexit.register(lambda: print('exit handler ran'))\n"
+                   "sys.stdout.write('the answer\\n')\n"
+                   "end_process(3)\n"
+                   "print('not reached')\n")
+    assert done.returncode == 3, done.stderr
+    assert done.stdout == "the answer\nexit handler ran\n"
+
+
+def test_a_process_with_work_still_running_in_a_thread_exits_normally():
+    done = _python("import threading, time\n"
+                   "from core.cli.main import end_process\n"
+                   "threading.Thread(target=lambda: (time.sleep(0.3), print('thread done'))"
+                   ").start()\n"
+                   "end_process(0)\n")
+    assert done.returncode == 0 and done.stdout == "thread done\n", done.stderr
