@@ -84,3 +84,22 @@ def test_chunks_the_registry_cannot_read_are_reported_not_a_traceback(settings, 
         "from the registry ("), lines
     assert lines[0].endswith("keyword and hybrid search fail; delete the filing and ingest it "
                              "again")
+
+
+def test_the_cli_says_when_repair_cannot_mend_what_it_found(settings, hash_embedder, corpus,
+                                                            monkeypatch, capsys):
+    """Main printed "run `python -m core doctor --repair`" although --repair mends nothing
+    of this (and found nothing: no keyword check)."""
+    import argparse
+
+    from core.cli.main import cmd_doctor
+    from core.foundation import models
+
+    monkeypatch.setattr(models, "get_embedder", lambda *a, **k: hash_embedder)
+    doc = corpus.documents()[0]
+    with sqlite3.connect(settings.registry_path) as conn:
+        conn.execute("DELETE FROM chunks WHERE doc_id = ? AND idx >= 30", (doc.doc_id,))
+    assert cmd_doctor(argparse.Namespace(repair=False), settings) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"✗ keyword index: northwind-10k-fy2024.htm ({doc.doc_id}) has 30")
+    assert out[-1] == "--repair cannot mend these here: each line says what to do"

@@ -182,7 +182,10 @@ def cmd_doctor(args, settings: Settings) -> int:
     if not report.findings:
         print(f"✓ nothing wrong ({', '.join(report.checked)} checked)")
     elif not report.ok and not args.repair:
-        print("run `python -m core doctor --repair` to repair what can be repaired")
+        if any(f._fix is not None for f in report.findings):
+            print("run `python -m core doctor --repair` to repair what can be repaired")
+        else:
+            print("--repair cannot mend these here: each line says what to do")
     return 0 if report.ok else 1
 
 
