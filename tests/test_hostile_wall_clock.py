@@ -141,3 +141,14 @@ def test_a_process_with_work_still_running_in_a_thread_exits_normally():
                    ").start()\n"
                    "end_process(0)\n")
     assert done.returncode == 0 and done.stdout == "thread done\n", done.stderr
+
+
+def test_commands_that_call_no_llm_do_not_import_the_openai_client():
+    """``openai`` took 1.1 s of every command's start-up (``ask --offline``, ``docs``,
+    ``search``, ``doctor``) through ``core.llm.failures``; it is imported when an LLM is."""
+    done = _python("import sys\n"
+                   "import core.cli.agent, core.llm.factory, core.llm.failures, core.app.runs\n"
+                   "from core.llm.failures import redact\n"
+                   "redact('sk-secret-0123456789')\n"
+                   "print('openai' in sys.modules)\n")
+    assert done.returncode == 0 and done.stdout == "False\n", done.stderr
