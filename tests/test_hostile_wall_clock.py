@@ -152,3 +152,21 @@ def test_commands_that_call_no_llm_do_not_import_the_openai_client():
                    "redact('sk-secret-0123456789')\n"
                    "print('openai' in sys.modules)\n")
     assert done.returncode == 0 and done.stdout == "False\n", done.stderr
+
+
+def test_a_paused_run_resumed_by_a_new_command_counts_that_commands_start_up(settings):
+    """``ask --resume`` in a new process: its start-up (5 s, given) counts in the run's clock
+    as the first command's did, the wait for review does not. Main began the research
+    deadline at review from the planning time alone."""
+    first = make_service(settings)
+    thread_id, _, _ = first.start(ACME_QUESTION)
+    planning = first.graph.get_state(first._config(thread_id)).values["planning_s"]
+    first.close()
+    later = make_service(settings)
+    resumed = time.time()
+    stream = later.resume(thread_id, started_at=resumed - 5.0)
+    stream.run()
+    guard = later.deps.guards.get(thread_id)
+    assert guard.started_at is not None
+    assert guard.started_at <= resumed - 4.0 - planning  # main: about resumed - planning
+    assert stream.record.status == "done" and stream.record.wall_s >= 5.0 + planning

@@ -176,10 +176,13 @@ class ResearchService:
             raise AppError(f"Run {thread_id} is not waiting for plan review.")
         return list(self.graph.get_state(self._config(thread_id)).values["plan"])
 
-    def resume(self, thread_id: str, plan: Any = None) -> RunStream:
+    def resume(self, thread_id: str, plan: Any = None, *,
+               started_at: float | None = None) -> RunStream:
         """Resume a paused run with the plan as proposed (None) or edited.
 
         The edit is validated first: ``PlanValidationError`` leaves the paused run intact.
+        ``started_at``: when the command that resumes it in a new process started; its
+        start-up counts in the run's clock as the first process's did (not the review wait).
         """
         if not self._waiting(thread_id):
             raise AppError(f"Run {thread_id} is not waiting for plan review "
@@ -189,7 +192,14 @@ class ResearchService:
             steps = check_plan(plan, self.deps.corpus.sections,
                                web_available=self.deps.web_available)
             value = [s.model_dump() for s in steps]
-        return RunStream(self._resume(thread_id, Command(resume=value)))
+        if started_at is None:
+            return RunStream(self._resume(thread_id, Command(resume=value)))
+        startup = max(0.0, self.deps.clock() - started_at)
+        planned = self.graph.get_state(self._config(thread_id)).values.get("planning_s", 0.0)
+        saved = self._saved(thread_id)
+        before = (saved.startup_s + saved.planning_s) if saved else planned
+        command = Command(resume=value, update={"planning_s": planned + startup})
+        return RunStream(self._resume(thread_id, command, spent=round(before + startup, 3)))
 
     def can_continue(self, thread_id: str) -> bool:
         """True when the run stopped mid-research (not at review, not finished): its last

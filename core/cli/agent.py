@@ -189,7 +189,7 @@ def ask(question: str | None, *, settings: Settings, approve: bool = False,
         if session.phase == "interrupted" and session.resumable:
             print(f"Run {resume} was interrupted; continuing from its last checkpoint.",
                   file=out)
-            record = _stream(service.continue_run(resume, started_at=started_at), out)
+            record = _stream(service.continue_run(resume, **_timing(started_at)), out)
             print_record(record, out)
             return record
         if session.phase == "missing":
@@ -204,13 +204,14 @@ def ask(question: str | None, *, settings: Settings, approve: bool = False,
             print(f"The plan as edited in the dashboard ({session.draft_saved_at}) is used.",
                   file=out)
     else:
-        thread_id, _, events = service.start(question, doc_ids, started_at=started_at)
+        thread_id, _, events = service.start(question, doc_ids, **_timing(started_at))
         for ev in events:
             line = format_event(ev)
             if line:
                 print(line, file=out)
     try:
-        record = _finish(service, thread_id, plan_text, draft_plan, approve, out, input_fn)
+        record = _finish(service, thread_id, plan_text, draft_plan, approve, out, input_fn,
+                         started_at if resume else None)
     except AppError:
         if _paused(service, thread_id):
             print(f"Run {thread_id} is left paused: resume it with `python -m core ask --resume "
@@ -224,6 +225,11 @@ def ask(question: str | None, *, settings: Settings, approve: bool = False,
     return record
 
 
+def _timing(started_at: float | None) -> dict:
+    """``started_at`` for the service's call when the command's start is known."""
+    return {} if started_at is None else {"started_at": started_at}
+
+
 def _paused(service, thread_id: str) -> bool:
     try:
         service.pending_plan(thread_id)
@@ -233,12 +239,16 @@ def _paused(service, thread_id: str) -> bool:
 
 
 def _finish(service, thread_id: str, plan_text: str | None, draft_plan, approve: bool,
-            out: IO[str], input_fn: Callable[[str], str]) -> RunRecord | None:
+            out: IO[str], input_fn: Callable[[str], str],
+            resumed_at: float | None = None) -> RunRecord | None:
+    """``resumed_at``: when a command resuming a paused run started (its start-up counts;
+    not with the interactive review, whose wait does not)."""
+    timing = _timing(resumed_at)
     if plan_text is not None:
-        stream = service.resume(thread_id, plan_text)
+        stream = service.resume(thread_id, plan_text, **timing)
     elif approve:
         print_plan(draft_plan or service.pending_plan(thread_id), out)
-        stream = service.resume(thread_id, draft_plan)
+        stream = service.resume(thread_id, draft_plan, **timing)
     else:
         stream = _review(service, thread_id, out, input_fn, draft_plan)
         if stream is None:
