@@ -1,7 +1,7 @@
 """The Library's "Check the corpus" panel: ``core.app.doctor`` in the app.
 
-A button runs the doctor's examination (registry, vectors, originals, run records,
-checkpoints and cache) and lists what it found; when something can be repaired a second
+A button runs the doctor's examination (registry, vectors, keyword index, originals, run
+records, checkpoints and cache) and lists what it found; when something can be repaired a second
 button carries out the repairs (the folder is examined again at that moment, so a stale list
 never repairs what is no longer there) and the list shows what was done, then a fresh check.
 The panel only renders; the doctor computes.
@@ -46,8 +46,8 @@ def render_doctor_panel(settings: Settings, open_store: Callable[[], object]) ->
     can be read)."""
     shown = st.session_state.get(REPORT)
     with st.expander("Check the corpus", expanded=shown is not None):
-        st.caption("Compares the registry, the vectors, the kept originals and the run "
-                   "records, and checks the checkpoints and cache files "
+        st.caption("Compares the registry, the vectors, the keyword index, the kept originals "
+                   "and the run records, and checks the checkpoints and cache files "
                    "(`python -m core doctor`). Checking changes nothing.")
         if st.button("Check the corpus", key=CHECK):
             _run(settings, open_store, fix=False)
@@ -70,7 +70,8 @@ def render_doctor_panel(settings: Settings, open_store: Callable[[], object]) ->
         elif shown["repairable"] and st.button(
                 f"Repair {shown['repairable']} problem(s)", type="primary", key=REPAIR,
                 help="Re-embeds lost vectors from the stored chunk texts (no filing is parsed "
-                     "again), moves unreadable run records to runs/quarantine/, deletes "
+                     "again), builds the keyword index again from them, moves unreadable run "
+                     "records to runs/quarantine/, deletes "
                      "originals no document owns, moves corrupt checkpoint/cache files "
                      "aside."):
             _run(settings, open_store, fix=True)

@@ -56,11 +56,32 @@ def test_the_library_panel_checks_and_repairs_the_corpus(damaged, monkeypatch):
     assert f"repaired: moved to runs/quarantine/{run_id}.json" in shown
     assert "2 problem(s) repaired" in shown
     ok(at.button(key="lib_doctor_check").click().run())
-    assert "Nothing wrong (checkpoints, cache, registry, vectors, originals, run records " \
-        "checked)." in texts(at)
+    assert "Nothing wrong (checkpoints, cache, registry, vectors, keyword index, originals, " \
+        "run records checked)." in texts(at)
 
     from testkit.fakes.embedder import HashEmbedder
 
     vec = Corpus(settings, embedder=HashEmbedder(), sweep=False).search(
         "Northwind revenue", strategy="vector", k=3)
     assert vec.hits and vec.warnings == []
+
+
+def test_the_library_panel_shows_what_the_keyword_index_is_missing(app_env):  # noqa: F811
+    """Chunks the registry lost (rows deleted by hand): the panel says the filing must be
+    ingested again; nothing here can repair it, so no Repair button."""
+    import sqlite3
+
+    from testkit.fakes.embedder import HashEmbedder
+
+    settings = Settings(data_dir=app_env / "store", _env_file=None)
+    corpus = Corpus(settings, embedder=HashEmbedder())
+    doc = corpus.ingest_path(SAMPLE).meta
+    corpus.store.close()
+    with sqlite3.connect(settings.registry_path) as conn:
+        conn.execute("DELETE FROM chunks WHERE doc_id = ? AND idx >= 30", (doc.doc_id,))
+    at = ok(AppTest.from_file(APP, default_timeout=TIMEOUT).run())
+    ok(at.switch_page("app_pages/library.py").run())
+    ok(at.button(key="lib_doctor_check").click().run())
+    assert f"keyword index: northwind-10k-fy2024.htm ({doc.doc_id}) has 30 of its 35 chunks " \
+        "in the registry" in texts(at)
+    assert "lib_doctor_repair" not in [b.key for b in at.button]

@@ -30,7 +30,8 @@ from core.agent.state import ResearchState, Revision, StepWork
 def route_node(state: ResearchState, deps: AgentDeps) -> dict:
     """Fast path (one step) for a simple factual question, else the deep plan."""
     clock = Clock()
-    started = deps.clock()  # the run's clock: max_wall_s counts planning too
+    started = state.get("started_at") or deps.clock()  # max_wall_s counts planning too, and
+    # the command's start-up when the caller gives the time it started (``started_at``)
     deps.llm_guard().begin(started, deps.settings.max_wall_s)
     route = route_question(state["question"], deps, state.get("doc_scope") or [])
     review = route.path == "deep" or state.get("review", "always") == "always"

@@ -8,6 +8,10 @@ cache). Each problem is a :class:`Finding` saying what is wrong, what it costs a
 
 * vectors lost or cut short (``chroma/`` deleted): the chunk texts in the registry are
   embedded again (no filing is parsed again);
+* the keyword index (BM25, held in memory, built from the registry's chunk texts) out of step
+  with the registry (another process corrected a filing's metadata): built again from the
+  registry; chunks the registry cannot read, or has lost, are reported (ingest that filing
+  again);
 * an original no document owns (an ingest killed before its document was stored): deleted;
 * an unreadable run record: moved to ``runs/quarantine/`` (kept, no longer listed as a run);
 * an unreadable checkpoints or cache file: moved aside as ``<name>.corrupt`` (a cache is
@@ -155,6 +159,50 @@ def _vectors(store) -> list[Finding]:
                     "embed the stored chunk texts again (no filing is parsed)", _fix=fix)]
 
 
+def _checked_vectors(store) -> list[Finding]:
+    """``_vectors``, or one line when the registry's chunks cannot be read to compare (the
+    keyword index check names the filing)."""
+    from core.store.failures import first_line
+
+    try:
+        return _vectors(store)
+    except Exception as exc:  # noqa: BLE001 - a chunk row that does not read
+        return [Finding("vectors", f"cannot be compared with the registry: a chunk does not "
+                        f"read ({first_line(exc)}); see the keyword index line")]
+
+
+def _keyword(store) -> list[Finding]:
+    from core.store.failures import first_line
+
+    names = {d.doc_id: d.file_name for d in store.documents()}
+    out, unreadable = [], set()
+    for doc in store.documents():
+        try:
+            held = len(store.registry.chunks(doc.doc_id))
+        except Exception as exc:  # noqa: BLE001 - any row that does not read is reported
+            unreadable.add(doc.doc_id)
+            out.append(Finding("keyword index", f"the chunks of {doc.file_name} ({doc.doc_id}) "
+                               f"cannot be read from the registry ({first_line(exc)}): keyword "
+                               "and hybrid search fail; delete the filing and ingest it again"))
+            continue
+        if doc.n_chunks > held:
+            out.append(Finding("keyword index", f"{doc.file_name} ({doc.doc_id}) has {held} of "
+                               f"its {doc.n_chunks} chunks in the registry: the others cannot "
+                               "be searched (keyword or vector); ingest the filing again"))
+    if unreadable:
+        return out
+    drift = store.keyword.out_of_step()
+    if drift:
+        some = ", ".join(names.get(d, d) for d in list(drift)[:3]) + (
+            " ..." if len(drift) > 3 else "")
+        out.append(Finding("keyword index", f"{sum(drift.values())} chunk(s) of {len(drift)} "
+                           f"filing(s) are indexed as they were, not as the registry reads now "
+                           f"({some}): keyword search ranks them on old text",
+                           "build it again from the registry's chunk texts",
+                           _fix=lambda: f"{store.keyword.rebuild()} chunks indexed again"))
+    return out
+
+
 def examine(settings: Settings, open_store: Callable[[], object]) -> Report:
     """Every finding of the data folder; ``open_store()`` opens its CorpusStore (called only
     when the registry can be read)."""
@@ -167,8 +215,8 @@ def examine(settings: Settings, open_store: Callable[[], object]) -> Report:
                                 "from a backup or move it aside and ingest the filings again"))
     else:
         store = open_store()
-        findings += _vectors(store) + _originals(settings, store)
-        checked += ["registry", "vectors", "originals"]
+        findings += _checked_vectors(store) + _keyword(store) + _originals(settings, store)
+        checked += ["registry", "vectors", "keyword index", "originals"]
     findings += _runs(settings)
     checked.append("run records")
     return Report(findings, checked)

@@ -36,6 +36,7 @@ from core.app.runs import (
     new_run_id,
     record_from_state,
     save_run,
+    spent_before,
 )
 from core.foundation.cache import open_cache
 from core.foundation.config import Settings
@@ -114,11 +115,15 @@ class ResearchService:
 
     # --- public API ---------------------------------------------------------
     def start(self, question: str, doc_ids: list[str] | None = None, *,
-              review: str = "always") -> tuple[str, list[PlanStep], list[EventBase]]:
+              review: str = "always", started_at: float | None = None
+              ) -> tuple[str, list[PlanStep], list[EventBase]]:
         """Plan ``question`` and pause for review: ``(thread_id, plan, events so far)``.
 
         ``review="auto"``: a simple question the router sends down the fast path is not
-        paused; it runs to its answer here and its record is saved as done."""
+        paused; it runs to its answer here and its record is saved as done.
+        ``started_at``: epoch seconds the command started (the CLI's process start): the
+        run's clock, and so ``max_wall_s``, counts from it, start-up included
+        (``RunRecord.startup_s``); None: from now."""
         require_question(question)
         self.refresh_corpus()
         known = {d.doc_id for d in self.deps.corpus.documents}
@@ -129,6 +134,10 @@ class ResearchService:
         thread_id = new_run_id()
         inputs = {"question": question.strip(), "doc_scope": list(doc_ids or []),
                   "review": review}
+        startup = 0.0
+        if started_at is not None:
+            inputs["started_at"] = started_at
+            startup = round(max(0.0, self.deps.clock() - started_at), 3)
         t0 = time.perf_counter()
         events = list(self._events(inputs, thread_id))
         values = self.graph.get_state(self._config(thread_id)).values
@@ -137,8 +146,8 @@ class ResearchService:
         if not self._waiting(thread_id):  # the fast path ran without review
             base = RunRecord(id=thread_id, question=question.strip(), status="done",
                              backend=self.deps.backend, doc_scope=list(doc_ids or []),
-                             events=events, llm=account)
-            record = self._labelled(record_from_state(thread_id, values, base, spent))
+                             events=events, llm=account, planning_s=spent, startup_s=startup)
+            record = self._labelled(record_from_state(thread_id, values, base, startup + spent))
             save_run(record, self.settings)
             return thread_id, list(values.get("plan", [])), events
         plan = list(values.get("plan", []))
@@ -146,7 +155,8 @@ class ResearchService:
                            backend=self.deps.backend, doc_scope=list(doc_ids or []), plan=plan,
                            plan_source=values.get("plan_source", ""), events=events,
                            usage=values.get("usage", {}), warnings=values.get("warnings", []),
-                           wall_s=spent, planning_s=spent, llm=account)
+                           wall_s=round(startup + spent, 3), planning_s=spent,
+                           startup_s=startup, llm=account)
         save_run(record, self.settings)
         return thread_id, plan, events
 
@@ -166,10 +176,13 @@ class ResearchService:
             raise AppError(f"Run {thread_id} is not waiting for plan review.")
         return list(self.graph.get_state(self._config(thread_id)).values["plan"])
 
-    def resume(self, thread_id: str, plan: Any = None) -> RunStream:
+    def resume(self, thread_id: str, plan: Any = None, *,
+               started_at: float | None = None) -> RunStream:
         """Resume a paused run with the plan as proposed (None) or edited.
 
         The edit is validated first: ``PlanValidationError`` leaves the paused run intact.
+        ``started_at``: when the command that resumes it in a new process started; its
+        start-up counts in the run's clock as the first process's did (not the review wait).
         """
         if not self._waiting(thread_id):
             raise AppError(f"Run {thread_id} is not waiting for plan review "
@@ -179,7 +192,14 @@ class ResearchService:
             steps = check_plan(plan, self.deps.corpus.sections,
                                web_available=self.deps.web_available)
             value = [s.model_dump() for s in steps]
-        return RunStream(self._resume(thread_id, Command(resume=value)))
+        if started_at is None:
+            return RunStream(self._resume(thread_id, Command(resume=value)))
+        startup = max(0.0, self.deps.clock() - started_at)
+        planned = self.graph.get_state(self._config(thread_id)).values.get("planning_s", 0.0)
+        saved = self._saved(thread_id)
+        before = (saved.startup_s + saved.planning_s) if saved else planned
+        command = Command(resume=value, update={"planning_s": planned + startup})
+        return RunStream(self._resume(thread_id, command, spent=round(before + startup, 3)))
 
     def can_continue(self, thread_id: str) -> bool:
         """True when the run stopped mid-research (not at review, not finished): its last
@@ -189,20 +209,42 @@ class ResearchService:
         names = set(snap.next) | {t.name for t in snap.tasks} if snap else set()
         return bool(names) and "review" not in names
 
-    def continue_run(self, thread_id: str) -> RunStream:
-        """Continue an interrupted run from its last checkpoint; ``AppError`` if it cannot."""
+    def continue_run(self, thread_id: str, *, started_at: float | None = None) -> RunStream:
+        """Continue an interrupted run from its last checkpoint; ``AppError`` if it cannot.
+
+        The run keeps its wall-time budget: what it spent before the interruption counts
+        (``spent_before``), the time it was stopped does not; ``started_at`` (the command's
+        start, as in ``start``) counts this process's start-up too."""
         if not self.can_continue(thread_id):
             raise AppError(f"Run {thread_id} has nothing to continue (it finished, waits for "
                            "plan review, is unknown, or was started with another data folder).")
         snap = self.graph.get_state(self._config(thread_id))
         nxt = ", ".join(sorted(set(snap.next) | {t.name for t in snap.tasks}))
+        saved = self._saved(thread_id)
+        spent = spent_before(snap.values.get("started_at"), [snap.created_at] + [
+            e.at for e in (saved.events if saved else [])], self.settings.max_wall_s)
+        now = self.deps.clock()
+        startup = 0.0 if started_at is None else max(0.0, now - started_at)
+        assert self.deps.guards is not None
+        self.deps.guards.get(thread_id).begin(now - startup - spent, self.settings.max_wall_s)
         note = WarningEvent(node="graph", message=(
             f"Continued from the last checkpoint after an interruption (next: {nxt}); the trace "
-            "is saved after each step, so a step cut short appears again from its start."))
-        return RunStream(self._resume(thread_id, None, first=note))
+            "is saved after each step, so a step cut short appears again from its start. "
+            f"{spent:.1f} s of the run's {self.settings.max_wall_s:g} s limit (DTR_MAX_WALL_S) "
+            "were spent before the interruption; the time it was stopped does not count."))
+        return RunStream(self._resume(thread_id, None, first=note,
+                                      spent=round(spent + startup, 3)))
 
-    def _resume(self, thread_id: str, graph_input: Any,
-                first: EventBase | None = None) -> Iterator[EventBase]:
+    def _saved(self, thread_id: str) -> RunRecord | None:
+        try:
+            return load_run(self.settings, thread_id)
+        except AppError:
+            return None
+
+    def _resume(self, thread_id: str, graph_input: Any, first: EventBase | None = None,
+                spent: float | None = None) -> Iterator[EventBase]:
+        """Stream the run on from its checkpoint; ``spent``: seconds of the run before this
+        part (default: the record's start-up and planning)."""
         from core.llm.failures import redact
         from core.store.storage import failure_message
 
@@ -213,6 +255,7 @@ class ResearchService:
             base = RunRecord(id=thread_id, question=snap.get("question", ""),
                              backend=self.deps.backend)
         events = list(base.events)
+        before = base.startup_s + base.planning_s if spent is None else spent
         base = base.model_copy(update={"status": "running"})
         t0 = time.perf_counter()
         if first is not None:
@@ -234,7 +277,7 @@ class ResearchService:
             record = self._labelled(base.model_copy(update={
                 "status": "failed", "events": events, "error": msg,
                 "llm": base.llm + self._account(thread_id),
-                "wall_s": round(base.planning_s + time.perf_counter() - t0, 3)}))
+                "wall_s": round(before + time.perf_counter() - t0, 3)}))
             try:
                 save_run(record, self.settings)
             except StoreError as save_exc:  # the store itself is gone: the message says so
@@ -244,7 +287,7 @@ class ResearchService:
         record = self._labelled(record_from_state(thread_id, values, base.model_copy(
             update={"status": "done", "events": events,
                     "llm": base.llm + self._account(thread_id)}),
-            base.planning_s + time.perf_counter() - t0))
+            before + time.perf_counter() - t0))
         save_run(record, self.settings)
         return record
 

@@ -62,8 +62,11 @@ class RunRecord(BaseModel):
     answer: Answer | None = None
     usage: dict[str, RoleUsage] = Field(default_factory=dict, description="Per role.")
     timings_ms: dict[str, float] = Field(default_factory=dict, description="Per node, summed.")
-    wall_s: float = Field(default=0.0, description="Wall time of the run: planning and "
-                          "research, the wait for plan review excluded.")
+    wall_s: float = Field(default=0.0, description="Wall time of the run: the command's "
+                          "start-up, planning and research, the wait for plan review excluded.")
+    startup_s: float = Field(default=0.0, description="Of wall_s, the seconds the command "
+                             "spent starting (libraries, corpus, models) before the run's "
+                             "graph started (0 where the services were already loaded).")
     planning_s: float = Field(default=0.0, description="Of wall_s, the seconds spent routing "
                               "and planning (before review).")
     llm: LLMAccount = Field(default_factory=LLMAccount, description="What the LLM endpoint "
@@ -104,6 +107,26 @@ def answered_by(backend: str, account: LLMAccount, cache_hits: int = 0) -> str:
     if account.reason.startswith(("no reply", "no run time")):
         return f"offline engine (the LLM did not answer: {account.reason})"
     return f"offline engine (LLM failed: {account.reason})"
+
+
+def spent_before(started_at: float | None, moments: list[str | None],
+                 max_wall_s: float) -> float:
+    """Seconds an interrupted run had spent, from its clock's start (epoch ``started_at``) to
+    its last trace of life (the latest of ``moments``, ISO times: its last checkpoint, the last
+    event its record kept); at most ``max_wall_s``; 0 without a clock (an older checkpoint)."""
+    times = [_epoch(m) for m in moments if m]
+    times = [t for t in times if t is not None]
+    if started_at is None or not times:
+        return 0.0
+    return round(min(max(0.0, max(times) - started_at), max_wall_s), 3)
+
+
+def _epoch(iso: str) -> float | None:
+    try:
+        moment = datetime.fromisoformat(iso)
+    except ValueError:
+        return None
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).timestamp()
 
 
 def is_run_id(text: str | None) -> bool:

@@ -24,7 +24,7 @@ from core.agent.roles.distill import extract
 from core.agent.roles.retrieval import hit_to_evidence
 from core.agent.roles.synthesize import OFFLINE_NOTE
 from core.agent.state import Answer, StopReason
-from core.app.runs import RunRecord
+from core.app.runs import RunRecord, answered_by
 from core.baseline.index import load_index
 from core.foundation.cache import open_cache
 from core.foundation.config import Settings
@@ -90,6 +90,7 @@ def run_baseline(question: str, *, settings: Settings, store: Any, embedder: Any
     call = ask_llm(deps, "baseline", BaselineOutput, [
         ("system", with_safety(BASELINE_PROMPT)),
         ("user", f"Context:\n{fence_evidence(blocks)}\n\nQuestion: {question}")])
+    account = deps.llm_guard().take_account()  # what the endpoint did: the label says it
     source = "llm" if call.value is not None and call.value.answer.strip() else "offline"
     text = call.value.answer if source == "llm" else _offline_answer(question, hits, embedder)
     check = validate_citations(text, numbered)
@@ -109,7 +110,8 @@ def run_baseline(question: str, *, settings: Settings, store: Any, embedder: Any
                     stop_message=stop.message, source=source),
     ]
     return RunRecord(
-        kind="baseline", question=question, backend=deps.backend, doc_scope=list(doc_ids or []),
+        kind="baseline", question=question, doc_scope=list(doc_ids or []), llm=account,
+        backend=answered_by(deps.backend, account, call.usage.cache_hits),
         events=events, evidence=answer.evidence, answer=answer, usage=usage,
         timings_ms={"retrieve": round((t_retrieve - t0) * 1000, 1),
                     "generate": round((t_end - t_retrieve) * 1000, 1)},

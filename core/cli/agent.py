@@ -82,7 +82,9 @@ def print_record(record: RunRecord, out: IO[str]) -> None:
         print(f"\n{record.llm_note}", file=out)
     u = record.total_usage
     stop = f"; stop: {record.stop_reason.code}" if record.stop_reason else ""
-    planning = f" (planning {record.planning_s:.2f} s)" if record.planning_s else ""
+    parts = [f"{name} {v:.2f} s" for name, v in (("start-up", record.startup_s),
+                                                  ("planning", record.planning_s)) if v]
+    planning = f" ({', '.join(parts)})" if parts else ""
     print(f"\ntime {record.wall_s:.2f} s{planning}; LLM calls {u.calls} ({u.cache_hits} cached); "
           f"tokens {u.total}{stop}; "
           f"run id {record.id}", file=out)
@@ -161,10 +163,12 @@ def read_plan_file(path: str | Path) -> str:
 def ask(question: str | None, *, settings: Settings, approve: bool = False,
         plan_file: str | None = None, doc_ids: list[str] | None = None,
         resume: str | None = None, offline: bool = False, service=None,
-        out: IO[str] | None = None, input_fn: Callable[[str], str] = input
-        ) -> RunRecord | None:
+        out: IO[str] | None = None, input_fn: Callable[[str], str] = input,
+        started_at: float | None = None) -> RunRecord | None:
     """Run the deep agent from the terminal; returns the record (None if left paused).
-    ``out``: standard output as it is at the call (never the stream of the first import)."""
+    ``out``: standard output as it is at the call (never the stream of the first import).
+    ``started_at``: epoch seconds the command started; the run's wall-time bound
+    (``DTR_MAX_WALL_S``) counts from it, start-up included (default: from the run's start)."""
     out = out or sys.stdout
     if not resume and not question:
         raise AppError("Give a question, or --resume RUN_ID to continue a paused run.")
@@ -185,7 +189,7 @@ def ask(question: str | None, *, settings: Settings, approve: bool = False,
         if session.phase == "interrupted" and session.resumable:
             print(f"Run {resume} was interrupted; continuing from its last checkpoint.",
                   file=out)
-            record = _stream(service.continue_run(resume), out)
+            record = _stream(service.continue_run(resume, **_timing(started_at)), out)
             print_record(record, out)
             return record
         if session.phase == "missing":
@@ -200,13 +204,14 @@ def ask(question: str | None, *, settings: Settings, approve: bool = False,
             print(f"The plan as edited in the dashboard ({session.draft_saved_at}) is used.",
                   file=out)
     else:
-        thread_id, _, events = service.start(question, doc_ids)
+        thread_id, _, events = service.start(question, doc_ids, **_timing(started_at))
         for ev in events:
             line = format_event(ev)
             if line:
                 print(line, file=out)
     try:
-        record = _finish(service, thread_id, plan_text, draft_plan, approve, out, input_fn)
+        record = _finish(service, thread_id, plan_text, draft_plan, approve, out, input_fn,
+                         started_at if resume else None)
     except AppError:
         if _paused(service, thread_id):
             print(f"Run {thread_id} is left paused: resume it with `python -m core ask --resume "
@@ -220,6 +225,11 @@ def ask(question: str | None, *, settings: Settings, approve: bool = False,
     return record
 
 
+def _timing(started_at: float | None) -> dict:
+    """``started_at`` for the service's call when the command's start is known."""
+    return {} if started_at is None else {"started_at": started_at}
+
+
 def _paused(service, thread_id: str) -> bool:
     try:
         service.pending_plan(thread_id)
@@ -229,12 +239,16 @@ def _paused(service, thread_id: str) -> bool:
 
 
 def _finish(service, thread_id: str, plan_text: str | None, draft_plan, approve: bool,
-            out: IO[str], input_fn: Callable[[str], str]) -> RunRecord | None:
+            out: IO[str], input_fn: Callable[[str], str],
+            resumed_at: float | None = None) -> RunRecord | None:
+    """``resumed_at``: when a command resuming a paused run started (its start-up counts;
+    not with the interactive review, whose wait does not)."""
+    timing = _timing(resumed_at)
     if plan_text is not None:
-        stream = service.resume(thread_id, plan_text)
+        stream = service.resume(thread_id, plan_text, **timing)
     elif approve:
         print_plan(draft_plan or service.pending_plan(thread_id), out)
-        stream = service.resume(thread_id, draft_plan)
+        stream = service.resume(thread_id, draft_plan, **timing)
     else:
         stream = _review(service, thread_id, out, input_fn, draft_plan)
         if stream is None:
@@ -281,7 +295,8 @@ def _llm_options(p) -> None:
 def cmd_ask(args, settings: Settings) -> int:
     settings = _settings(settings, args)
     record = ask(args.question, settings=settings, approve=args.approve, plan_file=args.plan_file,
-                 doc_ids=args.doc, resume=args.resume, offline=args.offline)
+                 doc_ids=args.doc, resume=args.resume, offline=args.offline,
+                 started_at=getattr(args, "started_at", None))
     return 0 if record is None or record.status == "done" else 1
 
 

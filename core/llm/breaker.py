@@ -70,6 +70,8 @@ class LLMGuard:
     clock: Callable[[], float] = time.time
     deadline: float | None = None
     """Epoch seconds after which no request is sent (None: only the per-call timeout)."""
+    started_at: float | None = None
+    """Epoch seconds the run's clock started (``begin``): the wall-time bound counts from it."""
     method: str | None = None
     """Structured-output method this run switched to (None: the configured one)."""
     counts: dict[str, int] = field(default_factory=dict)
@@ -96,6 +98,7 @@ class LLMGuard:
         end by ``started_at + max_wall_s``: LLM requests end ``offline_reserve(max_wall_s)``
         earlier, so an endpoint that never answers leaves the offline engine time to
         research and write the answer within the bound."""
+        self.started_at = started_at
         self.deadline = started_at + max_wall_s - offline_reserve(max_wall_s)
 
     def remaining(self) -> float | None:

@@ -2,17 +2,23 @@
 
 Every message built here is safe to show a user or store in a run record: the
 configured keys and anything that looks like a bearer token are redacted.
+
+``openai`` (1.1 s to import) is imported only when a failure is classified: ``redact`` is on
+every run record's path, including runs and commands that never call an LLM.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import httpx
-import openai
 
 from core.foundation.config import Settings
+
+if TYPE_CHECKING:
+    import openai
 
 _KEYLIKE = re.compile(
     r"(sk-[A-Za-z0-9_\-*]{4,}|tvly-[A-Za-z0-9_\-*]{4,}|Bearer\s+[A-Za-z0-9_\-.*]{4,})"
@@ -65,6 +71,8 @@ def classify(exc: BaseException, settings: Settings,
 
     ``timeout_s``: the timeout the request really had (the run's time left can cut it below
     ``llm_timeout_s``); a timeout message names that one, never a bound that did not apply."""
+    import openai
+
     where = settings.llm_base_url or "the OpenAI API"
     model = settings.llm_model
     if isinstance(exc, openai.APITimeoutError | httpx.TimeoutException | TimeoutError):
@@ -109,6 +117,8 @@ def classify(exc: BaseException, settings: Settings,
 
 def _is_garbage(exc: BaseException) -> bool:
     """A 200 reply that is not a chat completion (HTML page, plain text, no ``choices``)."""
+    import openai
+
     if isinstance(exc, openai.APIResponseValidationError):
         return True
     text = str(exc)

@@ -148,8 +148,10 @@ class KeywordIndex:
                 self._docs.pop(doc_id, None)
             self._stale = True
 
-    def _tokenise(self, chunks: list[Chunk], doc: DocumentMeta | None) -> _DocTerms:
-        vocab = self._vocab
+    def _tokenise(self, chunks: list[Chunk], doc: DocumentMeta | None,
+                  vocab: dict[str, int] | None = None) -> _DocTerms:
+        """The document's rows; new terms are added to ``vocab`` (default: the index's)."""
+        vocab = self._vocab if vocab is None else vocab
         tokens = [self.tokenizer(self.text_of(c, doc)) for c in chunks]
         flat = [t for row in tokens for t in row]
         for t in set(flat).difference(vocab):
@@ -246,6 +248,31 @@ class KeywordIndex:
         built = self.ensure()
         return Scope(built, built.rows_in(doc_ids, sections))
 
+    def out_of_step(self) -> dict[str, int]:
+        """Documents whose rows here differ from their chunks as the registry reads now:
+        doc_id -> rows that differ, are missing or are gone. What another process changed
+        without this one re-reading it (a corrected company name in each chunk's indexed
+        context) shows here; an index just built from the registry has none. Builds the index
+        first if it never was; raises what reading the registry raises."""
+        built = self.ensure()
+        metas = {m.doc_id: m for m in self.registry.documents()}
+        with self._lock:
+            held, vocab = dict(self._docs), dict(self._vocab)  # a copy: nothing is changed
+        out = {}
+        for doc_id in built.doc_ids:
+            fresh = self._tokenise(self.registry.chunks(doc_id), metas.get(doc_id), vocab)
+            n = _differing_rows(held.get(doc_id), fresh)
+            if n:
+                out[doc_id] = n
+        return out
+
+    def rebuild(self) -> int:
+        """Tokenise every ready chunk again from the registry and rebuild; returns the rows."""
+        with self._lock:
+            self._docs.clear()
+            self._stale = True
+            return len(self.ensure().ids)
+
     def memory_bytes(self) -> int:
         """Bytes held in numpy arrays (term counts per document plus the built index)."""
         with self._lock:
@@ -254,3 +281,21 @@ class KeywordIndex:
 
     def __len__(self) -> int:
         return len(self.ensure().ids)
+
+
+def _rows(terms: _DocTerms) -> dict[str, tuple]:
+    b = terms.block
+    out = {}
+    for i, (chunk_id, section) in enumerate(zip(terms.chunk_ids, terms.sections, strict=True)):
+        start, end = int(b.indptr[i]), int(b.indptr[i + 1])
+        out[chunk_id] = (section, int(b.lengths[i]), b.terms[start:end].tolist(),
+                         b.counts[start:end].tolist())
+    return out
+
+
+def _differing_rows(held: _DocTerms | None, fresh: _DocTerms) -> int:
+    """Rows of one document that differ between two tokenisations (or exist in one only)."""
+    if held is None:
+        return fresh.block.n_rows
+    a, b = _rows(held), _rows(fresh)
+    return sum(1 for chunk_id in a.keys() | b.keys() if a.get(chunk_id) != b.get(chunk_id))

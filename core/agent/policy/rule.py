@@ -22,7 +22,7 @@ import re
 
 from pydantic import BaseModel, Field
 
-from core.agent.deps import AgentDeps
+from core.agent.deps import AgentDeps, current_run_id
 from core.agent.roles.planner import FILING_CUES
 from core.agent.roles.quality import LOW_RELEVANCE
 from core.agent.roles.retrieval import removed_filings
@@ -45,10 +45,20 @@ class PolicyDecision(BaseModel):
     limit: StopReason | None = Field(default=None, description="A bound that was reached.")
 
 
+def run_started(state: ResearchState, deps: AgentDeps) -> float | None:
+    """When the run's clock started: its LLM guard's start (set with the state's at route and
+    review; a run continued in a new process counts what it spent before, not the time it was
+    stopped: ``ResearchService.continue_run``), else the state's ``started_at``."""
+    guard = deps.guards.get(current_run_id()) if deps.guards is not None else None
+    if guard is not None and guard.started_at is not None:
+        return guard.started_at
+    return state.get("started_at")
+
+
 def bound_reached(state: ResearchState, deps: AgentDeps) -> StopReason | None:
     """The wall-time or token bound, if reached."""
     s = deps.settings
-    started = state.get("started_at")
+    started = run_started(state, deps)
     if started is not None and deps.clock() - started >= s.max_wall_s:
         return StopReason(code="max_wall_s", message=f"wall-time limit of {s.max_wall_s:g} s "
                           "reached; answered with the evidence gathered so far")
