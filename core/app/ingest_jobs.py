@@ -147,8 +147,9 @@ class BatchProgress:
         return left
 
     def line(self) -> str:
-        """'File 1 of 2 · nvda.html: embedding 240 of 485 chunks · about 20 s left'."""
-        cur = self.current
+        """'File 1 of 2 · nvda.html: embedding 240 of 485 chunks · about 20 s left' (before the
+        first file's thread has started: that file, waiting)."""
+        cur = self.current or next((f for f in self.files if f.finished is None), None)
         total = len(self.files)
         if cur is None:
             return f"{self.finished} of {total} file(s) done"
