@@ -1,7 +1,10 @@
 """Recall of one benchmark under several embedding backends, on the same chunks.
 
-    python scripts/measure_backend.py BENCH CORPUS_DIR --work DIR [--backends torch,onnx-int8]
+    python scripts/measure_backend.py BENCH CORPUS_DIR --work DIR [--backends torch:0,onnx-int8:128]
         [--configs vector,hybrid] [--regimes filtered,pooled]
+
+A backend may carry the token length its texts are cut to (``onnx-int8:128``; ``:0`` = the
+model's own; without it, the setting's / the measured default).
 
 CORPUS_DIR is a data folder holding the benchmark's filings (ingested with today's code);
 it is copied once per backend into DIR, the copy's vectors re-computed by that backend
@@ -67,10 +70,11 @@ def main(argv=None) -> int:
     base = Settings()
     bench = load_set(args.bench)
     configs = [c for c in measured_configs() if c[0] in args.configs.split(",")]
-    for backend in args.backends.split(","):
-        folder = Path(args.work) / f"{Path(args.corpus).name}-{backend}"
+    for spec in args.backends.split(","):
+        backend, _, tokens = spec.partition(":")
+        folder = Path(args.work) / f"{Path(args.corpus).name}-{spec.replace(':', '-t')}"
         settings = base.model_copy(update={"data_dir": folder, "database_url": None})
-        embedder = get_embedder(settings, backend)
+        embedder = get_embedder(settings, backend, max_tokens=int(tokens) if tokens else None)
         if not folder.exists():
             shutil.copytree(args.corpus, folder, ignore=shutil.ignore_patterns("writer.lock"))
         probe = Corpus(settings)

@@ -41,8 +41,10 @@ def bench_embed(args, settings: Settings) -> int:
     if not texts:
         print("The corpus is empty: ingest filings first (python -m core ingest FILE).")
         return 1
-    backends = args.backends.split(",")
-    models = {b: get_embedder(settings, b) for b in backends}
+    backends = args.backends.split(",")  # "onnx-int8:128": a backend and its token length
+    models = {b: get_embedder(settings, b.partition(":")[0],
+                              max_tokens=int(b.partition(":")[2]) if ":" in b else None)
+              for b in backends}
     for model in models.values():
         model.encode(texts[:4])  # warm-up: session / graph built
     print(f"{len(texts)} texts from {settings.data_dir}; {args.rounds} interleaved rounds; "
@@ -78,8 +80,9 @@ def bench_embed(args, settings: Settings) -> int:
 
 def add_embed_parser(bsub, queries: list[str]) -> None:
     s = bsub.add_parser("embed", help="embedding backends side by side on the corpus's texts")
-    s.add_argument("--backends", default="torch,onnx,onnx-int8",
-                   help="comma-separated; the first is the reference for ratios and cosine")
+    s.add_argument("--backends", default="onnx:0,onnx-int8:0,onnx-int8:128",
+                   help="comma-separated backend[:tokens] (tokens 0 = the model's own); the "
+                   "first is the reference for ratios and cosine")
     s.add_argument("--n", type=int, default=256, help="chunks sampled from the corpus")
     s.add_argument("--rounds", type=int, default=2)
     s.add_argument("--seed", type=int, default=0)
