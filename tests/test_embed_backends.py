@@ -27,7 +27,10 @@ def test_identity_names_backend_and_precision_and_reads_back():
     assert len(names) == 3 and REF not in names
     for backend, dtype in [("torch", "float32"), ("torch", "bfloat16"), ("onnx", "float32"),
                            ("onnx-int8", "float32")]:
-        assert parse_identity(identity(REF, backend, dtype)) == (REF, backend, dtype)
+        assert parse_identity(identity(REF, backend, dtype)) == (REF, backend, dtype, 0)
+        cut = identity(REF, backend, dtype, 128)  # a cut length is another fingerprint
+        assert cut.endswith("+t128") and cut not in names | {REF}
+        assert parse_identity(cut) == (REF, backend, dtype, 128)
 
 
 class NamedHash(HashEmbedder):
@@ -41,13 +44,13 @@ def test_auto_backend_follows_the_backend_that_indexed_the_corpus(settings, monk
     CorpusStore(settings, torch_like).close()  # indexed by torch (the bare name)
     calls = []
 
-    def fake_get(s, backend=None, dtype=None):
-        calls.append((backend, dtype))
+    def fake_get(s, backend=None, dtype=None, max_tokens=None):
+        calls.append((backend, dtype, max_tokens))
         return torch_like
 
     monkeypatch.setattr(models, "get_embedder", fake_get)
     store = CorpusStore(settings, ProgressEmbedder(onnx_like))
-    assert calls == [("torch", "float32")]
+    assert calls == [("torch", "float32", 0)]
     assert isinstance(store.embedder, ProgressEmbedder) and store.embedder.inner is torch_like
     assert store.vectors.embedder_name == REF
     store.close()
@@ -80,3 +83,22 @@ def test_onnx_backends_agree_with_torch_and_keep_input_order(tmp_path):
     assert np.allclose(fp32.encode(TEXTS[::-1]), a[::-1], atol=1e-5)  # length-sorted batches
     assert sorted(p.name for p in (tmp_path / "models").rglob("*.onnx")) == [
         "model-fp32.onnx", "model-int8.onnx"]
+
+
+@pytest.mark.slow
+def test_a_cut_token_length_reads_the_start_of_long_texts_only(tmp_path):
+    from core.foundation.config import Settings
+
+    s = Settings(_env_file=None, model_cache_dir=tmp_path / "models", embedding_max_tokens=32)
+    full = get_embedder(s, "onnx", max_tokens=0).encode(TEXTS)
+    cut = get_embedder(s, "onnx")
+    assert cut.name == identity(REF, "onnx", max_tokens=32)
+    short = [0, 2, 4]  # under 32 tokens: read whole either way
+    v = cut.encode(TEXTS)
+    assert np.allclose(v[short], full[short], atol=1e-5)
+    assert float(np.sum(v[1] * full[1])) < 0.9999  # the long table row is cut
+    prefix = get_embedder(s, "onnx", max_tokens=0).encode([TEXTS[1][:60]])  # ~ its first tokens
+    assert float(np.sum(v[1] * prefix[0])) > float(np.sum(v[1] * full[1]))
+    torch_cut = get_embedder(s, "torch")  # the torch backend cuts the same way
+    assert torch_cut.name == identity(REF, "torch", max_tokens=32)
+    assert float(np.min(np.sum(torch_cut.encode(TEXTS) * v, axis=1))) > 0.9999

@@ -125,3 +125,75 @@ def test_a_batch_thread_yields_the_cpu_to_the_pages():
     t.join()
     assert seen == {"ok": True, "nice": max(mine, BACKGROUND_NICE)}
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == mine
+
+
+class Gated:
+    """An embedder whose first encode waits until released (a long filing embedding)."""
+
+    def __init__(self, inner):
+        self.inner, self.name, self.dim = inner, inner.name, inner.dim
+        self.embedding, self.release = threading.Event(), threading.Event()
+
+    def encode(self, texts):
+        if not self.release.is_set():
+            self.embedding.set()
+            assert self.release.wait(20), "never released"
+        return self.inner.encode(texts)
+
+
+def _filing(n: int) -> bytes:
+    return TEXT.replace(b"ACME Corp", f"Company {n} Corp".encode()) + f"\n\nEnd {n}.".encode()
+
+
+def test_the_next_file_parses_while_one_embeds_and_two_at_most_are_in_flight(settings,
+                                                                              hash_embedder):
+    emb = Gated(hash_embedder)
+    corpus = Corpus(settings, embedder=ProgressEmbedder(emb))
+    began = [threading.Event() for _ in range(3)]
+    done_order: list[int] = []
+
+    def loader(i):
+        def load(on_stage):
+            began[i].set()
+            return corpus.ingest_bytes(_filing(i), f"filing-{i}.txt", on_stage=on_stage)
+        return load
+
+    from core.app.ingest_jobs import run_batch
+
+    items = [(f"filing-{i}.txt", 1000, loader(i)) for i in range(3)]
+    progress = BatchProgress([FileProgress(name, size) for name, size, _ in items])
+    runner = threading.Thread(target=run_batch, args=(items, progress),
+                              kwargs={"on_file": done_order.append})
+    runner.start()
+    assert emb.embedding.wait(20)  # the first filing is embedding (held there)
+    assert began[1].wait(20)  # ... and the second one started meanwhile
+    assert progress.files[0].finished is None
+    assert not began[2].is_set()  # never a third in flight while the first is not done
+    emb.release.set()
+    runner.join(30)
+    assert not runner.is_alive()
+    assert all(began[i].is_set() for i in range(3))
+    assert [f.ok for f in progress.files] == [True, True, True]
+    assert done_order == [0, 1, 2]  # reported in order
+    assert {d.file_name for d in corpus.documents()} == {f"filing-{i}.txt" for i in range(3)}
+    corpus.close()
+
+
+def test_only_the_apps_background_batches_lower_their_cpu_priority():
+    import os
+
+    from core.app.ingest_jobs import run_batch
+
+    seen: list[int] = []
+
+    def load(on_stage):
+        seen.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+        raise ValueError("not a filing")
+
+    own = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    for background in (False, True):
+        progress = BatchProgress([FileProgress("a.txt")])
+        run_batch([("a.txt", 0, load)], progress, background=background)
+        assert progress.files[0].ok is False and "ValueError" in progress.files[0].error
+    assert seen[0] == own  # a CLI ingest runs at the terminal's priority (its PDF workers too)
+    assert seen[1] >= 10

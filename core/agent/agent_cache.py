@@ -29,7 +29,7 @@ M = TypeVar("M", bound=BaseModel)
 _NOT_IN_KEY = {"llm_api_key", "llm_timeout_s", "llm_max_retries", "llm_retry_backoff_s"}
 _RETRIEVAL_SETTINGS = ("top_k", "rrf_k", "vector_weight", "resolve_scope", "statement_ranking",
                        "embed_context", "expand_line_items", "embedding_model",
-                       "embedding_backend")
+                       "embedding_backend", "embedding_max_tokens")
 _HITS = TypeAdapter(list[Hit])
 
 

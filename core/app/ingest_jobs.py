@@ -75,6 +75,8 @@ class FileProgress:
     meta: DocumentMeta | None = None
     timings: dict[str, float] = field(default_factory=dict)
     error: str = ""
+    report: Any = None
+    """The loader's ``IngestReport`` once it succeeded."""
 
     @property
     def seconds(self) -> float:
@@ -145,8 +147,9 @@ class BatchProgress:
         return left
 
     def line(self) -> str:
-        """'File 1 of 2 · nvda.html: embedding 240 of 485 chunks · about 20 s left'."""
-        cur = self.current
+        """'File 1 of 2 · nvda.html: embedding 240 of 485 chunks · about 20 s left' (before the
+        first file's thread has started: that file, waiting)."""
+        cur = self.current or next((f for f in self.files if f.finished is None), None)
         total = len(self.files)
         if cur is None:
             return f"{self.finished} of {total} file(s) done"
@@ -162,36 +165,81 @@ class BatchProgress:
 Loader = Callable[..., Any]  # (**{"on_stage": callback}) -> IngestReport
 
 
+def _load_one(load: Loader, fp: FileProgress, reached_embed: threading.Event,
+              background: bool) -> None:
+    """Run one file's loader, recording its stages, chunk progress and outcome in ``fp``;
+    ``reached_embed`` is set once its embedding starts (or it ended), which is when the next
+    file may start parsing. ``background``: at low CPU priority (a Linux thread has its own
+    nice value, and the PDF workers it starts inherit it)."""
+    if background:
+        yield_cpu()
+
+    def on_stage(label: str) -> None:
+        fp.stage = label
+
+    def on_chunks(done: int, total: int) -> None:
+        if fp.embed_started is None:
+            fp.embed_started = time.perf_counter()
+            reached_embed.set()
+        fp.chunks_done, fp.chunks_total = done, total
+
+    token = _report.set(on_chunks)
+    try:
+        report = load(on_stage=on_stage)
+    except AppError as exc:
+        fp.ok, fp.error, fp.stage = False, str(exc), "failed"
+    except Exception as exc:  # noqa: BLE001 - one bad file must not stop the batch
+        fp.ok, fp.error, fp.stage = False, f"Unexpected {type(exc).__name__}: {exc}", "failed"
+    else:
+        fp.ok, fp.added, fp.meta, fp.report = True, report.added, report.meta, report
+        fp.timings, fp.stage = dict(report.timings), "done"
+    finally:
+        _report.reset(token)
+        fp.finished = time.perf_counter()
+        reached_embed.set()
+
+
 def run_batch(items: list[tuple[str, int, Loader]], progress: BatchProgress,
-              job: jobs.Job | None = None) -> BatchProgress:
-    """Ingest ``(name, size, loader)`` items in order, updating ``progress``."""
-    for (_, _, load), fp in zip(items, progress.files, strict=True):
+              job: jobs.Job | None = None, on_file: Callable[[int], None] | None = None,
+              background: bool = False) -> BatchProgress:
+    """Ingest ``(name, size, loader)`` items, updating ``progress``: a pipeline, not a queue.
+
+    While one file embeds, the next one parses (parsing is mostly one core, embedding is
+    the model's arithmetic), so at most two files are in flight: file *i+1* starts when
+    file *i* starts embedding, and file *i+2* only once file *i* is done. Results stay in
+    order; ``on_file(i)`` is called for each file as soon as it and those before it are
+    done. A cancelled job starts no further file. ``background``: the loaders run at low CPU
+    priority (the app's batches; a CLI ingest runs at the terminal's priority)."""
+    threads: list[threading.Thread] = []
+    reached = [threading.Event() for _ in items]
+    reported = 0
+
+    def report_done() -> None:
+        nonlocal reported
+        while reported < len(threads) and not threads[reported].is_alive():
+            if on_file is not None:
+                on_file(reported)
+            reported += 1
+
+    for i, ((_, _, load), fp) in enumerate(zip(items, progress.files, strict=True)):
+        if i >= 1:
+            reached[i - 1].wait()  # the previous file embeds (or ended): parse this one
+        if i >= 2:
+            threads[i - 2].join()  # two in flight at most
+        report_done()
         if job is not None and job.cancel_requested:
-            fp.ok, fp.error, fp.stage = False, "not ingested: the batch was cancelled", "skipped"
-            continue
+            for fp_left in progress.files[i:]:
+                fp_left.ok, fp_left.error = False, "not ingested: the batch was cancelled"
+                fp_left.stage = "skipped"
+            break
         fp.started = time.perf_counter()
-
-        def on_stage(label: str, fp: FileProgress = fp) -> None:
-            fp.stage = label
-
-        def on_chunks(done: int, total: int, fp: FileProgress = fp) -> None:
-            if fp.embed_started is None:
-                fp.embed_started = time.perf_counter()
-            fp.chunks_done, fp.chunks_total = done, total
-
-        token = _report.set(on_chunks)
-        try:
-            report = load(on_stage=on_stage)
-        except AppError as exc:
-            fp.ok, fp.error, fp.stage = False, str(exc), "failed"
-        except Exception as exc:  # noqa: BLE001 - one bad file must not stop the batch
-            fp.ok, fp.error, fp.stage = False, f"Unexpected {type(exc).__name__}: {exc}", "failed"
-        else:
-            fp.ok, fp.added, fp.meta = True, report.added, report.meta
-            fp.timings, fp.stage = dict(report.timings), "done"
-        finally:
-            _report.reset(token)
-            fp.finished = time.perf_counter()
+        thread = threading.Thread(target=_load_one, args=(load, fp, reached[i], background),
+                                  name=f"ingest-{i}", daemon=True)
+        threads.append(thread)
+        thread.start()
+    for thread in threads:
+        thread.join()
+    report_done()
     return progress
 
 
@@ -222,7 +270,7 @@ def start_batch(job_id: str, items: list[tuple[str, int, Loader]],
 
     def work(job: jobs.Job) -> BatchProgress:
         yield_cpu()
-        run_batch(items, progress, job)
+        run_batch(items, progress, job, background=True)
         added = [f.meta.doc_id for f in progress.files if f.added and f.meta is not None]
         if corpus is not None and added:
             start_baseline_pieces(corpus.store, corpus.embedder, corpus.settings, added)

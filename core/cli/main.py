@@ -25,20 +25,27 @@ def _corpus(settings: Settings):
 
 
 def cmd_ingest(args, settings: Settings) -> int:
+    """Ingest files and URLs as a pipeline (the next parses while one embeds), printing each
+    outcome in order as soon as it is known."""
+    from core.app.ingest_jobs import BatchProgress, FileProgress, run_batch
+
     corpus = _corpus(settings)
-    failures = 0
-    for item in args.items:
-        try:
-            meta_kw = dict(company=args.company, form_type=args.form, period=args.period)
-            if _URL.match(item):  # any scheme: the fetcher takes http(s) only, and says so
-                report = corpus.ingest_url(item, **meta_kw)
-            else:
-                report = corpus.ingest_path(item, **meta_kw)
-        except AppError as exc:
-            failures += 1
-            print(f"✗ {item}: {exc}", file=sys.stderr)
-            continue
-        m = report.meta
+    meta_kw = dict(company=args.company, form_type=args.form, period=args.period)
+
+    def loader(item: str):
+        if _URL.match(item):  # any scheme: the fetcher takes http(s) only, and says so
+            return lambda **kw: corpus.ingest_url(item, **meta_kw, **kw)
+        return lambda **kw: corpus.ingest_path(item, **meta_kw, **kw)
+
+    items = [(item, 0, loader(item)) for item in args.items]
+    progress = BatchProgress([FileProgress(item) for item in args.items])
+
+    def show(i: int) -> None:
+        fp = progress.files[i]
+        if not fp.ok:
+            print(f"✗ {args.items[i]}: {fp.error}", file=sys.stderr)
+            return
+        report, m = fp.report, fp.report.meta
         state = "ingested" if report.added else "already in the corpus (unchanged)"
         if report.corrected:
             state = f"already in the corpus; corrected {', '.join(report.corrected)}"
@@ -46,10 +53,12 @@ def cmd_ingest(args, settings: Settings) -> int:
         facts = "" if report.n_facts is None else f", {report.n_facts} facts"
         print(f"✓ {m.file_name} [{m.doc_id}] {state}: {m.company} {m.form_type} {m.period}; "
               f"{len(m.sections)} sections, {m.n_chunks} chunks, {m.n_tables} tables{facts} "
-              f"({stages})")
+              f"({stages})", flush=True)
         for warning in report.warnings:
             print(f"  warning: {warning}", file=sys.stderr)
-    return 1 if failures else 0
+
+    run_batch(items, progress, on_file=show)
+    return 0 if all(fp.ok for fp in progress.files) else 1
 
 
 def cmd_fetch(args, settings: Settings) -> int:

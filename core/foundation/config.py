@@ -114,6 +114,12 @@ class Settings(BaseSettings):
         "onnxruntime is installed, else torch) and, on a corpus already indexed by another "
         "backend of the same model, that backend: vectors of two backends never mix.",
     )
+    embedding_max_tokens: int = Field(
+        default=0, ge=0, le=512,
+        description="Tokens of each text the embedding model reads (0: the model's own "
+        "max_seq_length, 256 for the bundled MiniLM, which was trained on 128). The keyword "
+        "index always holds the whole text. Part of the corpus fingerprint, like the backend.",
+    )
     model_cache_dir: Path | None = Field(
         default=None,
         description="Where locally exported model files (ONNX) are kept (default: "

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import threading
 from pathlib import Path
 from typing import Protocol
@@ -39,17 +40,20 @@ class Embedder(Protocol):
 class SentenceEmbedder:
     """A sentence-transformers model (by default the bundled all-MiniLM-L6-v2)."""
 
-    def __init__(self, model_ref: str, batch_size: int = 64, dtype: str = "float32"):
+    def __init__(self, model_ref: str, batch_size: int = 64, dtype: str = "float32",
+                 max_tokens: int = 0):
         import torch
         from sentence_transformers import SentenceTransformer
 
         path = resolve_embedding_path(model_ref)
-        self.name = identity(model_ref, "torch", dtype)
+        self.name = identity(model_ref, "torch", dtype, max_tokens)
         self.batch_size = batch_size
         self.dtype = dtype
         kwargs = {"torch_dtype": torch.bfloat16} if dtype == "bfloat16" else {}
         self._model = SentenceTransformer(path, device="cpu", model_kwargs=kwargs)
         model = self._model
+        if max_tokens:
+            model.max_seq_length = max_tokens
         get_dim = getattr(model, "get_embedding_dimension", None)
         self.dim = int(get_dim() if get_dim else model.get_sentence_embedding_dimension())
         self._lock = threading.Lock()
@@ -105,18 +109,32 @@ _SUFFIX = {("torch", "bfloat16"): "@torch-bf16", ("onnx", "float32"): "@onnx-fp3
            ("onnx-int8", "float32"): "@onnx-int8"}
 
 
-def identity(model_ref: str, backend: str, dtype: str = "float32") -> str:
-    """The embedder's name in the corpus fingerprint: the model and what computes it. Torch at
-    float32 keeps the bare model name, which every corpus indexed before backends had."""
-    return model_ref + _SUFFIX.get((backend, dtype if backend == "torch" else "float32"), "")
+_TOKENS = re.compile(r"\+t(\d+)$")
 
 
-def parse_identity(name: str) -> tuple[str, str, str]:
-    """(model_ref, backend, dtype) of an :func:`identity` (bare name: torch, float32)."""
+def identity(model_ref: str, backend: str, dtype: str = "float32", max_tokens: int = 0) -> str:
+    """The embedder's name in the corpus fingerprint: the model, what computes it and, when it
+    is not the model's own, the token length texts are cut to (``+t128``). Torch at float32
+    with the model's length keeps the bare model name, which every corpus indexed before
+    backends had; a cut length on torch float32 is spelled ``@torch-fp32+t128``."""
+    suffix = _SUFFIX.get((backend, dtype if backend == "torch" else "float32"), "")
+    if max_tokens:
+        return f"{model_ref}{suffix or '@torch-fp32'}+t{max_tokens}"
+    return model_ref + suffix
+
+
+def parse_identity(name: str) -> tuple[str, str, str, int]:
+    """(model_ref, backend, dtype, max_tokens) of an :func:`identity` (bare name: torch,
+    float32, the model's own length: 0)."""
+    max_tokens = 0
+    if m := _TOKENS.search(name):
+        name, max_tokens = name[: m.start()], int(m.group(1))
+        if name.endswith("@torch-fp32"):
+            return name[: -len("@torch-fp32")], "torch", "float32", max_tokens
     for (backend, dtype), suffix in _SUFFIX.items():
         if name.endswith(suffix):
-            return name[: -len(suffix)], backend, dtype
-    return name, "torch", "float32"
+            return name[: -len(suffix)], backend, dtype, max_tokens
+    return name, "torch", "float32", max_tokens
 
 
 def onnx_available() -> bool:
@@ -145,35 +163,38 @@ _CACHE: dict[tuple, Embedder] = {}
 _CACHE_LOCK = threading.Lock()
 
 
-def _load(settings: Settings, backend: str, dtype: str) -> Embedder:
+def _load(settings: Settings, backend: str, dtype: str, max_tokens: int) -> Embedder:
     ref = settings.embedding_model
     if backend != "torch":
         from core.foundation.onnx_embedder import OnnxEmbedder, OnnxUnavailable
 
         try:
             return OnnxEmbedder(Path(resolve_embedding_path(ref)), model_cache_dir(settings),
-                                name=identity(ref, backend), batch_size=settings.embed_batch_size,
+                                name=identity(ref, backend, max_tokens=max_tokens),
+                                batch_size=settings.embed_batch_size, max_tokens=max_tokens,
                                 precision="int8" if backend == "onnx-int8" else "fp32")
         except OnnxUnavailable as exc:
             if settings.embedding_backend != "auto":
                 raise
             log.warning("ONNX embedding unavailable (%s); using torch", exc)
             backend = "torch"
-    return SentenceEmbedder(ref, settings.embed_batch_size, dtype)
+    return SentenceEmbedder(ref, settings.embed_batch_size, dtype, max_tokens)
 
 
 def get_embedder(settings: Settings, backend: str | None = None,
-                 dtype: str | None = None) -> Embedder:
-    """The process-wide embedder for these settings (loaded on first use); ``backend`` and
-    ``dtype`` override the settings' choice (a corpus indexed by another backend)."""
+                 dtype: str | None = None, max_tokens: int | None = None) -> Embedder:
+    """The process-wide embedder for these settings (loaded on first use); ``backend``,
+    ``dtype`` and ``max_tokens`` override the settings' choice (a corpus indexed by another
+    backend or length)."""
     backend = backend or resolve_backend(settings.embedding_backend)
     dtype = dtype or (resolve_dtype(settings.embedding_dtype) if backend == "torch"
                       else "float32")
-    key = (settings.embedding_model, settings.embed_batch_size, backend, dtype,
+    tokens = settings.embedding_max_tokens if max_tokens is None else max_tokens
+    key = (settings.embedding_model, settings.embed_batch_size, backend, dtype, tokens,
            str(model_cache_dir(settings)))
     with _CACHE_LOCK:
         if key not in _CACHE:
-            _CACHE[key] = _load(settings, backend, dtype)
+            _CACHE[key] = _load(settings, backend, dtype, tokens)
         return _CACHE[key]
 
 
@@ -188,9 +209,9 @@ def embedder_for_corpus(settings: Settings, recorded: str) -> Embedder | None:
     """With ``embedding_backend='auto'``, the embedder of the same model that indexed a corpus
     recorded as ``recorded`` (its queries must be encoded the same way); None when the setting
     names a backend, or ``recorded`` is another model."""
-    model_ref, backend, dtype = parse_identity(recorded)
+    model_ref, backend, dtype, max_tokens = parse_identity(recorded)
     if settings.embedding_backend != "auto" or model_ref != settings.embedding_model:
         return None
     if backend != "torch" and not onnx_available():
         return None
-    return get_embedder(settings, backend, dtype)
+    return get_embedder(settings, backend, dtype, max_tokens)

@@ -115,7 +115,7 @@ class OnnxEmbedder:
     """A sentence-transformers model (mean pooling) run by ONNX Runtime on the CPU."""
 
     def __init__(self, model_dir: Path, cache_dir: Path, *, name: str, precision: str = "fp32",
-                 batch_size: int = 32, threads: int | None = None):
+                 batch_size: int = 32, threads: int | None = None, max_tokens: int = 0):
         try:
             import onnxruntime as ort
             from tokenizers import Tokenizer
@@ -125,7 +125,7 @@ class OnnxEmbedder:
         max_len, self._normalise = _st_config(model_dir)
         self._tok = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
         self._tok.no_padding()
-        self._tok.enable_truncation(max_len)
+        self._tok.enable_truncation(min(max_len, max_tokens) if max_tokens else max_len)
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads or min(os.cpu_count() or 1, 4)
         opts.inter_op_num_threads = 1

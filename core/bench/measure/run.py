@@ -82,7 +82,8 @@ def ingest_fingerprint(settings) -> str:
 
 def pipeline_fingerprint(settings) -> str:
     """A short hash of everything that decides what gets indexed."""
-    extra = f"{ingest_fingerprint(settings)}/{settings.embedding_model}/{settings.embed_context}"
+    extra = (f"{ingest_fingerprint(settings)}/{settings.embedding_model}/{settings.embed_context}"
+             f"/{settings.embedding_backend}/{settings.embedding_max_tokens}")
     return _fingerprint(_INDEX_CODE, extra)
 
 
