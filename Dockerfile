@@ -9,5 +9,5 @@ RUN pip install --no-cache-dir --index-url https://download.pytorch.org/whl/cpu 
  && pip install --no-cache-dir -r requirements.txt
 COPY . .
 EXPOSE 8501
-CMD ["streamlit", "run", "streamlit_app.py", "--server.address", "0.0.0.0", \
+CMD ["streamlit", "run", "serve.py", "--server.address", "0.0.0.0", \
      "--server.port", "8501", "--server.headless", "true"]

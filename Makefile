@@ -20,7 +20,7 @@ $(STAMP): requirements.txt
 	@touch $(STAMP)
 
 run: setup
-	$(VENV)/bin/streamlit run streamlit_app.py --server.address 127.0.0.1 --server.port $(PORT) --server.headless true
+	$(VENV)/bin/streamlit run serve.py --server.address 127.0.0.1 --server.port $(PORT) --server.headless true
 
 test: setup
 	@bash scripts/ensure_chromium.sh

@@ -1,6 +1,8 @@
 """Entry point: page config, session defaults, cached services, navigation, shared sidebar.
 
-Run with ``streamlit run streamlit_app.py``. Pages live in ``app_pages/`` (declared in
+``make run`` starts it through ``serve.py`` (``streamlit run serve.py``: this script behind
+``st.App``, so a page opened by its URL logs no 404s); ``streamlit run streamlit_app.py``
+still works, with those 404s. Pages live in ``app_pages/`` (declared in
 ``components.navigation``) and are routed by ``st.navigation``, never by directory
 auto-discovery; they stay thin and draw with the renderers in ``components/``.
 """

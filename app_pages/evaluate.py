@@ -295,7 +295,7 @@ if not frame.empty:
             st.caption("The run record is gone; showing the answer stored with the evaluation.")
             render_answer(result.answer, [], key=f"eval_answer_{qid}_{system}")
         if record is not None and record.answer is not None:
-            record_answer(record, key=f"eval_cite_{qid}_{system}", beside=True)
+            record_answer(record, key=f"eval_cite_{qid}_{system}", beside=True, root=app)
 
 # --- 3. compare with an earlier evaluation -------------------------------------------
 others = [i for i in by_id if i != shown_id]

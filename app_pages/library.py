@@ -38,7 +38,9 @@ st.caption(
     "and indexed for keyword and vector search."
 )
 
-app = services.current()  # the composition root of this run
+# the composition root of this run: the analyst's corpus, or the sample corpus when a
+# citation of a sample-corpus run (Evaluate) links here with ?corpus=sample (read only)
+app = services.linked(st.query_params.get("corpus"))
 settings, corpus = app.settings, app.corpus
 
 
@@ -68,6 +70,48 @@ def _follow_ingest() -> None:
     st.session_state[keys.LIB_JOB] = None
     jobs.forget(job.id)
     st.rerun()
+
+
+def _browse_sections(by_id: dict) -> None:
+    """The section browser: a document, one of its sections, its chunks page by page (the
+    cited one open when a link named it)."""
+    st.subheader("Browse sections")
+    sections = corpus.store.sections()
+    focus = focus_from_link(corpus.store)  # ?chunk=<id>: a citation's chunk, opened here
+    b1, b2 = st.columns(2)
+    doc_id = b1.selectbox("Document", list(by_id), format_func=lambda i: doc_label(by_id[i]),
+                          key=keys.LIB_BROWSE_DOC)
+    titles = sections.get(doc_id, [])
+    section = b2.selectbox("Section", titles, key=keys.LIB_BROWSE_SECTION,
+                           help="Sections in reading order, as detected from the filing's Items.")
+    if section:
+        chunks = corpus.store.chunks(doc_id, section)
+        st.caption(f"{len(chunks)} chunks in {md_escape(section)} · click one to read it whole")
+        render_section_chunks(chunks, focus, key=f"lib_chunks_{doc_id}_{section}")
+
+
+def _leave_sample() -> None:
+    """Back to the analyst's corpus: the link and the sample's selections go."""
+    for name in ("corpus", "chunk"):
+        st.query_params.pop(name, None)
+    for key in (keys.LIB_BROWSE_DOC, keys.LIB_BROWSE_SECTION, keys.LIB_FOCUS_CHUNK,
+                keys.LIB_FOCUS_SPAN):
+        st.session_state.pop(key, None)
+
+
+def _sample_view() -> None:
+    """The sample corpus, read only: its filings and the section browser."""
+    st.info("You are reading the **sample corpus** (Evaluate's fictional sample filing, kept "
+            "apart from yours). Nothing here can be changed; your own filings are unaffected.")
+    st.button("Back to your corpus", key="lib_leave_sample", on_click=_leave_sample)
+    docs = corpus.documents()
+    if not docs:
+        st.caption("The sample corpus is empty: load the sample on the Evaluate page.")
+        st.stop()
+    st.subheader(f"Documents in the sample corpus ({len(docs)})")
+    render_documents(docs)
+    _browse_sections({d.doc_id: d for d in docs})
+    st.stop()
 
 
 def _load_sample() -> None:
@@ -169,6 +213,8 @@ def _web_snapshot() -> None:
                 _add_to_snapshot(lambda: web_saved.add_search_results(settings, j.getvalue()))
 
 
+if app.link:
+    _sample_view()
 _follow_ingest()
 
 docs = corpus.documents()
@@ -261,17 +307,4 @@ if pending in by_id:
         st.session_state[keys.LIB_CONFIRM_DELETE] = None
         st.rerun()
 
-# --- section browser ---------------------------------------------------------------
-st.subheader("Browse sections")
-sections = corpus.store.sections()
-focus = focus_from_link(corpus.store)  # ?chunk=<id>: a citation's chunk, opened here
-b1, b2 = st.columns(2)
-doc_id = b1.selectbox("Document", list(by_id), format_func=lambda i: doc_label(by_id[i]),
-                      key=keys.LIB_BROWSE_DOC)
-titles = sections.get(doc_id, [])
-section = b2.selectbox("Section", titles, key=keys.LIB_BROWSE_SECTION,
-                       help="Sections in reading order, as detected from the filing's Items.")
-if section:
-    chunks = corpus.store.chunks(doc_id, section)
-    st.caption(f"{len(chunks)} chunks in {md_escape(section)} · click one to read it whole")
-    render_section_chunks(chunks, focus, key=f"lib_chunks_{doc_id}_{section}")
+_browse_sections(by_id)

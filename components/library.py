@@ -71,13 +71,15 @@ def render_outcomes(outcomes: Sequence[IngestOutcome]) -> None:
 
 
 def documents_frame(docs: Sequence[DocumentMeta]) -> pd.DataFrame:
-    """Documents as the library table shows them (no pages column when none has pages)."""
+    """Documents as the library table shows them: the filer's identity (company, CIK,
+    ticker) first; no pages, CIK, ticker or corrected column when no document has one."""
     frame = pd.DataFrame([
         {
             "company": d.company,
+            "CIK": d.cik,
+            "ticker": d.ticker,
             "form": d.form_type,
             "period": d.period,
-            "ticker": d.ticker,
             "corrected": ", ".join(META_FIELDS.get(f, f) for f in d.corrected),
             "sections": len(d.sections),
             "chunks": d.n_chunks,
@@ -91,7 +93,7 @@ def documents_frame(docs: Sequence[DocumentMeta]) -> pd.DataFrame:
     ])
     if not frame.empty and frame["pages"].isna().all():
         frame = frame.drop(columns=["pages"])
-    for column in ("ticker", "corrected"):
+    for column in ("CIK", "ticker", "corrected"):
         if not frame.empty and not frame[column].astype(bool).any():
             frame = frame.drop(columns=[column])
     return frame
@@ -104,6 +106,8 @@ def render_documents(docs: Sequence[DocumentMeta]) -> None:
         hide_index=True,
         width="stretch",
         column_config={
+            "CIK": st.column_config.TextColumn(
+                help="The filer's SEC Central Index Key: one company's filings share it"),
             "sections": st.column_config.NumberColumn(help="Sections detected (Items)"),
             "chunks": st.column_config.NumberColumn(help="Retrievable chunks"),
             "tables": st.column_config.NumberColumn(help="Tables kept as table chunks"),

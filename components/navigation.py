@@ -3,8 +3,9 @@
 Page scripts live in ``app_pages/``, not in a folder named ``pages/``: Streamlit
 auto-discovers ``pages/`` and routes a fresh server's first request (and every
 AppTest run) the legacy way, without the entry file, so there would be no session
-defaults, services or sidebar. Each page's URL is its file name (``/research``,
-``/library``, ...); Research is also the root URL. Links and ``st.switch_page`` name a
+defaults, services or sidebar. Each page's URL is its file name (``/library``,
+``/runs``, ...); Research, the default page, is the root URL (``serve.py`` redirects
+``/research`` there). Links and ``st.switch_page`` name a
 page by its path relative to the entry file (e.g. ``"app_pages/library.py"``).
 """
 
@@ -23,6 +24,12 @@ SECTIONS: dict[str, list[tuple[str, str]]] = {
     "Corpus": [("library.py", "Library"), ("settings.py", "Settings")],
 }
 DEFAULT = "research.py"
+
+
+def url_paths() -> list[str]:
+    """Each page's name in a URL (``research``, ``compare``, ...): its file name without
+    ``.py``. Streamlit serves the default page (Research) at the root, not at its name."""
+    return [Path(name).stem for entries in SECTIONS.values() for name, _ in entries]
 
 
 def pages() -> dict[str, list[st.Page]]:

@@ -23,9 +23,10 @@ from components.run_view import RunView
 from core.app.cited import CitedPassage
 
 
-def open_in_library(p: CitedPassage) -> None:
+def open_in_library(p: CitedPassage, corpus: str = "") -> None:
     """Switch to the Library at the passage's chunk (``?chunk=<id>``: the link can be shared;
-    the chunk is shown open, its cited sentence marked, scrolled into view)."""
+    the chunk is shown open, its cited sentence marked, scrolled into view); ``corpus`` names
+    a corpus other than the analyst's (``?corpus=sample``)."""
     if p.chunk is None:
         return
     st.session_state[keys.LIB_BROWSE_DOC] = p.chunk.doc_id
@@ -33,7 +34,8 @@ def open_in_library(p: CitedPassage) -> None:
     st.session_state[keys.LIB_FOCUS_CHUNK] = p.chunk.chunk_id
     st.session_state[keys.LIB_FOCUS_SPAN] = list(p.highlight) if p.highlight else None
     st.session_state[keys.LIB_LINK_SEEN] = p.chunk.chunk_id
-    st.switch_page("app_pages/library.py", query_params={"chunk": p.chunk.chunk_id})
+    query = {"chunk": p.chunk.chunk_id, **({"corpus": corpus} if corpus else {})}
+    st.switch_page("app_pages/library.py", query_params=query)
 
 
 def answer_figures(record: Any, event: Any = None) -> tuple[list[Any], list[Any]]:
@@ -63,13 +65,16 @@ def with_figure_sources(citations: Sequence[dict[str, Any]], figures: Sequence[A
 
 
 def cited_answer(answer: str, citations: Sequence[dict[str, Any]], *, key: str, record: Any,
-                 beside: bool = True, event: Any = None, **kwargs: Any) -> None:
+                 beside: bool = True, event: Any = None, root: services.Services | None = None,
+                 **kwargs: Any) -> None:
     """The answer with hoverable [n] markers; a picked one opens its passage in place. The
-    figures it states are drawn under it; their sources open the same way."""
+    figures it states are drawn under it; their sources open the same way. Citations are
+    read in the corpus of ``root`` (the analyst's when None)."""
     figures, evidence = answer_figures(record, event)
     if figures:
         citations = with_figure_sources(citations, figures, evidence)
-    passages = services.passages(record, answer=answer, citations=citations)
+    passages = services.passages(record, answer=answer, citations=citations, root=root)
+    link = root.link if root is not None else ""
     pick_key = f"{key}_pick"
 
     def close() -> None:
@@ -77,7 +82,7 @@ def cited_answer(answer: str, citations: Sequence[dict[str, Any]], *, key: str, 
 
     def panel(p: CitedPassage) -> None:
         render_citation_panel(p, key=f"{key}_p{p.n}", page_image=services.page_image,
-                              open_section=lambda: open_in_library(p), on_close=close,
+                              open_section=lambda: open_in_library(p, link), on_close=close,
                               row=opened_row(key, p.n))
 
     render_answer(answer, citations, key=key, passages=passages, panel=panel, beside=beside,
@@ -163,13 +168,16 @@ def render_live(job, earlier: Sequence[Any], *, key: str, graph=None, offline: b
         follow(job, view, ticker, plan_steps=plan_steps)
 
 
-def record_answer(record: Any, *, key: str, beside: bool = False) -> None:
-    """The saved answer of ``record`` with its citations (the Compare and baseline views)."""
+def record_answer(record: Any, *, key: str, beside: bool = False,
+                  root: services.Services | None = None) -> None:
+    """The saved answer of ``record`` with its citations (the Compare and baseline views),
+    read in the corpus of ``root`` (the analyst's when None)."""
     answer = record.answer
     if answer is None:
         st.info("This run has no answer.")
         return
     cited_answer(answer.text, [c.model_dump() for c in answer.citations], key=key, record=record,
-                 beside=beside, stop_reason=record.stop_reason.code if record.stop_reason else "",
+                 beside=beside, root=root,
+                 stop_reason=record.stop_reason.code if record.stop_reason else "",
                  source=answer.source, invalid_markers=answer.invalid_markers,
                  not_found=answer.not_found, checks=[c.model_dump() for c in answer.checks])

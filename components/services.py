@@ -189,15 +189,18 @@ def page_image(passage, page: int):
     return _page_png(str(path), path.stat().st_mtime_ns, page, passage.text, sentence)
 
 
-def passages(record, *, answer: str, citations, radius: int = 2) -> dict[int, Any]:
-    """Each citation of an answer resolved to its passage (``core.app.cited``)."""
+def passages(record, *, answer: str, citations, radius: int = 2,
+             root: Services | None = None) -> dict[int, Any]:
+    """Each citation of an answer resolved to its passage (``core.app.cited``) in the corpus
+    of ``root`` (the analyst's when None; the sample corpus for its runs)."""
     from core.app.cited import resolve_citation
 
-    c = corpus()
+    c = root.corpus if root is not None else corpus()
+    settings = root.settings if root is not None else base_settings()
     out = {}
     for cit in citations:
         cit = dict(cit)
-        out[int(cit.get("n") or 0)] = resolve_citation(c.store, base_settings(), cit,
+        out[int(cit.get("n") or 0)] = resolve_citation(c.store, settings, cit,
                                                        answer=answer, record=record,
                                                        radius=radius)
     return out
@@ -263,6 +266,11 @@ class Services:
         """'model @ url' (key-free) or 'offline engine'."""
         return describe_llm(self.settings)
 
+    @property
+    def link(self) -> str:
+        """How a Library link names this corpus (``?corpus=``): '' for the analyst's."""
+        return ""
+
 
 def current() -> Services:
     """The composition root of this script run (the session's settings, the corpus)."""
@@ -272,6 +280,13 @@ def current() -> Services:
 # --- the sample corpus: the Evaluate page's sample set, kept apart from the analyst's -----
 
 SAMPLE_CORPUS = "sample-corpus"  # folder under the data folder
+SAMPLE_LINK = "sample"  # ?corpus=sample: the Library shows the sample corpus (read only)
+
+
+def linked(name: str | None) -> Services:
+    """The composition root a Library link names (``?corpus=``): the sample corpus for
+    ``SAMPLE_LINK``, else the analyst's."""
+    return sample() if name == SAMPLE_LINK else current()
 
 
 def sample_settings(settings: Settings) -> Settings:
@@ -317,6 +332,10 @@ class SampleServices(Services):
     @cached_property
     def research(self) -> ResearchService:
         return _sample_research(self.settings.model_dump_json())
+
+    @property
+    def link(self) -> str:
+        return SAMPLE_LINK
 
 
 def sample() -> SampleServices:

@@ -146,6 +146,8 @@ def test_load_sample_then_browse_sections_and_delete(app_env):
     assert "1 of 1 succeeded" in page
     docs = documents_table(at)
     assert docs.loc[0, "company"].startswith("Northwind")
+    assert (docs.loc[0, "CIK"], docs.loc[0, "ticker"]) == ("0009990001", "NWSC")  # its dei facts
+    assert list(docs.columns[:3]) == ["company", "CIK", "ticker"]
     assert docs.loc[0, "form"] == "10-K"
     assert docs.loc[0, "chunks"] > 10 and docs.loc[0, "tables"] > 0
     assert {m.label: m.value for m in at.sidebar.metric}["Documents"] == "1"

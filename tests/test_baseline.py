@@ -78,3 +78,38 @@ def test_llm_baseline_makes_one_call_and_caches_vectors(settings, corpus):
     run_baseline(QUESTION, settings=settings, store=corpus.store, embedder=corpus.embedder,
                  llm=llm)
     assert corpus.embedder.encoded == encoded + 1  # only the question: chunk vectors cached
+
+
+@pytest.fixture
+def two_companies(settings, hash_embedder):
+    from core.app.corpus import Corpus
+    from testkit.filings import two_company_corpus
+
+    c = Corpus(settings, embedder=hash_embedder)
+    for filing in two_company_corpus():
+        c.ingest_bytes(filing.html(), filing.file_name)
+    yield c
+    c.close()
+
+
+def _companies_cited(record, corpus) -> set[str]:
+    names = {d.doc_id: d.file_name[:3] for d in corpus.documents()}
+    return {names[e.doc_id] for e in record.evidence}
+
+
+def test_given_no_filings_a_question_naming_one_company_searches_its_filings(settings,
+                                                                             two_companies):
+    record = run_baseline("What does Southgate say about competition and revenue?",
+                          settings=settings, store=two_companies.store,
+                          embedder=two_companies.embedder)
+    assert _companies_cited(record, two_companies) == {"sgl"}  # never Northwind's filings
+    southgate = {d.doc_id for d in two_companies.documents() if d.file_name.startswith("sgl")}
+    assert {e.doc_id for e in record.evidence} == southgate  # its 10-K and its 10-Q
+    assert record.doc_scope == []  # the analyst chose none
+
+
+def test_given_no_filings_a_question_naming_no_company_searches_every_filing(settings,
+                                                                             two_companies):
+    record = run_baseline("Who says what about competition and revenue?", settings=settings,
+                          store=two_companies.store, embedder=two_companies.embedder)
+    assert _companies_cited(record, two_companies) == {"nwi", "sgl"}

@@ -1,4 +1,5 @@
-"""The walk-through in a real browser: Playwright drives Debian's chromium against `streamlit run`.
+"""The walk-through in a real browser: Playwright drives Debian's chromium against the app as
+`make run` starts it (`streamlit run serve.py`).
 
 The server runs on a free 127.0.0.1 port with its corpus in a temporary folder, no LLM
 key (offline engine), the real bundled embedder, the bundled web snapshot, and a local
@@ -27,7 +28,7 @@ from urllib.parse import urlparse
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-APP = ROOT / "streamlit_app.py"
+SERVE = ROOT / "serve.py"  # what `make run` starts: streamlit_app.py behind st.App
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts"
 SHOTS = ARTIFACTS / "screenshots"
@@ -60,7 +61,7 @@ def tavily():
 
 @pytest.fixture
 def server(tmp_path, tavily):
-    """`streamlit run` on a free port with a temporary corpus; yields its base URL."""
+    """`streamlit run serve.py` on a free port with a temporary corpus; yields its base URL."""
     if not CHROMIUM.exists():
         pytest.skip("/usr/bin/chromium is not installed (apt-get install chromium)")
     port = _free_port()
@@ -71,7 +72,7 @@ def server(tmp_path, tavily):
                DTR_TAVILY_API_KEY="tvly-test", DTR_TAVILY_BASE_URL=tavily.url)
     log = (tmp_path / "server.log").open("w")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(APP), "--server.address", "127.0.0.1",
+        [sys.executable, "-m", "streamlit", "run", str(SERVE), "--server.address", "127.0.0.1",
          "--server.port", str(port), "--server.headless", "true",
          "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"],
         cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT,

@@ -98,6 +98,32 @@ def test_evaluate_page_runs_a_set_and_shows_results(app_env):
     ok(at.radio(key=ec.EVAL_CORPUS).set_value("yours").run())
     assert "No evaluation yet" in texts(at) and "northwind-10k-fy2024.htm" in texts(at)
 
+    # the sample's deep run cites the sample filing: read in the sample corpus, the passage
+    # opens in the filing and the Library shows it there (read only), not "stored with the run"
+    ok(at.radio(key=ec.EVAL_CORPUS).set_value("sample").run())
+    at.selectbox(key=ec.EVAL_SHOWN).set_value("first").run()
+    ok(at.radio(key=ec.EVAL_DRILL_SYSTEM).set_value("deep").run())
+    cite = f"eval_cite_{at.selectbox(key=ec.EVAL_DRILL).value}_deep"
+    in_filing = None
+    for n in at.pills(key=f"{cite}_pick").options:
+        ok(at.pills(key=f"{cite}_pick").set_value(int(n.strip("[]"))).run())
+        views = [v for v in at.segmented_control if v.key == f"{cite}_p{n.strip('[]')}_view"]
+        if views:
+            in_filing = views[0]
+            break
+    assert in_filing is not None, "no citation of the sample's deep run is a filing passage"
+    ok(in_filing.set_value("In the filing").run())
+    ok(next(b for b in at.button if b.label == "Open the whole section in the Library")
+       .click().run())
+    assert at.title[0].value == "Library"
+    assert at.query_params["corpus"] in ("sample", ["sample"])
+    assert "sample corpus" in texts(at) and "cited chunk" in texts(at)
+    assert not any(b.key == "lib_delete" for b in at.button)  # read only
+    ok(at.button(key="lib_leave_sample").click().run())
+    assert "corpus" not in at.query_params and "chunk" not in at.query_params
+    ok(at.switch_page("app_pages/library.py").run())  # AppTest reruns its own page
+    assert "Your corpus is empty" in texts(at) and "sample corpus" not in texts(at)
+
 
 def test_errors_are_shown_and_a_malformed_set_is_not_run(app_env, tmp_path):
     # AppTest cannot upload files: the page's loader path is checked on a shipped-set copy

@@ -30,6 +30,7 @@ from core.foundation.cache import open_cache
 from core.foundation.config import Settings
 from core.foundation.errors import RetrievalError, require_question
 from core.foundation.types import Chunk, DocumentMeta, Hit, StageScore
+from core.retrieval.scope import resolve_scope
 
 TOP_K = 3
 BASELINE_PROMPT = """Answer the question using only the numbered context passages.
@@ -51,10 +52,16 @@ def _index(store: Any, embedder: Any, docs: list[DocumentMeta], settings: Settin
 
 def retrieve(question: str, store: Any, embedder: Any, settings: Settings,
              doc_ids: list[str] | None = None, k: int = TOP_K) -> list[Hit]:
-    """Vector top-``k`` fixed-size chunks for ``question``."""
-    docs = [d for d in store.documents() if not doc_ids or d.doc_id in doc_ids]
-    if not docs:
+    """Vector top-``k`` fixed-size chunks for ``question``, among ``doc_ids``; given none,
+    among the filings the question is about (``resolve_scope``: a question naming one
+    company searches that company's filings, one naming none searches every filing)."""
+    every = store.documents()
+    if not every:
         raise RetrievalError("The corpus is empty: ingest a filing before running the baseline.")
+    wanted = doc_ids or resolve_scope(question, every).doc_ids
+    docs = [d for d in every if not wanted or d.doc_id in wanted]
+    if not docs:
+        raise RetrievalError("None of the chosen filings is in the corpus.")
     chunks, vecs = _index(store, embedder, docs, settings)
     scores = vecs @ embedder.encode([question])[0]
     by_id = {d.doc_id: d for d in docs}
