@@ -9,6 +9,8 @@ import json
 import re
 import time
 
+import pytest
+
 from tests.test_browser_e2e import (  # noqa: F401  (fixtures: page, server, tavily)
     LONG,
     NVDA_FIXTURE,
@@ -23,6 +25,8 @@ from tests.test_browser_e2e import (  # noqa: F401  (fixtures: page, server, tav
     shot,
     tavily,
 )
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def test_figure_answer_with_its_computation_table(page, tmp_path):  # noqa: F811
