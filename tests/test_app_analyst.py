@@ -184,19 +184,22 @@ def test_plan_edits_survive_a_refresh_and_a_discarded_plan_says_so():
 
 
 def test_other_pages_work_while_filings_are_ingested():
+    from core.app import ingest_jobs
     from core.app.ingest_jobs import start_batch
 
-    gate = threading.Event()
+    gate, embedding = threading.Event(), threading.Event()
 
-    def slow(on_stage):
+    def slow(on_stage):  # a loader that gets to embedding 10 of 40 chunks, then waits
         on_stage("parsing")
+        on_stage("embedding 40 chunks")
+        ingest_jobs._report.get()(10, 40)
+        embedding.set()
         gate.wait(30)
         raise AppError("stopped by the test")
 
     job = start_batch("ingest-bg", [("nvda-10k.htm", 2_000_000, slow)])
-    job.progress.files[0].stage = "embedding 40 chunks"
-    job.progress.files[0].chunks_done, job.progress.files[0].chunks_total = 10, 40
-    job.progress.files[0].embed_started = time.perf_counter() - 2
+    assert embedding.wait(30)
+    job.progress.files[0].embed_started = time.perf_counter() - 2  # 10 chunks took 2 s
     try:
         at = boot()
         side = " ".join(i.value for i in at.sidebar.info).replace("\\", "")
