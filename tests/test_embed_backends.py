@@ -116,3 +116,18 @@ def test_a_cut_token_length_reads_the_start_of_long_texts_only(tmp_path):
     torch_cut = get_embedder(s, "torch")  # the torch backend cuts the same way
     assert torch_cut.name == identity(REF, "torch", max_tokens=32)
     assert float(np.min(np.sum(torch_cut.encode(TEXTS) * v, axis=1))) > 0.9999
+
+
+@pytest.mark.slow
+def test_the_baseline_reads_its_pieces_whole_with_the_same_model_and_backend(settings,
+                                                                             hash_embedder):
+    from core.baseline.index import recipe_embedder
+
+    cut = get_embedder(settings.model_copy(update={"embedding_max_tokens": 128}), "onnx-int8")
+    assert cut.name == identity(REF, "onnx-int8", max_tokens=128)
+    whole = recipe_embedder(ProgressEmbedder(cut), settings)
+    assert whole.name == identity(REF, "onnx-int8")  # the model's own 256 tokens
+    long = "Total revenue | 26,974 | 26,914 " * 12  # ~200 tokens
+    assert float(np.dot(whole.encode([long])[0], cut.encode([long])[0])) < 0.9999
+    assert recipe_embedder(whole, settings) is whole  # already whole
+    assert recipe_embedder(hash_embedder, settings) is hash_embedder  # a fake: as given

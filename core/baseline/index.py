@@ -35,6 +35,20 @@ _building: dict[Path, threading.Lock] = {}  # one builder per document at a time
 Progress = Callable[[str, int, int], None]  # (document name, chunks done, chunks total)
 
 
+def recipe_embedder(embedder: Any, settings: Settings) -> Any:
+    """The embedder the baseline reads its pieces and questions with: the recipe embeds each
+    1000-character piece whole, so a model cut to fewer tokens for the deep agent's own
+    chunks (``DTR_EMBEDDING_MAX_TOKENS``, 128 by default) is used here at its own length,
+    same model and backend. Anything else (a fake, another model) is used as given."""
+    from core.foundation.models import get_embedder, is_model_embedder, parse_identity
+
+    inner = getattr(embedder, "inner", embedder)
+    model, backend, dtype, tokens = parse_identity(getattr(inner, "name", ""))
+    if not tokens or model != settings.embedding_model or not is_model_embedder(inner):
+        return embedder
+    return get_embedder(settings, backend, dtype, max_tokens=0)
+
+
 def _paths(settings: Settings, embedder: Any, doc_id: str) -> tuple[Path, Path]:
     key = hashlib.sha256(json.dumps([embedder.name, CHUNK_SIZE, CHUNK_OVERLAP, doc_id]).encode()
                          ).hexdigest()[:20]
@@ -45,6 +59,7 @@ def _paths(settings: Settings, embedder: Any, doc_id: str) -> tuple[Path, Path]:
 def missing(settings: Settings, embedder: Any, docs: Sequence[DocumentMeta]
             ) -> list[DocumentMeta]:
     """The documents whose baseline index is not built yet."""
+    embedder = recipe_embedder(embedder, settings)
     return [d for d in docs if not all(p.exists() for p in _paths(settings, embedder, d.doc_id))]
 
 
@@ -58,6 +73,7 @@ def build_doc(store: Any, embedder: Any, doc: DocumentMeta, settings: Settings,
     """Fixed-size chunks of ``doc`` and their vectors, written to disk. One thread builds a
     document at a time: a second caller (a Compare while the pieces are built in the
     background after ingest) waits for the first and reads what it wrote."""
+    embedder = recipe_embedder(embedder, settings)
     meta_path, vec_path = _paths(settings, embedder, doc.doc_id)
     with _doc_lock(meta_path):
         if meta_path.exists() and vec_path.exists():
@@ -114,6 +130,7 @@ def prepare(store: Any, embedder: Any, docs: Sequence[DocumentMeta], settings: S
             should_stop: Callable[[], bool] | None = None) -> int:
     """Build what is missing for ``docs``; returns how many documents were built.
     ``should_stop`` is asked before each document (a cancelled background build)."""
+    embedder = recipe_embedder(embedder, settings)
     todo = missing(settings, embedder, docs)
     built = 0
     for doc in todo:
@@ -127,6 +144,7 @@ def prepare(store: Any, embedder: Any, docs: Sequence[DocumentMeta], settings: S
 def load_index(store: Any, embedder: Any, docs: Sequence[DocumentMeta], settings: Settings
                ) -> tuple[list[Chunk], np.ndarray]:
     """All fixed-size chunks of ``docs`` and their vectors (missing documents built now)."""
+    embedder = recipe_embedder(embedder, settings)
     chunks: list[Chunk] = []
     parts = []
     for doc in docs:
@@ -140,6 +158,7 @@ def load_index(store: Any, embedder: Any, docs: Sequence[DocumentMeta], settings
 def forget(settings: Settings, embedder: Any, doc_id: str) -> None:
     """Delete the baseline pieces of ``doc_id`` (a deleted filing leaves nothing behind); a
     build of them in progress (in the background after an ingest) finishes first."""
+    embedder = recipe_embedder(embedder, settings)
     meta_path, vec_path = _paths(settings, embedder, doc_id)
     with _doc_lock(meta_path):
         for path in (meta_path, vec_path):

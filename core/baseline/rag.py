@@ -25,7 +25,7 @@ from core.agent.roles.retrieval import hit_to_evidence
 from core.agent.roles.synthesize import OFFLINE_NOTE
 from core.agent.state import Answer, StopReason
 from core.app.runs import RunRecord, answered_by
-from core.baseline.index import load_index
+from core.baseline.index import load_index, recipe_embedder
 from core.foundation.cache import open_cache
 from core.foundation.config import Settings
 from core.foundation.errors import RetrievalError, require_question
@@ -62,6 +62,7 @@ def retrieve(question: str, store: Any, embedder: Any, settings: Settings,
     docs = [d for d in every if not wanted or d.doc_id in wanted]
     if not docs:
         raise RetrievalError("None of the chosen filings is in the corpus.")
+    embedder = recipe_embedder(embedder, settings)  # pieces read whole, as the recipe does
     chunks, vecs = _index(store, embedder, docs, settings)
     scores = vecs @ embedder.encode([question])[0]
     by_id = {d.doc_id: d for d in docs}
