@@ -131,3 +131,51 @@ def test_the_baseline_reads_its_pieces_whole_with_the_same_model_and_backend(set
     assert float(np.dot(whole.encode([long])[0], cut.encode([long])[0])) < 0.9999
     assert recipe_embedder(whole, settings) is whole  # already whole
     assert recipe_embedder(hash_embedder, settings) is hash_embedder  # a fake: as given
+
+
+def test_batches_run_side_by_side_give_the_vectors_of_one_thread_in_input_order(tmp_path,
+                                                                                  monkeypatch):
+    import os
+    import threading
+    from pathlib import Path
+
+    from core.foundation.onnx_embedder import OnnxEmbedder
+
+    folder = Path(models.resolve_embedding_path(REF))
+    texts = [f"{t} ({i})" for i, t in enumerate(TEXTS * 6)]  # 30 texts, 8 batches of 4
+    make = lambda threads: OnnxEmbedder(folder, tmp_path, name="x", batch_size=4,  # noqa: E731
+                                        threads=threads)
+    one, two = make(1), make(2)
+    assert np.allclose(two.encode(texts), one.encode(texts), atol=1e-5)
+    assert np.allclose(two.encode(texts[::-1]), one.encode(texts)[::-1], atol=1e-5)
+
+    seen, inner = {}, two._batch
+
+    def spy(encs):
+        seen[threading.current_thread().name] = os.getpriority(
+            os.PRIO_PROCESS, threading.get_native_id())
+        return inner(encs)
+
+    monkeypatch.setattr(two, "_batch", spy)
+    errors = []
+
+    def background():  # a reniced caller (an app batch): its helper runs reniced too
+        try:
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 7)
+            two.encode(texts)
+        except BaseException as exc:  # noqa: BLE001
+            errors.append(exc)
+
+    t = threading.Thread(target=background, name="caller")
+    t.start()
+    t.join()
+    assert not errors and seen == {"caller": 7, "onnx-encode-1": 7}
+
+    def broken(encs):
+        if threading.current_thread().name == "onnx-encode-1":
+            raise RuntimeError("helper failed")
+        return inner(encs)
+
+    monkeypatch.setattr(two, "_batch", broken)
+    with pytest.raises(RuntimeError, match="helper failed"):  # not a silent zero vector
+        two.encode(texts)
