@@ -48,11 +48,11 @@ class Settings(BaseSettings):
     max_file_mb: float = Field(default=50.0, gt=0, le=100_000, allow_inf_nan=False,
                                description="Largest file accepted, in MiB.")
     pdf_text: Literal["pypdf", "pdfium"] = Field(
-        default="pypdf",
-        description="What reads a PDF's page texts: 'pypdf' (layout mode, pure Python) or "
-        "'pdfium' (PDFium's words laid out as pypdf's layout mode lays them out, in worker "
-        "processes: 5-8x faster, not the default until its recall on the benchmark sets "
-        "is measured; a corpus keeps the chunks it was indexed with).",
+        default="pdfium",
+        description="What reads a PDF's page texts: 'pdfium' (PDFium's words laid out as "
+        "pypdf's layout mode lays them out, in worker processes: 5-8x faster to parse, "
+        "recall on the benchmark sets as pypdf's or better; the default) or 'pypdf' (layout "
+        "mode, pure Python). A corpus keeps the chunks it was indexed with.",
     )
     sec_user_agent: str = Field(
         default="DeepFilings Research research@example.com",
