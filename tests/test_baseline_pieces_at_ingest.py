@@ -139,3 +139,37 @@ def test_deleting_a_filing_during_its_background_build_leaves_no_pieces(settings
     assert not list((settings.data_dir / "baseline").rglob("*.json"))
     jobs.forget("baseline-del")
     corpus.close()
+
+
+def test_a_filing_gets_its_pieces_while_the_batch_ingests_the_next_ones(settings,
+                                                                         hash_embedder):
+    """Fed filing by filing: when the batch ends, no more than its last filing is left."""
+    corpus = Corpus(settings, embedder=ProgressEmbedder(hash_embedder))
+    first_has_pieces = threading.Event()
+
+    def first_built() -> bool:
+        docs = [d for d in corpus.documents() if d.file_name == "acme-10k.txt"]
+        return bool(docs) and baseline_index.missing(settings, corpus.embedder, docs) == []
+
+    def load(name: str, company: str, wait: bool):
+        def run(on_stage):
+            if wait:  # the next filing is still being read until the first one has its pieces
+                for _ in range(200):
+                    if first_built():
+                        first_has_pieces.set()
+                        break
+                    threading.Event().wait(0.05)
+            return corpus.ingest_bytes(_text(company), name, on_stage=on_stage)
+        return run
+
+    items = [("acme-10k.txt", 0, load("acme-10k.txt", "ACME", False)),
+             ("zenith-10k.txt", 0, load("zenith-10k.txt", "Zenith", True)),
+             ("orion-10k.txt", 0, load("orion-10k.txt", "Orion", False))]
+    _wait(start_batch("ingest-fed", items, corpus=corpus))
+    assert first_has_pieces.is_set()  # built during the batch, not after it
+    pieces = jobs.active("baseline") or [jobs.latest("baseline")]
+    _wait(pieces[0])
+    assert pieces[0].result == 3  # one job for the batch, every filing once
+    assert baseline_index.missing(settings, corpus.embedder, corpus.documents()) == []
+    jobs.forget("ingest-fed")
+    corpus.close()

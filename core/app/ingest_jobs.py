@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextvars
 import os
+import queue
 import threading
 import time
 from collections.abc import Callable
@@ -207,35 +208,46 @@ def run_batch(items: list[tuple[str, int, Loader]], progress: BatchProgress,
     While one file embeds, the next one parses (parsing is mostly one core, embedding is
     the model's arithmetic), so at most two files are in flight: file *i+1* starts when
     file *i* starts embedding, and file *i+2* only once file *i* is done. Results stay in
-    order; ``on_file(i)`` is called for each file as soon as it and those before it are
-    done. A cancelled job starts no further file. ``background``: the loaders run at low CPU
-    priority (the app's batches; a CLI ingest runs at the terminal's priority)."""
+    order; ``on_file(i)`` is called (on the thread of the file that ended last) for each file
+    as soon as it and those before it are done. A cancelled job starts no further file.
+    ``background``: the loaders run at low CPU priority (the app's batches; a CLI ingest
+    runs at the terminal's priority)."""
     threads: list[threading.Thread] = []
     reached = [threading.Event() for _ in items]
+    ended = [False] * len(items)
+    order_lock = threading.Lock()
     reported = 0
 
-    def report_done() -> None:
+    def report_done() -> None:  # from the thread of each file as it ends: in order, at once
         nonlocal reported
-        while reported < len(threads) and not threads[reported].is_alive():
-            if on_file is not None:
-                on_file(reported)
-            reported += 1
+        with order_lock:
+            while reported < len(threads) and ended[reported]:
+                if on_file is not None:
+                    on_file(reported)
+                reported += 1
+
+    def one(i: int, load: Loader, fp: FileProgress) -> None:
+        try:
+            _load_one(load, fp, reached[i], background)
+        finally:
+            ended[i] = True
+            report_done()
 
     for i, ((_, _, load), fp) in enumerate(zip(items, progress.files, strict=True)):
         if i >= 1:
             reached[i - 1].wait()  # the previous file embeds (or ended): parse this one
         if i >= 2:
             threads[i - 2].join()  # two in flight at most
-        report_done()
         if job is not None and job.cancel_requested:
             for fp_left in progress.files[i:]:
                 fp_left.ok, fp_left.error = False, "not ingested: the batch was cancelled"
                 fp_left.stage = "skipped"
             break
         fp.started = time.perf_counter()
-        thread = threading.Thread(target=_load_one, args=(load, fp, reached[i], background),
-                                  name=f"ingest-{i}", daemon=True)
-        threads.append(thread)
+        thread = threading.Thread(target=one, args=(i, load, fp), name=f"ingest-{i}",
+                                  daemon=True)
+        with order_lock:
+            threads.append(thread)
         thread.start()
     for thread in threads:
         thread.join()
@@ -244,6 +256,7 @@ def run_batch(items: list[tuple[str, int, Loader]], progress: BatchProgress,
 
 
 BACKGROUND_NICE = 10
+PIECES_NICE = 15  # the baseline's pieces built during a batch: after the batch's own work
 
 
 def yield_cpu(nice: int = BACKGROUND_NICE) -> bool:
@@ -263,17 +276,31 @@ def start_batch(job_id: str, items: list[tuple[str, int, Loader]],
                 corpus: Any = None) -> jobs.Job:
     """Run ``run_batch`` in a background job; ``job.progress`` is its ``BatchProgress``.
 
-    With ``corpus``, the filings the batch added get the baseline's fixed-size pieces in a
-    second background job right after (``start_baseline_pieces``), so the first Compare
-    after loading has no setup phase."""
+    With ``corpus``, each filing the batch adds gets the baseline's fixed-size pieces as soon
+    as it is stored, in a second background job below the batch's priority
+    (``start_baseline_pieces`` fed filing by filing), so when the batch ends at most the last
+    filing's pieces are still being built and the first Compare after loading has no setup
+    phase."""
     progress = BatchProgress([FileProgress(name, size) for name, size, _ in items])
 
     def work(job: jobs.Job) -> BatchProgress:
         yield_cpu()
-        run_batch(items, progress, job, background=True)
-        added = [f.meta.doc_id for f in progress.files if f.added and f.meta is not None]
-        if corpus is not None and added:
-            start_baseline_pieces(corpus.store, corpus.embedder, corpus.settings, added)
+        feed: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        pieces: list[jobs.Job] = []
+
+        def stored(i: int) -> None:
+            f = progress.files[i]
+            if corpus is None or not f.added or f.meta is None:
+                return
+            if not pieces:  # the first filing stored starts the job; the next ones feed it
+                pieces.append(start_baseline_pieces(corpus.store, corpus.embedder,
+                                                    corpus.settings, [], feed=feed))
+            feed.put(f.meta.doc_id)
+
+        try:
+            run_batch(items, progress, job, on_file=stored, background=True)
+        finally:
+            feed.put(None)  # the batch is over: the pieces job ends after the last filing
         if on_done is not None:
             on_done(progress)
         return progress
@@ -283,30 +310,54 @@ def start_batch(job_id: str, items: list[tuple[str, int, Loader]],
 
 
 def start_baseline_pieces(store: Any, embedder: Any, settings: Any, doc_ids: list[str],
-                          job_id: str | None = None) -> jobs.Job:
+                          job_id: str | None = None,
+                          feed: queue.SimpleQueue[str | None] | None = None) -> jobs.Job:
     """Build the baseline's fixed-size pieces of ``doc_ids`` (those still missing) in a
     background job of kind ``baseline`` at low CPU priority; ``job.result`` is how many
-    filings were built. A Compare started meanwhile waits for the filing being built
+    filings were built. With ``feed``, more doc ids arrive on it (a batch storing filings) until
+    ``None``; the job runs below the batch's priority, so the batch's own files come first. A
+    Compare started meanwhile waits for the filing being built
     (``core.baseline.index.build_doc``) instead of embedding it twice."""
     import uuid
 
     from core.baseline.index import missing, prepare
 
+    def next_ids(pending: list[str]):
+        while True:
+            if pending:
+                yield pending.pop(0)
+            elif feed is None:
+                return
+            else:
+                doc_id = feed.get()
+                if doc_id is None:
+                    return
+                pending.append(doc_id)
+
     def work(job: jobs.Job) -> int:
-        yield_cpu()
-        docs = [d for d in store.documents() if d.doc_id in set(doc_ids)]
-        todo = missing(settings, embedder, docs)
-        names = {d.file_name: i for i, d in enumerate(todo)}
+        yield_cpu(PIECES_NICE if feed is not None else BACKGROUND_NICE)
+        pending = list(dict.fromkeys(doc_ids))
+        known = len(pending)
+        built = 0
+        job.report("Compare's baseline pieces: " + (f"{known} filing(s)" if feed is None
+                   else "as the batch stores its filings"), 0, max(1, known))
+        for n, doc_id in enumerate(next_ids(pending)):
+            if job.cancel_requested:
+                break
+            known = max(known, n + 1 + len(pending))
+            of = f" of {known}" if feed is None else ""
+            todo = missing(settings, embedder,
+                           [d for d in store.documents() if d.doc_id == doc_id])
 
-        def tick(name: str, done: int, total: int) -> None:
-            i = names.get(name, 0)
-            job.report(f"Compare's baseline pieces: filing {i + 1} of {len(todo)} · {name}: "
-                       f"{done} of {total} chunks", i + done / max(1, total), len(todo),
-                       line=False)
+            def tick(name: str, done: int, total: int, n=n, of=of, known=known) -> None:
+                job.report(f"Compare's baseline pieces: filing {n + 1}{of} · {name}: "
+                           f"{done} of {total} chunks", n + done / max(1, total),
+                           max(known, n + 1), line=False)
 
-        job.report(f"Compare's baseline pieces: {len(todo)} filing(s)", 0, max(1, len(todo)))
-        return prepare(store, embedder, todo, settings, tick,
-                       should_stop=lambda: job.cancel_requested)
+            built += prepare(store, embedder, todo, settings, tick,
+                             should_stop=lambda: job.cancel_requested)
+        return built
 
     return jobs.start(job_id or f"baseline-{uuid.uuid4().hex[:8]}", "baseline", work,
-                      label=f"baseline pieces of {len(doc_ids)} filing(s)")
+                      label=("baseline pieces of the batch's filings" if feed is not None
+                             else f"baseline pieces of {len(doc_ids)} filing(s)"))
