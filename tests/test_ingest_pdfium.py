@@ -73,3 +73,9 @@ def test_layout_puts_runs_on_a_grid_and_keeps_a_line_of_words_whole():
     assert len(lines[1]) == len(apart)  # the "$" joins its figure, whose right edge stays
     raised = [*words[:2], ("(a)", 130, 140, 703, 6)]  # a superscript note marker
     assert layout(raised) == "Net revenue (a)"
+    # a registrant's name in a large font just above a line of small print (3M's 10-K cover)
+    cover = [("3M", 257, 275, 644.7, 21), ("COMPANY", 279, 344, 644.7, 21),
+             ("Incorporation:", 163, 204, 634.5, 12), ("Delaware", 206, 235, 634.5, 12),
+             ("Identification", 392, 430, 634.5, 12)]
+    lines = layout(cover).split("\n")
+    assert lines[0].strip() == "3M COMPANY" and lines[1].split()[0] == "Incorporation:"

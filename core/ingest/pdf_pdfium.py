@@ -53,6 +53,16 @@ def _words(textpage) -> list[Word]:
     return words
 
 
+def _same_line(base_a: float, size_a: float, base_b: float, size_b: float) -> bool:
+    """Whether two runs share a line: their glyph boxes (a fifth of the font size below the
+    baseline, four fifths above) overlap by half the smaller size or more. A superscript sits
+    inside its line's box; a 21-point name 10 points above a 12-point line is a line of its
+    own (the larger size alone would have let the two merge)."""
+    low = max(base_a - 0.2 * size_a, base_b - 0.2 * size_b)
+    high = min(base_a + 0.8 * size_a, base_b + 0.8 * size_b)
+    return high - low >= 0.5 * min(size_a, size_b)
+
+
 def layout(words: list[Word]) -> str:
     """The page's text as pypdf's layout mode would print it (see the module docstring)."""
     if not words:
@@ -77,7 +87,7 @@ def layout(words: list[Word]) -> str:
     runs.sort(key=lambda r: (-r[0], r[1]))
     lines: list[list] = []  # [baseline, height, runs]
     for run in runs:
-        if lines and abs(lines[-1][0] - run[0]) <= 0.5 * max(lines[-1][1], run[4]):
+        if lines and _same_line(lines[-1][0], lines[-1][1], run[0], run[4]):
             lines[-1][2].append(run)
         else:
             lines.append([run[0], run[4], [run]])
