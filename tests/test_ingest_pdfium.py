@@ -79,3 +79,29 @@ def test_layout_puts_runs_on_a_grid_and_keeps_a_line_of_words_whole():
              ("Identification", 392, 430, 634.5, 12)]
     lines = layout(cover).split("\n")
     assert lines[0].strip() == "3M COMPANY" and lines[1].split()[0] == "Incorporation:"
+
+
+def test_a_font_drawn_through_a_scaled_text_matrix_keeps_its_lines():
+    """Some printers set a 440-point font and shrink it with the text matrix (Pfizer's, Nike's
+    and Amazon's 10-K PDFs): PDFium reports the nominal size, which put a page on one line."""
+    import io
+
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import DecodedStreamObject
+
+    normal = make_pdf([TABLE])
+    reader = PdfReader(io.BytesIO(normal))
+    page = reader.pages[0]
+    ops = page.get_contents().get_data().decode("cp1252")
+    scaled = "\n".join(  # "BT /F1 11 Tf x y Td" -> "BT /F1 440 Tf 0.025 0 0 0.025 x y Tm"
+        line.replace("/F1 11 Tf", "/F1 440 Tf 0.025 0 0 0.025").replace(" Td ", " Tm ")
+        for line in ops.split("\n"))
+    stream = DecodedStreamObject()
+    stream.set_data(scaled.encode("cp1252"))
+    writer = PdfWriter(clone_from=reader)
+    writer.pages[0].replace_contents(stream)
+    buf = io.BytesIO()
+    writer.write(buf)
+    ours = load_pdf(buf.getvalue(), "pdfium")
+    assert ours.text == load_pdf(normal, "pdfium").text
+    assert "Total | 112,260 | 378,148" in ours.text and ours.tables == 1

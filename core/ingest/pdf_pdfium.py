@@ -40,12 +40,15 @@ def _words(textpage) -> list[Word]:
     left, right, bottom, top = (ctypes.c_double() for _ in range(4))
     x, y = ctypes.c_double(), ctypes.c_double()
     box, origin = pdfium_c.FPDFText_GetCharBox, pdfium_c.FPDFText_GetCharOrigin
-    size = pdfium_c.FPDFText_GetFontSize
+    size, loose = pdfium_c.FPDFText_GetFontSize, pdfium_c.FPDFText_GetLooseCharBox
+    rect = pdfium_c.FS_RECTF()
     words: list[Word] = []
     for m in _WORD.finditer(text):
         first, last = m.start(), m.end() - 1
         box(textpage, first, left, right, bottom, top)
-        x0, height = left.value, max(1.0, size(textpage, first) or top.value - bottom.value)
+        loose(textpage, first, rect)
+        x0 = left.value
+        height = _height(size(textpage, first), rect.top - rect.bottom, top.value - bottom.value)
         origin(textpage, first, x, y)
         if last != first:
             box(textpage, last, left, right, bottom, top)
@@ -61,6 +64,16 @@ def _same_line(base_a: float, size_a: float, base_b: float, size_b: float) -> bo
     low = max(base_a - 0.2 * size_a, base_b - 0.2 * size_b)
     high = min(base_a + 0.8 * size_a, base_b + 0.8 * size_b)
     return high - low >= 0.5 * min(size_a, size_b)
+
+
+def _height(font_size: float, line_box: float, glyph_box: float) -> float:
+    """A word's height for line grouping: its font size, unless the size PDFium reports is
+    the nominal one of a scaled text matrix (a 448-point font drawn at 10 points: Pfizer's,
+    Nike's, Amazon's 10-K PDFs), which would put a whole page on one line; then the height of
+    the font's line box (ascent to descent at the drawn size)."""
+    if font_size > 0 and (line_box <= 0 or 0.5 * line_box <= font_size <= 2 * line_box):
+        return max(1.0, font_size)
+    return max(1.0, line_box if line_box > 0 else glyph_box)
 
 
 def layout(words: list[Word]) -> str:
