@@ -50,7 +50,7 @@ def _side_by_side(run, n: int) -> None:
     nice, errors = _nice(), []
 
     def helper(k: int) -> None:
-        if nice and nice > 0:  # a background caller: its helpers too (raising nice needs no privilege)
+        if nice and nice > 0:  # a background caller: its helpers too (no privilege needed)
             try:
                 os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), nice)
             except OSError:
