@@ -173,3 +173,23 @@ def test_a_filing_gets_its_pieces_while_the_batch_ingests_the_next_ones(settings
     assert baseline_index.missing(settings, corpus.embedder, corpus.documents()) == []
     jobs.forget("ingest-fed")
     corpus.close()
+
+
+def test_the_first_compare_builds_pieces_only_for_the_filings_its_baseline_searches(
+        settings, hash_embedder):
+    from core.app import compare_job
+
+    corpus = Corpus(settings, embedder=hash_embedder)
+    for company in ("ACME", "Zenith"):
+        corpus.ingest_bytes(_text(company), f"{company.lower()}-10k.txt")
+    docs = corpus.documents()
+    by_name = {d.file_name: d for d in docs}
+    job = compare_job.start("What does Zenith say about competition?", settings=settings,
+                            store=corpus.store, embedder=corpus.embedder, documents=docs,
+                            deep_id="an-earlier-deep-run")
+    _wait(job)
+    assert job.result.setup_docs == 1  # Zenith's filing, not the whole corpus
+    assert baseline_index.missing(settings, corpus.embedder, [by_name["zenith-10k.txt"]]) == []
+    assert baseline_index.missing(settings, corpus.embedder, [by_name["acme-10k.txt"]]) != []
+    jobs.forget(job.id)
+    corpus.close()

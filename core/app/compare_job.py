@@ -45,7 +45,11 @@ def start(question: str, *, settings: Settings, store: Any, embedder: Any, docum
         raise ValueError("a comparison needs a deep run id or a research service")
 
     def work(job: jobs.Job) -> CompareResult:
-        setup_s, setup_docs = _setup(job, settings, store, embedder, documents)
+        from core.baseline.rag import scope
+
+        # only the filings the baseline will search need its pieces (a question naming one
+        # company: that company's), not every filing of the corpus
+        setup_s, setup_docs = _setup(job, settings, store, embedder, scope(question, documents))
         job.check()
         job.report("Baseline: fixed-size chunks, vector top-3, one answer call…", 0, 1)
         base = _baseline(question, settings, store, embedder, llm)

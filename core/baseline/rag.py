@@ -50,6 +50,14 @@ def _index(store: Any, embedder: Any, docs: list[DocumentMeta], settings: Settin
     return load_index(store, embedder, docs, settings)
 
 
+def scope(question: str, every: list[DocumentMeta], doc_ids: list[str] | None = None
+          ) -> list[DocumentMeta]:
+    """The filings of ``every`` the baseline searches for ``question``: ``doc_ids``, or given
+    none those the question is about (``resolve_scope``; all when it names no company)."""
+    wanted = doc_ids or resolve_scope(question, every).doc_ids
+    return [d for d in every if not wanted or d.doc_id in wanted]
+
+
 def retrieve(question: str, store: Any, embedder: Any, settings: Settings,
              doc_ids: list[str] | None = None, k: int = TOP_K) -> list[Hit]:
     """Vector top-``k`` fixed-size chunks for ``question``, among ``doc_ids``; given none,
@@ -58,8 +66,7 @@ def retrieve(question: str, store: Any, embedder: Any, settings: Settings,
     every = store.documents()
     if not every:
         raise RetrievalError("The corpus is empty: ingest a filing before running the baseline.")
-    wanted = doc_ids or resolve_scope(question, every).doc_ids
-    docs = [d for d in every if not wanted or d.doc_id in wanted]
+    docs = scope(question, every, doc_ids)
     if not docs:
         raise RetrievalError("None of the chosen filings is in the corpus.")
     embedder = recipe_embedder(embedder, settings)  # pieces read whole, as the recipe does
