@@ -3,8 +3,9 @@ element Streamlit gives the class ``st-key-lib_focus_box`` to the middle of the 
 
 A tiny ``st.components.v2`` component: its JavaScript only looks the element up by a class
 built from a key this app chose (never from document or model text) and calls
-``scrollIntoView``; it retries for a moment because the page draws in pieces, and does it
-once per ``nonce`` so the analyst's own scrolling afterwards is left alone.
+``scrollIntoView``; it scrolls again while the element moves (the page draws in pieces, slowly
+on a busy machine) until its place has held for two seconds, and does it once per ``nonce``;
+the analyst's own scrolling (wheel, touch, keys) stops it.
 """
 
 from __future__ import annotations
@@ -22,13 +23,27 @@ export default function(component) {
   const id = target + ':' + data.nonce;
   if (done[id]) return;
   done[id] = true;
-  let tries = 0;
+  let tries = 0, stable = 0, last = null, moved = false;
+  const mine = () => { moved = true; };  /* the analyst scrolls: leave the page alone */
+  ['wheel', 'touchstart', 'keydown'].forEach(
+    (ev) => window.addEventListener(ev, mine, { once: true, passive: true }));
   const go = () => {
+    if (moved) return;
     const el = document.querySelector('.st-key-' + target);
     if (el) {
-      el.scrollIntoView({ block: 'center', behavior: 'instant' });
-      if (tries < 6) { tries += 1; setTimeout(go, 400); }  /* the page above may still grow */
-    } else if (tries++ < 60) {
+      const top = el.getBoundingClientRect().top;
+      const seen = top >= 0 && top < window.innerHeight - 40;
+      if (!seen || last === null || Math.abs(top - last) > 1) {
+        el.scrollIntoView({ block: 'center', behavior: 'instant' });
+        stable = 0;
+      } else {
+        stable += 1;
+      }
+      last = el.getBoundingClientRect().top;
+      /* the page above may still grow (slowly on a busy machine): until its place has held
+         for two seconds, at most half a minute */
+      if (stable < 5 && tries++ < 75) setTimeout(go, 400);
+    } else if (tries++ < 150) {
       setTimeout(go, 100);
     }
   };
