@@ -276,11 +276,11 @@ def start_batch(job_id: str, items: list[tuple[str, int, Loader]],
                 corpus: Any = None) -> jobs.Job:
     """Run ``run_batch`` in a background job; ``job.progress`` is its ``BatchProgress``.
 
-    With ``corpus``, each filing the batch adds gets the baseline's fixed-size pieces as soon
-    as it is stored, in a second background job below the batch's priority
-    (``start_baseline_pieces`` fed filing by filing), so when the batch ends at most the last
-    filing's pieces are still being built and the first Compare after loading has no setup
-    phase."""
+    With ``corpus``, each filing the batch adds is handed to the baseline's pieces job as soon
+    as it is stored (``start_baseline_pieces`` fed filing by filing), a second background job
+    below the batch's priority: it uses the CPU the batch leaves, so on two busy cores it may
+    still be on the first filings when the batch ends (a Compare then builds what its scope
+    lacks, or waits for the filing in progress)."""
     progress = BatchProgress([FileProgress(name, size) for name, size, _ in items])
 
     def work(job: jobs.Job) -> BatchProgress:
