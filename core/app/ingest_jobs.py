@@ -320,7 +320,7 @@ def start_baseline_pieces(store: Any, embedder: Any, settings: Any, doc_ids: lis
     (``core.baseline.index.build_doc``) instead of embedding it twice."""
     import uuid
 
-    from core.baseline.index import missing, prepare
+    from core.baseline.index import prepare
 
     def next_ids(pending: list[str]):
         while True:
@@ -346,15 +346,14 @@ def start_baseline_pieces(store: Any, embedder: Any, settings: Any, doc_ids: lis
                 break
             known = max(known, n + 1 + len(pending))
             of = f" of {known}" if feed is None else ""
-            todo = missing(settings, embedder,
-                           [d for d in store.documents() if d.doc_id == doc_id])
+            docs = [d for d in store.documents() if d.doc_id == doc_id]  # not deleted since
 
             def tick(name: str, done: int, total: int, n=n, of=of, known=known) -> None:
                 job.report(f"Compare's baseline pieces: filing {n + 1}{of} · {name}: "
                            f"{done} of {total} chunks", n + done / max(1, total),
                            max(known, n + 1), line=False)
 
-            built += prepare(store, embedder, todo, settings, tick,
+            built += prepare(store, embedder, docs, settings, tick,  # builds what is missing
                              should_stop=lambda: job.cancel_requested)
         return built
 
