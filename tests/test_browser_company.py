@@ -19,6 +19,7 @@ from tests.test_browser_e2e import (  # noqa: F401  (fixtures)
     settle,
     shot,
     tavily,
+    upload_filings,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -33,8 +34,7 @@ def test_one_name_per_filer_and_a_10q_question_cites_the_10q(page, tmp_path):  #
         files.append(path)
     pg.goto(f"{base}/library")
     pg.get_by_role("heading", name="Your corpus is empty").wait_for()
-    pg.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(
-        [str(p) for p in files])
+    upload_filings(pg, files)
     pg.get_by_role("button", name="Ingest files").click()
     pg.get_by_text("4 of 4 succeeded").wait_for(timeout=LONG)
 

@@ -24,6 +24,7 @@ from tests.test_browser_e2e import (  # noqa: F401  (fixtures: page, server, tav
     settle,
     shot,
     tavily,
+    upload_filings,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -109,8 +110,7 @@ def test_issue21_dashboard_in_a_real_browser(page, tmp_path, tavily):  # noqa: F
 
     # --- 2. ingest: the sidebar says what it does, and ticks ------------------------------
     pdf = make_pdf_filing(tmp_path / "acme-widgets-10k.pdf")
-    pg.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(
-        [str(SAMPLE), str(pdf)])
+    upload_filings(pg, [SAMPLE, pdf])
     pg.get_by_role("button", name="Ingest files").click()
     before, after = _wait_sidebar_changes(pg, "Ingesting:")
     assert "waiting" not in before.lower() or "waiting" not in after.lower(), (before, after)

@@ -162,6 +162,18 @@ def settle(pg, timeout_ms: int = 300_000) -> None:
         "!document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout_ms)
 
 
+# The Library's filings uploader, by its key: the page holds other uploaders too (the web
+# snapshot's saved page and JSON results), and which comes first in the DOM is not fixed.
+FILINGS_UPLOADER = '[class*="st-key-lib_uploader_"] [data-testid="stFileUploaderDropzoneInput"]'
+
+
+def upload_filings(pg, files) -> None:
+    """Put ``files`` (paths) into the Library's filings uploader."""
+    box = pg.locator(FILINGS_UPLOADER)
+    box.wait_for(state="attached", timeout=LONG)
+    box.set_input_files([str(f) for f in files])
+
+
 def body(pg) -> str:
     return pg.locator("body").inner_text()
 
@@ -232,8 +244,7 @@ def test_walkthrough_in_a_real_browser(page, tmp_path, tavily):
     # --- 1. upload -> ready, with progress, while other pages stay usable ----------------
     pg.goto(f"{base}/library")
     pg.get_by_role("heading", name="Your corpus is empty").wait_for()
-    pg.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(
-        [str(p) for p in files])
+    upload_filings(pg, files)
     t0 = time.perf_counter()
     pg.get_by_role("button", name="Ingest files").click()
     pg.get_by_role("heading", name="Ingesting").wait_for()
@@ -323,7 +334,7 @@ def test_walkthrough_in_a_real_browser(page, tmp_path, tavily):
     # --- 6. a PDF filing: the cited page rendered with the passage marked --------------------
     if real:  # uploaded after the timed pair
         nav(pg, "Library")
-        pg.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(str(pdf))
+        upload_filings(pg, [pdf])
         pg.get_by_role("button", name="Ingest files").click()
         pg.get_by_text("1 of 1 succeeded").wait_for(timeout=LONG)
     nav(pg, "Research")

@@ -24,6 +24,7 @@ from tests.test_browser_e2e import (  # noqa: F401  (fixtures: page, server, tav
     settle,
     shot,
     tavily,
+    upload_filings,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -41,7 +42,7 @@ def test_figure_answer_with_its_computation_table(page, tmp_path):  # noqa: F811
 
     pg.goto(f"{base}/library")
     pg.get_by_role("heading", name="Your corpus is empty").wait_for()
-    pg.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(str(filing))
+    upload_filings(pg, [filing])
     t0 = time.perf_counter()
     pg.get_by_role("button", name="Ingest files").click()
     pg.get_by_text("1 of 1 succeeded").wait_for(timeout=LONG)

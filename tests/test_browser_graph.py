@@ -24,6 +24,7 @@ from tests.test_browser_e2e import (  # noqa: F401  (fixtures: page, server, tav
     settle,
     shot,
     tavily,
+    upload_filings,
 )
 
 QUESTION = "Find recent news from 2024 about AMD's AI chip strategy."
@@ -38,7 +39,7 @@ def test_a_running_step_lights_its_stage_inside_the_step(page, tavily):  # noqa:
     pg = page
     pg.goto(f"{pg.base_url}/library")
     pg.get_by_role("heading", name="Your corpus is empty").wait_for(timeout=LONG)  # cold start
-    pg.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(str(SAMPLE))
+    upload_filings(pg, [SAMPLE])
     pg.get_by_role("button", name="Ingest files").click()
     pg.get_by_text("1 of 1 succeeded").wait_for(timeout=LONG)
 

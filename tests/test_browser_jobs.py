@@ -21,6 +21,7 @@ from tests.test_browser_e2e import (  # noqa: F401  (fixtures: page, server, tav
     settle,
     shot,
     tavily,
+    upload_filings,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -33,7 +34,7 @@ QUESTION = ("Based on Northwind's 10-K, what risk does consolidation and vertica
 def _ingest_sample(pg) -> None:
     nav(pg, "Library")
     pg.get_by_role("heading", name="Your corpus is empty").wait_for()
-    pg.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(str(SAMPLE))
+    upload_filings(pg, [SAMPLE])
     pg.get_by_role("button", name="Ingest files").click()
     pg.get_by_text("1 of 1 succeeded").wait_for(timeout=LONG)
 
