@@ -113,10 +113,57 @@ def test_ingest_reports_each_stage_in_order_with_timings(corpus):
     seen: list[str] = []
     report = corpus.ingest_path(TEN_K, on_stage=seen.append)
     n = report.meta.n_chunks
-    assert seen == ["parsing", "finding sections", "chunking", "reading financial facts",
-                    f"embedding {n} chunks", "indexing"]
+    # the facts are read while the chunks embed: no stage of their own on the way
+    assert seen == ["parsing", "finding sections", "chunking", f"embedding {n} chunks",
+                    "indexing"]
     assert set(report.timings) == {"parse", "sections", "chunk", "facts", "embed", "index"}
     assert all(v >= 0 for v in report.timings.values())
+    assert report.n_facts and report.n_facts == len(corpus.store.facts([report.meta.doc_id]))
     again: list[str] = []
-    corpus.ingest_path(TEN_K, on_stage=again.append)  # unchanged: nothing embedded
-    assert again == ["parsing", "finding sections", "chunking", "reading financial facts"]
+    corpus.ingest_path(TEN_K, on_stage=again.append)  # unchanged: nothing embedded or read
+    assert again == ["parsing", "finding sections", "chunking"]
+
+
+def test_the_facts_are_read_while_the_chunks_embed(settings, hash_embedder, monkeypatch):
+    """The facts extraction waits (up to 20 s) for the embedding to begin: read one after the
+    other, before or after it, it would wait in vain."""
+    import threading
+
+    import core.ingest.pipeline
+
+    encoding, seen = threading.Event(), []
+    real_facts_of = core.ingest.pipeline.facts_of
+
+    def facts_of(*args):
+        seen.append(encoding.wait(20))
+        return real_facts_of(*args)
+
+    class SignallingEmbedder:
+        name, dim = hash_embedder.name, hash_embedder.dim
+
+        def encode(self, texts):
+            encoding.set()
+            return hash_embedder.encode(texts)
+
+    monkeypatch.setattr(core.ingest.pipeline, "facts_of", facts_of)
+    c = Corpus(settings, embedder=SignallingEmbedder())
+    try:
+        report = c.ingest_path(TEN_K)
+        assert seen == [True], "the facts were not read while the chunks embedded"
+        assert report.n_facts and len(c.store.facts([report.meta.doc_id])) == report.n_facts
+    finally:
+        c.close()
+
+
+def test_facts_that_fail_beside_the_embedding_cost_nothing_else(corpus, monkeypatch):
+    import core.ingest.facts
+
+    def broken(*_args):
+        raise ValueError("a table beyond repair")
+
+    monkeypatch.setattr(core.ingest.facts, "extract_facts", broken)
+    report = corpus.ingest_path(TEN_K)
+    assert report.added and report.n_facts is None
+    assert any("a table beyond repair" in w for w in report.warnings)
+    assert corpus.store.chunks(report.meta.doc_id) and not corpus.store.facts(
+        [report.meta.doc_id])

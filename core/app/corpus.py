@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -190,6 +191,7 @@ class Corpus:
             period=period,
             source=source or file_name,
             on_stage=clock,
+            facts_later=True,
         )
         clock.stop()
         if known:
@@ -199,7 +201,7 @@ class Corpus:
         existing = self.store.get_document(prepared.meta.doc_id)
         if existing is not None:  # unchanged; one ingested before facts existed gets them
             n_facts = self.store.facts_status().get(existing.doc_id)
-            if n_facts is None and prepared.facts is not None:
+            if n_facts is None and prepared.read_facts(data) is not None:
                 self.store.write_facts(existing.doc_id, prepared.facts)
                 n_facts = len(prepared.facts)
             keep_original(self.settings, existing.doc_id, data)  # restores a lost one
@@ -210,17 +212,20 @@ class Corpus:
             return IngestReport(existing, False, dict(prepared.timings), n_facts=n_facts,
                                 warnings=prepared.warnings, corrected=sorted(changes))
         clock.n_chunks = len(prepared.chunks)
-        facts = prepared.facts
-        meta, added = self.store.add(prepared.meta, prepared.chunks, on_stage=clock,
-                                     facts=facts)
+        # The facts are read while the chunks embed (ONNX Runtime's threads free the GIL, and
+        # the embedding leaves some of two cores idle): the store waits for them to index.
+        with ThreadPoolExecutor(1, thread_name_prefix="ingest-facts") as pool:
+            facts = pool.submit(prepared.read_facts, data)
+            meta, added = self.store.add(prepared.meta, prepared.chunks, on_stage=clock,
+                                         facts=facts)
         # kept once the document is stored, so a killed ingest leaves no file behind;
         # citations show the filing as filed from it
         keep_original(self.settings, meta.doc_id, data)
         clock.stop()
         timings = dict(prepared.timings)
         timings.update({k: v for k, v in clock.timings.items() if k in ("embed", "index")})
-        return IngestReport(meta, added, timings, n_facts=None if facts is None else len(facts),
-                            warnings=prepared.warnings)
+        n_facts = None if prepared.facts is None else len(prepared.facts)
+        return IngestReport(meta, added, timings, n_facts=n_facts, warnings=prepared.warnings)
 
     def ingest_path(self, path: str | Path, **kwargs) -> IngestReport:
         p = Path(path)

@@ -1,6 +1,7 @@
 """Benchmarks (figures for notes, never timed assertions in tests).
 
-``python -m core bench ingest FILE... [--vs-recipe] [--rounds N]`` prints seconds per stage,
+``python -m core bench ingest FILE... [--vs-recipe] [--rounds N]`` prints seconds per stage
+(the facts stage runs beside the embedding, so ``total`` is the ingest's wall time, not their sum),
 CPU seconds, chunk counts and chunks/s, ingesting into a throw-away corpus folder unless
 ``--keep``; ``--vs-recipe`` times the plain recipe (``core.bench.recipe``) on the same files
 in the same process and prints ours / recipe (wall and CPU);
@@ -68,15 +69,15 @@ _HEADER = (f"{'file':34} {'parse':>6} {'sect':>6} {'chunk':>6} {'facts':>6} {'em
 def _ingest_one(corpus, path: str, baseline: bool = False
                 ) -> tuple[float, float, int] | None:
     """Ingest ``path`` and print its row; (seconds, CPU seconds, chunks), None on failure."""
-    cpu0 = _cpu_s()
+    cpu0, t0 = _cpu_s(), time.perf_counter()
     try:
         report = corpus.ingest_path(path)
     except AppError as exc:  # report the file and go on with the batch
         print(f"{Path(path).name[:34]:34} FAILED: {exc}")
         return None
+    total = time.perf_counter() - t0  # wall: the facts stage runs beside the embedding
     cpu = _cpu_s() - cpu0
     t = report.timings
-    total = sum(t.get(s, 0.0) for s in _OUR_STAGES)
     chunks = corpus.store.chunks(report.meta.doc_id)
     texts = [c.text for c in chunks]
     dup = 100.0 * (len(texts) - len(set(texts))) / max(1, len(texts))
@@ -100,21 +101,36 @@ def _ingest_one(corpus, path: str, baseline: bool = False
     return total, cpu, n
 
 
-def _recipe_one(path: str, embedder) -> tuple[float, float, int] | None:
-    from core.bench.recipe import run_recipe
+def _recipe_one(path: str, embedder, loader: str) -> tuple[float, float, int] | None:
+    from core.bench.recipe import LABELS, run_recipe
 
     cpu0 = _cpu_s()
     try:
-        run = run_recipe(path, embedder)
+        run = run_recipe(path, embedder, loader)
     except Exception as exc:  # noqa: BLE001 - the recipe has no error handling of its own
         print(f"{'  recipe':34} FAILED: {type(exc).__name__}: {exc}")
         return None
     cpu = _cpu_s() - cpu0
     t = run.timings
-    print(f"{'  recipe (pypdf|bs4, 1000/150)':34} {t['parse']:6.2f} {'-':>6} {t['split']:6.2f} "
+    label = f"  recipe, {LABELS[loader]}"
+    print(f"{label[:34]:34} {t['parse']:6.2f} {'-':>6} {t['split']:6.2f} "
           f"{'-':>6} {t['embed']:6.2f} {t['index']:6.2f} {run.total:7.2f} {cpu:7.2f} "
           f"{run.n_chunks / max(run.total, 1e-9):6.1f} {'-':>6} {'-':>7} {run.n_chunks:6d}")
     return run.total, cpu, run.n_chunks
+
+
+def _recipe_loaders(args) -> list[str]:
+    """The recipe loaders ``--vs-recipe`` times (``--recipe``, comma-separated)."""
+    from core.bench.recipe import LOADERS
+
+    if not getattr(args, "vs_recipe", False):
+        return []
+    names = [n.strip() for n in (getattr(args, "recipe", None) or LOADERS[0]).split(",")]
+    bad = [n for n in names if n not in LOADERS]
+    if bad or not names:
+        raise AppError(f"--recipe takes {' or '.join(LOADERS)} (comma-separated), not "
+                       f"{', '.join(bad) or 'nothing'}.")
+    return list(dict.fromkeys(names))
 
 
 def bench_ingest(args, settings: Settings) -> int:
@@ -123,14 +139,16 @@ def bench_ingest(args, settings: Settings) -> int:
     import os
 
     from core.app.corpus import Corpus
+    from core.bench.recipe import LABELS
     from core.foundation.models import get_embedder
 
+    loaders = _recipe_loaders(args)
     t0 = time.perf_counter()
     embedder = get_embedder(settings)
     print(f"model load: {time.perf_counter() - t0:.2f}s ({embedder.name}; once per process, "
           "not counted below)")
     recipe = None
-    if getattr(args, "vs_recipe", False):
+    if loaders:
         from core.bench.recipe import recipe_embedder
 
         t0 = time.perf_counter()
@@ -142,7 +160,7 @@ def bench_ingest(args, settings: Settings) -> int:
           f"{os.cpu_count()} CPU(s)")
     print(_HEADER)
     ours_sum = [0.0, 0.0]
-    recipe_sum = [0.0, 0.0]
+    recipe_sum = {loader: [0.0, 0.0, 0.0, 0.0] for loader in loaders}  # recipe, ours (wall, CPU)
     grand = 0.0
     failed: list[str] = []
     for r in range(rounds):
@@ -157,12 +175,12 @@ def bench_ingest(args, settings: Settings) -> int:
         corpus = Corpus(run_settings, embedder=embedder)
         for path in args.files:
             pair: dict[str, tuple[float, float, int] | None] = {}
-            order = ["ours", "recipe"] if r % 2 == 0 else ["recipe", "ours"]
+            order = ["ours", *loaders] if r % 2 == 0 else [*loaders, "ours"]
             for side in order:
                 if side == "ours":
                     pair["ours"] = _ingest_one(corpus, path, getattr(args, "baseline", False))
-                elif recipe is not None:
-                    pair["recipe"] = _recipe_one(path, recipe)
+                else:
+                    pair[side] = _recipe_one(path, recipe, side)
             ours = pair.get("ours")
             if ours is None:
                 failed.append(path)
@@ -170,12 +188,15 @@ def bench_ingest(args, settings: Settings) -> int:
             grand += ours[0]
             ours_sum[0] += ours[0]
             ours_sum[1] += ours[1]
-            base = pair.get("recipe")
-            if base is not None:
-                recipe_sum[0] += base[0]
-                recipe_sum[1] += base[1]
-                print(f"  ours / recipe: {ours[0] / max(base[0], 1e-9):.2f}x wall, "
-                      f"{ours[1] / max(base[1], 1e-9):.2f}x CPU "
+            for loader in loaders:
+                base = pair.get(loader)
+                if base is None:
+                    continue
+                sums = recipe_sum[loader]
+                sums[0], sums[1] = sums[0] + base[0], sums[1] + base[1]
+                sums[2], sums[3] = sums[2] + ours[0], sums[3] + ours[1]
+                print(f"  ours / recipe, {LABELS[loader]}: {ours[0] / max(base[0], 1e-9):.2f}x "
+                      f"wall, {ours[1] / max(base[1], 1e-9):.2f}x CPU "
                       f"({ours[2]} vs {base[2]} chunks)")
         if len(args.files) > 1 and r == rounds - 1:
             docs = corpus.documents()
@@ -184,10 +205,12 @@ def bench_ingest(args, settings: Settings) -> int:
         corpus.close()
         if tmp:
             tmp.cleanup()
-    if recipe is not None and recipe_sum[0] > 0:
-        print(f"ours / recipe over all files and rounds: {ours_sum[0] / recipe_sum[0]:.2f}x wall "
-              f"({ours_sum[0]:.1f}s vs {recipe_sum[0]:.1f}s), {ours_sum[1] / recipe_sum[1]:.2f}x "
-              f"CPU ({ours_sum[1]:.1f}s vs {recipe_sum[1]:.1f}s); model loads not counted")
+    for loader, (r_wall, r_cpu, o_wall, o_cpu) in recipe_sum.items():
+        if r_wall > 0:
+            print(f"ours / recipe, {LABELS[loader]}, over all files and rounds: "
+                  f"{o_wall / r_wall:.2f}x wall ({o_wall:.1f}s vs {r_wall:.1f}s), "
+                  f"{o_cpu / max(r_cpu, 1e-9):.2f}x CPU ({o_cpu:.1f}s vs {r_cpu:.1f}s); "
+                  "model loads not counted")
     print(f"load average at end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     if failed:
         print(f"{len(failed)} of {len(args.files) * rounds} files failed: "
@@ -300,8 +323,11 @@ def add_bench_parser(sub) -> None:
     s.add_argument("files", nargs="+")
     s.add_argument("--keep", action="store_true", help="ingest into the configured corpus")
     s.add_argument("--vs-recipe", action="store_true",
-                   help="also time the plain recipe (pypdf or BeautifulSoup text, 1000/150 "
-                   "splitter, fp32 MiniLM on torch) on each file, in this process, with ratios")
+                   help="also time the walk-through's recipe (its text, 1000/150 splitter, fp32 "
+                   "MiniLM on torch) on each file, in this process, with ratios")
+    s.add_argument("--recipe", default="walkthrough",
+                   help="the recipe's HTML loader(s), comma-separated: walkthrough (its own: every "
+                   "p/div/span, tables deleted) and/or text (BeautifulSoup get_text, tables kept)")
     s.add_argument("--baseline", action="store_true",
                    help="also time the baseline's fixed-size pieces of each file (what the "
                    "first Compare would otherwise build; not counted in ours / recipe)")

@@ -34,8 +34,20 @@ class Prepared:
     timings: dict[str, float] = field(default_factory=dict)
     parsed: ParsedDocument | None = None
     facts: list[Fact] | None = field(default=None)
-    """Financial facts (``core.ingest.facts``); None when extraction failed."""
+    """Financial facts (``core.ingest.facts``); None when extraction failed (or, after
+    ``prepare(..., facts_later=True)``, until :meth:`read_facts` ran)."""
     warnings: list[str] = field(default_factory=list)
+
+    def read_facts(self, data: bytes | None) -> list[Fact] | None:
+        """The "facts" stage, run on its own (``prepare(..., facts_later=True)``): extracts
+        the facts into ``facts``, adds a warning on failure, times itself; never raises."""
+        if self.parsed is None:
+            return self.facts
+        t0 = time.perf_counter()
+        self.facts, warnings = facts_of(self.meta, self.parsed, self.chunks, data)
+        self.warnings.extend(warnings)
+        self.timings["facts"] = time.perf_counter() - t0
+        return self.facts
 
 
 def _check_size(data: bytes, name: str, settings: Settings) -> None:
@@ -84,6 +96,7 @@ def prepare(
     period: str | None = None,
     source: str = "",
     on_stage: Callable[[str], None] | None = None,
+    facts_later: bool = False,
 ) -> Prepared:
     """Validate, parse, find sections and chunk one file (nothing is stored here).
 
@@ -93,7 +106,9 @@ def prepare(
     actionable message.
     ``on_stage`` is called with "parse", "sections", "chunk" and "facts" as each stage
     starts. A failure to extract facts never fails the ingest: ``Prepared.facts`` is None
-    (not extracted) and a warning says why (``Prepared.warnings``).
+    (not extracted) and a warning says why (``Prepared.warnings``). ``facts_later``: the
+    facts stage is left to the caller (``Prepared.read_facts``), which can run it while the
+    chunks embed.
     """
     stage = on_stage or (lambda _name: None)
     name = safe_file_name(file_name)
@@ -144,12 +159,11 @@ def prepare(
         size_bytes=len(data),
         ingested_at=datetime.now(UTC).isoformat(timespec="seconds"),
     )
-    stage("facts")
-    t0 = time.perf_counter()
-    figures, warnings = facts_of(meta, doc, chunks, data)
-    timings["facts"] = time.perf_counter() - t0
-    return Prepared(meta=meta, chunks=chunks, timings=timings, parsed=doc, facts=figures,
-                    warnings=warnings)
+    prepared = Prepared(meta=meta, chunks=chunks, timings=timings, parsed=doc)
+    if not facts_later:
+        stage("facts")
+        prepared.read_facts(data)
+    return prepared
 
 
 def facts_of(meta: DocumentMeta, doc: ParsedDocument, chunks: list[Chunk],

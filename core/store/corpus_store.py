@@ -27,6 +27,7 @@ from __future__ import annotations
 import logging
 import math
 import threading
+from concurrent.futures import Future
 
 import numpy as np
 
@@ -93,13 +94,14 @@ class CorpusStore:
     # --- writes -----------------------------------------------------------
     def add(
         self, meta: DocumentMeta, chunks: list[Chunk], on_stage=None,
-        facts: list[Fact] | None = None,
+        facts: list[Fact] | Future | None = None,
     ) -> tuple[DocumentMeta, bool]:
         """Index a document; returns ``(meta, False)`` when its doc_id is already present.
 
         ``on_stage`` (optional) is called with "embed" and "index" as each stage starts.
         ``facts`` (``core.ingest.facts``) are written with the chunks, in the same
-        transaction; a fact whose table named no statement takes its chunk's tag.
+        transaction; a fact whose table named no statement takes its chunk's tag. A Future
+        of them (being read while the chunks embed) is waited for before the index stage.
         """
         stage = on_stage or (lambda _name: None)
         bad = [c.chunk_id for c in chunks if c.doc_id != meta.doc_id]
@@ -115,11 +117,13 @@ class CorpusStore:
             meta.sections = list(dict.fromkeys(c.section for c in chunks))
         chunks = [c.model_copy(update={"statement": tag})
                   for c, tag in zip(chunks, tag_statements(chunks), strict=True)]
-        facts = None if facts is None else with_statements(facts, chunks)
         # Embedding (minutes for a long filing) holds no lock: readers in this process
         # (sections, search) go on meanwhile; only the short index stage is serialised.
         stage("embed")
         vectors = self._embed([vector_text(c, meta, self.settings.embed_context) for c in chunks])
+        if isinstance(facts, Future):
+            facts = facts.result()
+        facts = None if facts is None else with_statements(facts, chunks)
         stage("index")
         with self._lock, self.storage.writer_lock():
             self._sync()
