@@ -197,3 +197,44 @@ def test_only_the_apps_background_batches_lower_their_cpu_priority():
         assert progress.files[0].ok is False and "ValueError" in progress.files[0].error
     assert seen[0] == own  # a CLI ingest runs at the terminal's priority (its PDF workers too)
     assert seen[1] >= 10
+
+
+def test_each_file_of_a_batch_gives_its_freed_memory_back(monkeypatch):
+    """When a file ends, well or not, the memory its work freed is returned to the OS before
+    the next one is reported (a long batch's RSS does not climb to each filing's peak)."""
+    import core.app.ingest_jobs as ingest_jobs
+    from core.app.ingest_jobs import run_batch
+
+    events: list[str] = []
+    monkeypatch.setattr(ingest_jobs, "release_free_memory", lambda: events.append("release"))
+
+    def good(on_stage):
+        from types import SimpleNamespace
+
+        events.append("load")
+        return SimpleNamespace(added=True, meta=None, timings={})
+
+    def bad(on_stage):
+        events.append("load")
+        raise ValueError("not a filing")
+
+    progress = BatchProgress([FileProgress("a.txt"), FileProgress("b.txt")])
+    run_batch([("a.txt", 0, good), ("b.txt", 0, bad)], progress,
+              on_file=lambda i: events.append(f"done {i}"))
+    assert [f.ok for f in progress.files] == [True, False]
+    assert events == ["load", "release", "done 0", "load", "release", "done 1"]
+
+
+def test_freed_memory_goes_back_to_the_os_where_the_c_library_can():
+    import sys
+
+    from core.foundation.memory import release_free_memory
+
+    released = release_free_memory()
+    assert released is (sys.platform.startswith("linux") and _glibc())
+
+
+def _glibc() -> bool:
+    import platform
+
+    return platform.libc_ver()[0] == "glibc"

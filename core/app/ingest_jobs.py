@@ -24,6 +24,7 @@ import numpy as np
 
 from core.app import jobs
 from core.foundation.errors import AppError
+from core.foundation.memory import release_free_memory
 from core.foundation.types import DocumentMeta
 
 SLICE = 128  # chunks encoded between two progress reports
@@ -210,6 +211,8 @@ def run_batch(items: list[tuple[str, int, Loader]], progress: BatchProgress,
     file *i* starts embedding, and file *i+2* only once file *i* is done. Results stay in
     order; ``on_file(i)`` is called (on the thread of the file that ended last) for each file
     as soon as it and those before it are done. A cancelled job starts no further file.
+    When a file ends, the memory its work freed goes back to the OS (``release_free_memory``),
+    so a long batch's resident memory does not climb to each filing's high-water mark.
     ``background``: the loaders run at low CPU priority (the app's batches; a CLI ingest
     runs at the terminal's priority)."""
     threads: list[threading.Thread] = []
@@ -230,6 +233,7 @@ def run_batch(items: list[tuple[str, int, Loader]], progress: BatchProgress,
         try:
             _load_one(load, fp, reached[i], background)
         finally:
+            release_free_memory()  # what the file's parse and batches freed, back to the OS
             ended[i] = True
             report_done()
 
@@ -355,6 +359,7 @@ def start_baseline_pieces(store: Any, embedder: Any, settings: Any, doc_ids: lis
 
             built += prepare(store, embedder, docs, settings, tick,  # builds what is missing
                              should_stop=lambda: job.cancel_requested)
+            release_free_memory()
         return built
 
     return jobs.start(job_id or f"baseline-{uuid.uuid4().hex[:8]}", "baseline", work,
