@@ -3,8 +3,8 @@
 ``python -m core bench ingest FILE... [--vs-recipe] [--rounds N]`` prints seconds per stage
 (the facts stage runs beside the embedding, so ``total`` is the ingest's wall time, not their sum),
 CPU seconds, chunk counts and chunks/s, ingesting into a throw-away corpus folder unless
-``--keep``; ``--vs-recipe`` times the plain recipe (``core.bench.recipe``) on the same files
-in the same process and prints ours / recipe (wall and CPU);
+``--keep``; ``--vs-recipe`` times the walk-through's recipe (``core.bench.recipe``) on the
+same files in the same process and prints ours / recipe (wall and CPU);
 ``python -m core bench search`` prints p50/p95 latency per strategy over a
 query set against the configured corpus.
 """
@@ -127,7 +127,7 @@ def _recipe_loaders(args) -> list[str]:
         return []
     names = [n.strip() for n in (getattr(args, "recipe", None) or LOADERS[0]).split(",")]
     bad = [n for n in names if n not in LOADERS]
-    if bad or not names:
+    if bad:
         raise AppError(f"--recipe takes {' or '.join(LOADERS)} (comma-separated), not "
                        f"{', '.join(bad) or 'nothing'}.")
     return list(dict.fromkeys(names))
@@ -159,7 +159,6 @@ def bench_ingest(args, settings: Settings) -> int:
     print(f"load average at start: {' '.join(f'{x:.1f}' for x in os.getloadavg())}; "
           f"{os.cpu_count()} CPU(s)")
     print(_HEADER)
-    ours_sum = [0.0, 0.0]
     recipe_sum = {loader: [0.0, 0.0, 0.0, 0.0] for loader in loaders}  # recipe, ours (wall, CPU)
     grand = 0.0
     failed: list[str] = []
@@ -186,8 +185,6 @@ def bench_ingest(args, settings: Settings) -> int:
                 failed.append(path)
                 continue
             grand += ours[0]
-            ours_sum[0] += ours[0]
-            ours_sum[1] += ours[1]
             for loader in loaders:
                 base = pair.get(loader)
                 if base is None:

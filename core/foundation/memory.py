@@ -12,29 +12,27 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
 import sys
 
-_TRIM = None
 
-
-def _trim():
-    global _TRIM
-    if _TRIM is None:
-        _TRIM = False
-        if sys.platform.startswith("linux"):
-            try:  # glibc only: musl and others have no malloc_trim
-                _TRIM = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
-            except (OSError, AttributeError):
-                _TRIM = False
-    return _TRIM
+@functools.cache
+def _malloc_trim():
+    """glibc's ``malloc_trim``, or None (not Linux, or musl and others, which have none)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+    except (OSError, AttributeError):
+        return None
 
 
 def release_free_memory() -> bool:
     """Return freed heap pages to the OS (glibc ``malloc_trim(0)``); False where the C
     library has no such call. Costs a few milliseconds: call it between filings, not in
     loops."""
-    trim = _trim()
-    if not trim:
+    trim = _malloc_trim()
+    if trim is None:
         return False
     trim(0)
     return True
