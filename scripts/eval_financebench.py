@@ -34,11 +34,11 @@ import sys
 from pathlib import Path
 
 
-def load_set(folder: Path):
+def load_set(folder: Path, file_name: str = "questions.jsonl"):
     from core.evaluation.questions import EvalQuestion, GoldEvidence, QuestionSet
 
     questions = []
-    for line in (folder / "questions.jsonl").read_text(encoding="utf-8").splitlines():
+    for line in (folder / file_name).read_text(encoding="utf-8").splitlines():
         if not line.strip():
             continue
         row = json.loads(line)
@@ -112,6 +112,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--ingest", action="store_true")
     ap.add_argument("--systems", default="baseline,deep")
+    ap.add_argument("--questions", default="questions.jsonl",
+                    help="the set's question file (e.g. figure_questions_fb.jsonl)")
     args = ap.parse_args(argv)
 
     from core.app.corpus import Corpus
@@ -126,7 +128,7 @@ def main(argv: list[str]) -> int:
     if args.ingest:
         for pdf in sorted((args.folder / "pdfs").glob("*.pdf")):
             corpus.ingest_path(pdf)
-    qset = load_set(args.folder)
+    qset = load_set(args.folder, args.questions)
     if args.limit:
         qset = qset.model_copy(update={"questions": qset.questions[: args.limit]})
     judge = make_judge(settings, corpus.embedder, None, "offline")

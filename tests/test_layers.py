@@ -20,6 +20,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("store",),                 # registry, vectors, keyword index, run records, checkpoints
     ("retrieval",),             # strategies, scope, fusion, reranking, web search
     ("figures",),               # a question's figure: look-up and computation
+    ("analysis",),              # figures combined: compare, rank, verdicts, criteria
     ("agent",),                 # the LangGraph research agent
     ("baseline", "app"),        # the walk-through's RAG; what pages and the CLI call
     ("evaluation",),            # scoring runs of both systems

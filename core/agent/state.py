@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import BaseModel, Field
 
+from core.analysis.model import AnalysisResult, AnalysisSpec
 from core.figures.model import FigureResult
 from core.foundation.types import Hit, RerankerInfo
 
@@ -63,6 +64,12 @@ class PlanStep(BaseModel):
     decimals: int | None = Field(
         default=None, description="figure steps: decimal places asked; null: the unit's "
         "usual rounding.")
+    member: str | None = Field(
+        default=None, description="figure_lookup: the segment, product line or region to look "
+        "up ('Digital Media'); null: the entity total.")
+    analysis: AnalysisSpec | None = Field(
+        default=None, description="analyze: how the figures of the steps it depends on "
+        "combine (compare, rank, verdict, ...); null for other tools.")
 
     @property
     def is_figure(self) -> bool:
@@ -115,6 +122,8 @@ class StepRecord(BaseModel):
                                         "consistency of the step's evidence.")
     figure: FigureResult | None = Field(default=None, description="A figure step's result: "
                                         "the facts looked up, the arithmetic, what is missing.")
+    analysis: AnalysisResult | None = Field(default=None, description="An analyze step's "
+                                            "result: the verdict, the peer rows, the basis.")
 
 
 class Revision(BaseModel):
@@ -214,6 +223,9 @@ class Answer(BaseModel):
     figures: list[FigureResult] = Field(
         default_factory=list, description="The figures the answer states, in order (the "
         "computation table under the answer is drawn from them).")
+    analyses: list[AnalysisResult] = Field(
+        default_factory=list, description="The analyses the answer states, in order (the "
+        "verdict line, the peer table and the chart are drawn from them).")
 
 
 class StopReason(BaseModel):
