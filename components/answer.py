@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
+from components.analysis_view import as_analyses, render_analyses
 from components.citation_panel import quote_of
 from components.cite_text import render_cited_text
 from components.figures_view import as_results, render_figures
@@ -88,6 +89,8 @@ def render_answer(
     checks: Sequence[Mapping[str, Any]] = (),
     figures: Sequence[Any] = (),
     evidence_ids: Sequence[str] = (),
+    analyses: Sequence[Any] = (),
+    evidence_pages: Mapping[str, int | None] | None = None,
 ) -> int | None:
     """Draw the answer and, when one is picked, its cited passage; returns the picked [n].
 
@@ -96,7 +99,10 @@ def render_answer(
     call shape: called with the picked citation dict instead of drawing a panel.
     ``figures`` (``FigureResult``) are drawn under the answer text as computation tables,
     their sources numbered by ``evidence_ids`` (the answer's numbered evidence); opening a
-    source picks its [n] and keeps the fact's row under ``row_key(key)`` for the panel."""
+    source picks its [n] and keeps the fact's row under ``row_key(key)`` for the panel.
+    ``analyses`` (``AnalysisResult``) are drawn between the text and the figures: verdict
+    line, peer table and chart, their sources opened the same way (``evidence_pages``:
+    evidence id -> page, for the table's source column)."""
     passages = passages or {}
     pick_key = f"{key}_pick"
     row = row_key(key)
@@ -121,6 +127,8 @@ def render_answer(
                 st.session_state.pop(row, None)
         else:
             st.markdown(safe_answer(answer) or "_No answer._")
+        render_analyses(as_analyses(analyses), evidence_ids, evidence_pages, key=f"{key}_an",
+                        on_open=open_source if citations else None)
         render_figures(as_results(figures), evidence_ids, key=f"{key}_figs",
                        on_open=open_source if citations else None)
         if source:

@@ -15,9 +15,10 @@ from typing import Any
 import streamlit as st
 
 from components import keys, services
+from components.analysis_view import all_sources, as_analyses, evidence_pages
 from components.answer import opened_row, render_answer
 from components.citation_panel import render_citation_panel
-from components.figures_view import as_results, evidence_numbers, figure_sources
+from components.figures_view import FigureSource, as_results, evidence_numbers, figure_sources
 from components.jobs import follow
 from components.run_view import RunView
 from core.app.cited import CitedPassage
@@ -47,14 +48,25 @@ def answer_figures(record: Any, event: Any = None) -> tuple[list[Any], list[Any]
     return as_results(figures), evidence
 
 
+def answer_analyses(record: Any, event: Any = None) -> list[Any]:
+    """The analyses an answer states (the event's ``analyses`` when it carries them, else
+    ``Answer.analyses`` of the record)."""
+    answer = getattr(record, "answer", None)
+    return as_analyses(getattr(event, "analyses", None) or getattr(answer, "analyses", None)
+                       or [])
+
+
 def with_figure_sources(citations: Sequence[dict[str, Any]], figures: Sequence[Any],
-                        evidence: Sequence[Any]) -> list[dict[str, Any]]:
-    """``citations`` plus the evidence the computation table cites and the text does not
-    (each figure input's source can be opened like a marker)."""
+                        evidence: Sequence[Any], analyses: Sequence[Any] = ()
+                        ) -> list[dict[str, Any]]:
+    """``citations`` plus the evidence the computation and peer tables cite and the text
+    does not (each figure input's and peer row's source can be opened like a marker)."""
     out = [dict(c) for c in citations]
     have = {c.get("n") for c in out}
     numbers = evidence_numbers([e.id for e in evidence])
-    for src in figure_sources(figures, numbers):
+    sources: list[FigureSource] = [*all_sources(analyses, numbers),
+                                   *figure_sources(figures, numbers)]
+    for src in sources:
         if src.n in have or src.n > len(evidence):
             continue
         e = evidence[src.n - 1]
@@ -68,11 +80,13 @@ def cited_answer(answer: str, citations: Sequence[dict[str, Any]], *, key: str, 
                  beside: bool = True, event: Any = None, root: services.Services | None = None,
                  **kwargs: Any) -> None:
     """The answer with hoverable [n] markers; a picked one opens its passage in place. The
-    figures it states are drawn under it; their sources open the same way. Citations are
+    analyses (verdict, peer table, chart) and figures it states are drawn under it; their
+    sources open the same way. Citations are
     read in the corpus of ``root`` (the analyst's when None)."""
     figures, evidence = answer_figures(record, event)
-    if figures:
-        citations = with_figure_sources(citations, figures, evidence)
+    analyses = answer_analyses(record, event)
+    if figures or analyses:
+        citations = with_figure_sources(citations, figures, evidence, analyses)
     passages = services.passages(record, answer=answer, citations=citations, root=root)
     link = root.link if root is not None else ""
     pick_key = f"{key}_pick"
@@ -86,7 +100,8 @@ def cited_answer(answer: str, citations: Sequence[dict[str, Any]], *, key: str, 
                               row=opened_row(key, p.n))
 
     render_answer(answer, citations, key=key, passages=passages, panel=panel, beside=beside,
-                  figures=figures, evidence_ids=[e.id for e in evidence], **kwargs)
+                  figures=figures, evidence_ids=[e.id for e in evidence], analyses=analyses,
+                  evidence_pages=evidence_pages(evidence), **kwargs)
 
 
 def run_caption(thread_id: str, record: Any, timings: dict[str, float], backend: str) -> str:

@@ -180,4 +180,5 @@ class RunView:
                 invalid_markers=e.invalid_markers, not_found=e.not_found,
                 open_citation=self.open_citation, checks=getattr(e, "checks", []),
                 figures=getattr(e, "figures", None) or [],
+                analyses=getattr(e, "analyses", None) or [],
             )
