@@ -118,6 +118,57 @@ def plan_edits(events: list[Any], names: dict[str, str] | None = None) -> list[s
     return lines
 
 
+ANALYSIS_HEADER = ["#", "Subject", "Period", "Ends", "Figure", "Inputs", "Source"]
+KIND_TITLES = {"compare": "Comparison", "rank": "Ranking", "verdict": "Verdict",
+               "multi": "Figures", "criterion": "Criterion", "pick": "Largest / smallest"}
+
+
+def analysis_title(result: Any) -> str:
+    """'Comparison · operating margin'."""
+    kind = KIND_TITLES.get(result.spec.kind, result.spec.kind.title())
+    return f"{kind} · {result.spec.name}" if result.spec.name else kind
+
+
+def analysis_rows(result: Any, numbers: dict[str, int]) -> list[list[str]]:
+    """The peer table of an ``AnalysisResult`` as text cells (``ANALYSIS_HEADER``): rows in
+    the verdict's order, a subject without a figure kept ("not found", with the reason);
+    sources as the answer's [n] (a chunk outside its evidence by its id)."""
+    out = []
+    for i, r in enumerate(result.rows, start=1):
+        found = r.value is not None
+        rank = r.rank if r.rank is not None else (i if found else None)
+        sources = ", ".join(f"[{numbers[c]}]" if c in numbers else c
+                            for c in dict.fromkeys(r.chunk_ids))
+        out.append([str(rank or ""), r.label or r.company, r.period, r.period_end or "",
+                    (r.display or str(r.value)) if found else "not found",
+                    r.inputs if found else (r.missing or "not found"), sources])
+    return out
+
+
+def _cell(text: str) -> str:
+    return " ".join(inert(text).split()).replace("|", "\\|")
+
+
+def analysis_markdown(analyses: list[Any], numbers: dict[str, int]) -> list[str]:
+    """Lines of the report's Analysis section: per analysis its verdict line, what decided
+    it, the peer table, what is missing and the notes."""
+    lines: list[str] = []
+    for result in analyses:
+        verdict = f" — verdict: {inert(result.verdict)}" if result.verdict else " — not decided"
+        lines += ["", f"### {inert(analysis_title(result))}{verdict}", ""]
+        if result.lead:
+            lines += [f"**{inert(result.lead)}**", ""]
+        if result.basis:
+            lines += [f"Decided by: {inert(result.basis)}", ""]
+        lines += ["| " + " | ".join(ANALYSIS_HEADER) + " |",
+                  "|" + "---|" * len(ANALYSIS_HEADER)]
+        lines += ["| " + " | ".join(_cell(c) for c in row) + " |"
+                  for row in analysis_rows(result, numbers)]
+        lines += [""] + [f"- missing: {inert(m)}" for m in result.missing]
+        lines += [f"- note: {inert(n)}" for n in result.notes]
+    return lines
+
+
 def _source_line(n: int, ev: Evidence, provenance: str) -> str:
     if ev.kind != "web":
         return f"{n}. {inert(ev.label)} — {_code(ev.id)}"
@@ -161,6 +212,11 @@ def render_markdown(record: Any, *, names: dict[str, str] | None = None,
     answer = inert(record.answer.text) if record.answer else (
         f"(no answer{': ' + inert(record.error) if record.error else ''})")
     lines += ["", "## Answer", "", answer]
+    analyses = list(getattr(record.answer, "analyses", None) or []) if record.answer else []
+    if analyses:
+        evidence = list(record.evidence or record.answer.evidence)
+        numbers = {e.id: n for n, e in enumerate(evidence, start=1)}
+        lines += ["", "## Analysis"] + analysis_markdown(analyses, numbers)
     if record.evidence:
         lines += ["", "## Sources", ""]
         for n, ev in enumerate(record.evidence, start=1):

@@ -1,6 +1,6 @@
 """A run as one self-contained HTML research note, printable to PDF from the browser:
-question, the answer with numbered sources, the figures' computation tables, the plan,
-each step's evidence, and the sources with excerpts.
+question, the answer with numbered sources, its analyses (verdict line, peer table), the
+figures' computation tables, the plan, each step's evidence, and the sources with excerpts.
 
 Self-contained: inline CSS, no script, no image, font or stylesheet fetched, no link
 that leaves the page (a [n] marker jumps to its source below; source addresses are
@@ -14,7 +14,7 @@ import html
 import re
 from typing import Any
 
-from core.app.report import inert, plan_edits
+from core.app.report import ANALYSIS_HEADER, analysis_rows, analysis_title, inert, plan_edits
 
 _MARK = re.compile(r"\[(\d+)\]")
 _BOLD = re.compile(r"\*\*([^*\n]+)\*\*")
@@ -99,6 +99,31 @@ def _figures(figures: list[Any], numbers: dict[str, int]) -> list[str]:
     return out
 
 
+def _cite_cell(cell: str, n_sources: int) -> str:
+    """A source cell: each [n] a jump to source n, the rest escaped text."""
+    return _MARK.sub(lambda m: (f'<a class="cite" href="#src-{m.group(1)}">[{m.group(1)}]</a>'
+                                if 1 <= int(m.group(1)) <= n_sources else m.group(0)), _t(cell))
+
+
+def _analyses(analyses: list[Any], numbers: dict[str, int], n_sources: int) -> list[str]:
+    out = []
+    for a in analyses:
+        verdict = f" — verdict: {a.verdict}" if a.verdict else " — not decided"
+        out.append(f"<h3>{_t(analysis_title(a) + verdict)}</h3>")
+        if a.lead:
+            out.append(f"<p><strong>{_t(a.lead)}</strong></p>")
+        if a.basis:
+            out.append(f"<p>Decided by: {_t(a.basis)}</p>")
+        rows = analysis_rows(a, numbers)
+        head = "".join(f"<th>{_t(h)}</th>" for h in ANALYSIS_HEADER)
+        body = "".join("<tr>" + "".join(f"<td>{_t(c)}</td>" for c in row[:-1])
+                       + f"<td>{_cite_cell(row[-1], n_sources)}</td></tr>" for row in rows)
+        out.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+        out += [f'<p class="note">Missing: {_t(m)}</p>' for m in a.missing]
+        out += [f"<p>{_t(n)}</p>" for n in a.notes]
+    return out
+
+
 def _plan_step(s: Any, names: dict[str, str]) -> str:
     where = f", section {s.section}" if s.section else ""
     scope = f", filings: {', '.join(names.get(d, d) for d in s.doc_ids)}" if s.doc_ids else ""
@@ -124,6 +149,10 @@ def render_html(record: Any, *, names: dict[str, str] | None = None,
     parts.append("<h2>Answer</h2>")
     parts += _answer(answer.text, len(evidence)) if answer else [
         f"<p>No answer{': ' + _t(record.error) if record.error else '.'}</p>"]
+    analyses = list(getattr(answer, "analyses", None) or []) if answer else []
+    if analyses:
+        parts.append("<h2>Analysis</h2>")
+        parts += _analyses(analyses, numbers, len(evidence))
     figures = list(getattr(answer, "figures", None) or []) if answer else []
     if figures:
         parts.append("<h2>Figures</h2>")
