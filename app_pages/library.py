@@ -1,5 +1,7 @@
-"""Library: add filings (upload or EDGAR URL), list and delete them, browse sections; the
-web snapshot's articles (demo ones labelled) and the analyst's saved pages."""
+"""Library: add filings (upload or EDGAR URL), list and delete them, a filing's or a
+company's figures (catalogue metrics and segments by period, with sources and a chart),
+browse sections; the web snapshot's articles (demo ones labelled) and the analyst's saved
+pages."""
 
 from __future__ import annotations
 
@@ -19,15 +21,16 @@ from components.library import (
     changed_meta,
     doc_label,
     focus_from_link,
+    open_in_browser,
     render_documents,
     render_outcomes,
     render_section_chunks,
 )
+from components.library_figures import render_figures_panel
 from components.text import md_escape
-from components.web_sources import render_web_sources
+from components.web_sources import render_web_snapshot
 from core.app import jobs
 from core.foundation.errors import AppError
-from core.retrieval import web_saved
 
 UPLOAD_TYPES = ["htm", "html", "xhtml", "xml", "pdf", "txt", "md"]
 
@@ -171,48 +174,6 @@ def _correct_form(doc) -> None:
     st.rerun()
 
 
-def _add_to_snapshot(add) -> None:
-    """Run ``add()`` (a core.retrieval.web_saved call), then let web search see the result."""
-    try:
-        written = add()
-    except AppError as exc:
-        st.error(f"Not added: {md_escape(str(exc))}")
-        return
-    web = app.web
-    if hasattr(web, "refresh"):
-        web.refresh()
-    n = len(written) if isinstance(written, list) else 1
-    st.session_state[keys.APP_FLASH].append(
-        ("success", f"Added {n} page(s) to the web snapshot ({settings.saved_web_dir})."))
-    st.rerun()
-
-
-def _web_snapshot() -> None:
-    """The snapshot's articles, and a form to add saved pages or search results."""
-    st.subheader("Web snapshot")
-    render_web_sources(web_saved.list_sources(settings))
-    with st.expander("Add your own saved page or search results"):
-        page, results = st.tabs(["A saved page", "Search results (JSON)"])
-        with page, st.form("lib_web_page", border=False):
-            f = st.file_uploader("Page saved from your browser (.html, .md or .txt)",
-                                 type=["html", "htm", "md", "txt"], key="lib_web_file")
-            c1, c2 = st.columns(2)
-            url = c1.text_input("Its address (URL)", key="lib_web_url")
-            title = c2.text_input("Title", key="lib_web_title")
-            c3, c4 = st.columns(2)
-            date = c3.text_input("Published", placeholder="2024-08-19", key="lib_web_date")
-            publisher = c4.text_input("Publisher", key="lib_web_publisher")
-            if st.form_submit_button("Add the page") and f is not None:
-                _add_to_snapshot(lambda: web_saved.add_saved_page(
-                    settings, data=f.getvalue(), file_name=f.name, url=url, title=title,
-                    date=date or None, publisher=publisher))
-        with results, st.form("lib_web_results", border=False):
-            j = st.file_uploader("Results as JSON: Tavily's reply, or a list of {url, title, "
-                                 "content, published_date}", type=["json"], key="lib_web_json")
-            if st.form_submit_button("Add the results") and j is not None:
-                _add_to_snapshot(lambda: web_saved.add_search_results(settings, j.getvalue()))
-
-
 if app.link:
     _sample_view()
 _follow_ingest()
@@ -271,7 +232,7 @@ with url_col:
         _ingest([(target_url, lambda **kw: corpus.ingest_url(target_url, **kw))])
 
 render_edgar_fetch(settings, corpus, _ingest)
-_web_snapshot()
+render_web_snapshot(settings, app.web)
 render_doctor_panel(settings, lambda: corpus.store)
 
 if not docs:
@@ -307,4 +268,7 @@ if pending in by_id:
         st.session_state[keys.LIB_CONFIRM_DELETE] = None
         st.rerun()
 
+st.subheader("Figures")
+render_figures_panel(corpus.store, docs,
+                     on_open=lambda chunk, row: open_in_browser(corpus.store, chunk, row))
 _browse_sections(by_id)

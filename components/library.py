@@ -164,6 +164,25 @@ def focus_from_link(store) -> str | None:
     return st.session_state.get(keys.LIB_FOCUS_CHUNK)
 
 
+def open_in_browser(store, chunk_id: str, row: str = "") -> None:
+    """Open chunk ``chunk_id`` in the section browser below (its document and section
+    picked, the chunk open and scrolled into view, ``row`` of a figure's fact marked); the
+    URL names it (``?chunk=``), so the link can be shared. Call from a widget callback."""
+    from components.citation_panel import row_span
+
+    found = store.get_chunks([chunk_id])
+    if not found:
+        return
+    chunk = found[0]
+    st.session_state[keys.LIB_BROWSE_DOC] = chunk.doc_id
+    st.session_state[keys.LIB_BROWSE_SECTION] = chunk.section
+    st.session_state[keys.LIB_FOCUS_CHUNK] = chunk.chunk_id
+    span = row_span(chunk.text, row) if row else None
+    st.session_state[keys.LIB_FOCUS_SPAN] = list(span) if span else None
+    st.session_state[keys.LIB_LINK_SEEN] = chunk.chunk_id
+    st.query_params["chunk"] = chunk.chunk_id
+
+
 def render_section_chunks(chunks: Sequence[Chunk], focus: str | None, *, key: str) -> None:
     """A section's chunks as a paged list of collapsed entries (first words shown, the full
     text on click); the focused chunk opens on its page, marked, and scrolls into view."""

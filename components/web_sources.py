@@ -1,4 +1,5 @@
-"""The web snapshot's articles as a table: demo articles labelled, their URLs unverified."""
+"""The web snapshot's articles as a table (demo articles labelled, their URLs unverified),
+and the Library's form to add saved pages or search results to it."""
 
 from __future__ import annotations
 
@@ -7,6 +8,10 @@ from collections.abc import Sequence
 import pandas as pd
 import streamlit as st
 
+from components import keys
+from components.text import md_escape
+from core.foundation.errors import AppError
+from core.retrieval import web_saved
 from core.retrieval.web_saved import WebSource
 
 KIND = {"demo": "Demo article", "saved": "Saved by you", "": "Web page"}
@@ -33,3 +38,46 @@ def render_web_sources(sources: Sequence[WebSource]) -> None:
                "articles as such.")
     if sources:
         st.dataframe(sources_frame(sources), hide_index=True, width="stretch")
+
+
+def _add_to_snapshot(add, settings, web) -> None:
+    """Run ``add()`` (a core.retrieval.web_saved call), then let web search see the result."""
+    try:
+        written = add()
+    except AppError as exc:
+        st.error(f"Not added: {md_escape(str(exc))}")
+        return
+    if hasattr(web, "refresh"):
+        web.refresh()
+    n = len(written) if isinstance(written, list) else 1
+    st.session_state[keys.APP_FLASH].append(
+        ("success", f"Added {n} page(s) to the web snapshot ({settings.saved_web_dir})."))
+    st.rerun()
+
+
+def render_web_snapshot(settings, web) -> None:
+    """The Library's web snapshot section: its articles, and a form to add saved pages or
+    search results (``web``, the web search, is refreshed after an addition)."""
+    st.subheader("Web snapshot")
+    render_web_sources(web_saved.list_sources(settings))
+    with st.expander("Add your own saved page or search results"):
+        page, results = st.tabs(["A saved page", "Search results (JSON)"])
+        with page, st.form("lib_web_page", border=False):
+            f = st.file_uploader("Page saved from your browser (.html, .md or .txt)",
+                                 type=["html", "htm", "md", "txt"], key="lib_web_file")
+            c1, c2 = st.columns(2)
+            url = c1.text_input("Its address (URL)", key="lib_web_url")
+            title = c2.text_input("Title", key="lib_web_title")
+            c3, c4 = st.columns(2)
+            date = c3.text_input("Published", placeholder="2024-08-19", key="lib_web_date")
+            publisher = c4.text_input("Publisher", key="lib_web_publisher")
+            if st.form_submit_button("Add the page") and f is not None:
+                _add_to_snapshot(lambda: web_saved.add_saved_page(
+                    settings, data=f.getvalue(), file_name=f.name, url=url, title=title,
+                    date=date or None, publisher=publisher), settings, web)
+        with results, st.form("lib_web_results", border=False):
+            j = st.file_uploader("Results as JSON: Tavily's reply, or a list of {url, title, "
+                                 "content, published_date}", type=["json"], key="lib_web_json")
+            if st.form_submit_button("Add the results") and j is not None:
+                _add_to_snapshot(lambda: web_saved.add_search_results(settings, j.getvalue()),
+                                 settings, web)
