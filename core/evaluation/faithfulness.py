@@ -7,6 +7,9 @@ are not in its cited text is then overruled (``check_figures``). Offline:
 the answer's sentences are the statements; each is supported when every
 figure it states appears in the contexts it cites (in any context when uncited)
 and its terms and meaning are found there (``core.evaluation.offline.support``).
+Either way, a figure line is supported by the fact it cites: a statement whose figures are
+the run's recorded figures, whose facts are printed in the chunks it cites, and which names
+their metric (``core.evaluation.fact_support``), whatever its words' overlap.
 No statement: not applicable.
 """
 
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from core.evaluation.fact_support import backings, fact_backed
 from core.evaluation.judge import EvalSample, Judge, Judgement, numbered_contexts
 from core.evaluation.offline import cited_claims, clean_answer, numbers, support
 from core.evaluation.results import MetricScore
@@ -89,13 +93,26 @@ def check_figures(verdict: StatementVerdict, contexts: list[str]) -> StatementVe
         f"{verdict.reason or 'supported'})")})
 
 
+def backed(verdict: StatementVerdict, sample: EvalSample) -> StatementVerdict:
+    """An unsupported statement that is a figure line backed by the fact it cites becomes
+    supported, saying by what (``core.evaluation.fact_support``)."""
+    if verdict.supported or not sample.figures:
+        return verdict
+    why = fact_backed(verdict.statement, verdict.cited, [c.id for c in sample.contexts],
+                      backings(sample.figures))
+    if not why:
+        return verdict
+    return verdict.model_copy(update={"supported": True, "reason": (
+        f"backed by the fact it cites: {why} (the judge said: {verdict.reason or 'no'})")})
+
+
 def llm_rule(sample: EvalSample, judge: Judge) -> Judgement:
     """Statements and verdicts from the LLM judge."""
     if not clean_answer(sample.answer):
         return Judgement(None, note="empty answer")
     reply = judge.ask(FaithfulnessVerdicts, messages(sample), role="judge:faithfulness")
     texts = [c.text for c in sample.contexts]
-    verdicts = [check_figures(v, texts) for v in reply.statements]
+    verdicts = [backed(check_figures(v, texts), sample) for v in reply.statements]
     if not verdicts:
         return Judgement(None, note="the judge found no statement in the answer")
     value = sum(v.supported for v in verdicts) / len(verdicts)
@@ -110,8 +127,18 @@ def offline_rule(sample: EvalSample, judge: Judge) -> Judgement:
     statements = [s for s, _ in pairs]
     found = support(statements, [c.text for c in sample.contexts], judge.embedder,
                     cited=[refs for _, refs in pairs])
+    facts = backings(sample.figures)
+    ids = [c.id for c in sample.contexts]
+    rows = []
+    for s, (_, refs) in zip(found, pairs, strict=True):
+        row = s.as_dict()
+        why = "" if s.supported or not facts else fact_backed(s.statement, refs, ids, facts)
+        if why:
+            s.supported = row["supported"] = True
+            row["backed_by"] = why
+        rows.append(row)
     value = sum(s.supported for s in found) / len(found)
-    return Judgement(value, {"statements": [s.as_dict() for s in found]})
+    return Judgement(value, {"statements": rows})
 
 
 def faithfulness(sample: EvalSample, judge: Judge) -> MetricScore:

@@ -37,6 +37,15 @@ class EvalSample:
     gold: list[GoldTarget] = field(default_factory=list)
     invalid_markers: list[str] = field(default_factory=list)
     """Citation markers the run already removed because they pointed nowhere."""
+    figures: list[Any] = field(default_factory=list)
+    """The figures the run recorded (``FigureResult``: the answer's and those its analyses
+    combined), with the facts behind them: a figure line citing its fact is supported."""
+    analyses: list[Any] = field(default_factory=list)
+    """The run's ``AnalysisResult``s (its verdicts), for the analysis metrics' details."""
+    verdict: str | list[str] | None = None
+    """The reference verdict: a name (compare, pick), names in order (rank), 'yes' / 'no'."""
+    gold_figures: dict[str, float] = field(default_factory=dict)
+    """The reference figures by subject (company, measure or segment)."""
 
 
 @dataclass

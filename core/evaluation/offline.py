@@ -34,6 +34,9 @@ _NUMBER = re.compile(r"(?<![\w.])[-(]?\$?\d[\d,]*(?:\.\d+)?(?![A-Za-z\d]|\.\d)")
 _NO_CLAIM = re.compile(r"could not|couldn't|not find|no evidence|not found|did not find|"
                        r"unable to|offline engine|stopped early|limit reached|partly answered",
                        re.IGNORECASE)
+_NOTE = re.compile(r"^(?:[-*•]\s*)?notes?\s*:", re.IGNORECASE)
+"""An engine's note on how figures were read ("- Note: Every period read from one
+filing ..."): said about the answer, not a claim about the filings."""
 _ASKING = re.compile(r"^(?:based on [^,]{1,80},\s*)?(?:what|which|who|how|why|when|where|explain|"
                      r"find|identify|describe|list|compare|summari[sz]e)\b", re.IGNORECASE)
 
@@ -55,6 +58,8 @@ def is_claim(sentence: str) -> bool:
     s = sentence.strip()
     if len(s.split()) < MIN_WORDS or s.endswith(("?", ":")) or is_heading(s):
         return False
+    if _NOTE.match(s):
+        return False
     return not (_NO_CLAIM.search(s) or _ASKING.match(s))
 
 
@@ -70,7 +75,8 @@ def claims(text: str) -> list[str]:
 
 def cited_claims(text: str) -> list[tuple[str, list[int]]]:
     """``claims`` with the [n] markers each one carries (a marker opening a sentence, as in
-    "... revenue. [2] Next", belongs to the sentence before it)."""
+    "... revenue. [2] Next", belongs to the sentence before it, as do the markers of a short
+    fragment the sentence splitter cut off it: "(XBRL us-gaap:Revenues, p." + "54) [1]")."""
     from core.agent.roles.synthesize import OFFLINE_NOTE
 
     out: list[tuple[str, list[int]]] = []
@@ -85,6 +91,8 @@ def cited_claims(text: str) -> list[tuple[str, list[int]]]:
         s = re.sub(r"^Partly answered\s*[—-]\s*", "", strip_markers(raw)).strip()
         if is_claim(s):
             out.append((s, refs))
+        elif refs and out and len(s.split()) < MIN_WORDS and re.match(r"[\d)]", s):
+            out[-1][1].extend(refs)  # "54) [1]": the rest of a page reference
     return out
 
 
