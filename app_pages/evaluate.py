@@ -42,7 +42,9 @@ st.caption(
     "(faithfulness, answer correctness, context precision and recall — judged by the configured "
     "LLM, or by clearly named offline approximations), numeric correctness (is the first figure "
     "the answer states the reference's, and is it stated anywhere; by rule, with scale, sign "
-    "and rounding tolerance), gold-evidence retrieval per strategy "
+    "and rounding tolerance), the analysis kinds (verdict right: the winner, the ranking or "
+    "'Yes'/'No' first; figures right: the share of reference figures stated), gold-evidence "
+    "retrieval per strategy "
     "(recall@k, MRR@10, nDCG@10), citation validity and cost."
 )
 
@@ -267,6 +269,7 @@ frame = ec.questions_frame(saved.results)
 if not frame.empty:
     ec.render_table(frame)
     quality = st.selectbox("Quality axis", ["answer_correctness", "numeric_correctness",
+                                            "verdict_correct", "figures_correct",
                                             "faithfulness", "context_recall",
                                             "gold_evidence_recall"],
                            key=ec.EVAL_QUALITY, format_func=ec.metric_label)

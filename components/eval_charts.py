@@ -45,6 +45,7 @@ LAYOUT = dict(margin=dict(l=10, r=10, t=40, b=10), legend=dict(orientation="h", 
 LABELS = {
     "faithfulness": "Faithfulness", "answer_correctness": "Correctness",
     "numeric_correctness": "First figure right", "numeric_anywhere": "Figure stated",
+    "verdict_correct": "Verdict right", "figures_correct": "Figures right",
     "context_precision": "Context precision", "context_recall": "Context recall",
     "gold_evidence_recall": "Gold evidence found", "citation_validity": "Valid citations",
     "cited_sentences": "Cited sentences", "self_check": "Self-check passed",
@@ -58,6 +59,11 @@ HELP = {
     "numeric_correctness": "1 when the first figure the answer states is the reference's "
                            "(scale, sign and rounding tolerated).",
     "numeric_anywhere": "1 when the reference's figure is stated anywhere in the answer.",
+    "verdict_correct": "Compare, rank, yes/no: 1 when the answer's opening lines give the "
+                       "reference verdict first (the winner named first, the ranking in "
+                       "order, 'Yes' or 'No' first).",
+    "figures_correct": "Share of the reference figures (per company, measure or segment) "
+                       "the answer states, within 1% or their rounding.",
     "context_precision": "How much of the retrieved evidence is relevant, earlier ranks "
                          "weighing more (0–1).",
     "context_recall": "Share of the reference answer's statements the evidence backs (0–1).",
@@ -129,12 +135,23 @@ def retrieval_table(summary: EvalSummary) -> pd.DataFrame:
                          for s, v in summary.retrieval.items()])
 
 
+ONLY_WHEN_ASKED = ("verdict_correct", "figures_correct")
+"""Metrics of the analysis kinds: their columns are left out for a set that asks none."""
+
+
+def _asked_only(frame: pd.DataFrame) -> pd.DataFrame:
+    gone = [LABELS[k] for k in ONLY_WHEN_ASKED if LABELS[k] in frame.columns
+            and frame[LABELS[k]].isna().all()]
+    return frame.drop(columns=gone)
+
+
 def system_table(summary: EvalSummary) -> pd.DataFrame:
     """One row per system: answer metric means and mean cost."""
     keys = [*ANSWER_METRICS, "wall_s", "llm_calls", "tokens", "judge_tokens"]
-    return pd.DataFrame([{"system": s, **{metric_label(k): rounded(k, v.get(k)) for k in keys},
-                          "runs": summary.counts.get(s, 0), "failed": summary.failures.get(s, 0)}
-                         for s, v in summary.systems.items()])
+    return _asked_only(pd.DataFrame([
+        {"system": s, **{metric_label(k): rounded(k, v.get(k)) for k in keys},
+         "runs": summary.counts.get(s, 0), "failed": summary.failures.get(s, 0)}
+        for s, v in summary.systems.items()]))
 
 
 def questions_frame(results: Sequence[QuestionResult],
@@ -151,7 +168,7 @@ def questions_frame(results: Sequence[QuestionResult],
         row.update({"seconds": round(r.cost.wall_s, 1), "LLM calls": r.cost.llm_calls,
                     "tokens": r.cost.tokens, "run": r.run_id or ""})
         rows.append(row)
-    return pd.DataFrame(rows)
+    return _asked_only(pd.DataFrame(rows)) if rows else pd.DataFrame(rows)
 
 
 def delta_frame(rows: Sequence[dict[str, Any]]) -> pd.DataFrame:

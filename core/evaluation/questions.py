@@ -8,6 +8,13 @@ One JSON object per line (blank lines and lines starting with ``#`` are skipped)
                "text": "Revenue | $ 2,184.6 | $ 1,527.3"}],
      "tags": ["figure"]}
 
+Analysis questions may give the reference ``verdict`` (a company's name for "which is
+higher", the names in order for a ranking, "yes" / "no") and the reference ``figures`` by
+subject; ``core.evaluation.analysis_scores`` scores both::
+
+    {"id": "om-compare", "question": "Which had the higher operating margin, A or B?",
+     "verdict": "B", "figures": {"A": 31.3, "B": 32.1}, "tags": ["compare"]}
+
 ``gold`` items name a ``document`` (a filing's file name or doc id, or a web
 snapshot article's file name or URL) and at least one of ``page``, ``section``
 or ``text``. Every gold item is a piece of evidence the answer needs; when a fact
@@ -68,6 +75,12 @@ class EvalQuestion(BaseModel):
     ground_truth: str | None = Field(default=None, description="Reference answer, if known.")
     gold: list[GoldEvidence] = Field(default_factory=list, description="Gold evidence items.")
     tags: list[str] = Field(default_factory=list, description="Free labels, e.g. 'figure'.")
+    verdict: str | list[str] | None = Field(
+        default=None, description="Reference verdict of an analysis question: the company "
+        "named (compare, pick), the names in order (rank), 'yes' or 'no'.")
+    figures: dict[str, float] = Field(
+        default_factory=dict, description="Reference figures by subject (company, measure "
+        "or segment), in the unit the question asks ('Adobe': 31.3 for 31.3%).")
 
     @field_validator("question")
     @classmethod
@@ -106,8 +119,8 @@ def _messages(line_no: int, exc: ValidationError) -> list[str]:
         where = _loc(err["loc"])
         msg = err["msg"].removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
-            msg = "unknown field (allowed: id, question, ground_truth, gold, tags; gold items: " \
-                  "document, page, section, text)"
+            msg = "unknown field (allowed: id, question, ground_truth, gold, tags, verdict, " \
+                  "figures; gold items: document, page, section, text)"
         out.append(f"line {line_no}: field '{where}': {msg}" if where
                    else f"line {line_no}: {msg}")
     return out

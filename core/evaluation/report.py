@@ -19,6 +19,7 @@ RETRIEVAL_KEYS: tuple[str, ...] = tuple(f"recall@{k}" for k in RECALL_KS) + ("mr
 LABELS = {
     "faithfulness": "faithful", "answer_correctness": "correct",
     "numeric_correctness": "fig first", "numeric_anywhere": "fig any",
+    "verdict_correct": "verdict", "figures_correct": "figs right",
     "context_precision": "ctx prec", "context_recall": "ctx rec",
     "gold_evidence_recall": "gold ev", "citation_validity": "cite valid",
     "cited_sentences": "cited", "self_check": "self-check", "wall_s": "sec",

@@ -22,8 +22,8 @@ core.bench.measure`` reports them): name -> (retriever strategy, rerank)."""
 RECALL_KS: tuple[int, ...] = (1, 3, 5, 10)
 ANSWER_METRICS: tuple[str, ...] = (
     "faithfulness", "answer_correctness", "numeric_correctness", "numeric_anywhere",
-    "context_precision", "context_recall", "gold_evidence_recall", "citation_validity",
-    "cited_sentences", "self_check",
+    "verdict_correct", "figures_correct", "context_precision", "context_recall",
+    "gold_evidence_recall", "citation_validity", "cited_sentences", "self_check",
 )
 
 

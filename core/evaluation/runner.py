@@ -7,7 +7,8 @@ For every question: the retrieval configurations are scored against its filing
 gold evidence (ranked lists cached across evaluations), then each system runs
 (the deep agent with its plan approved as proposed) and its answer is scored:
 faithfulness, answer correctness, context precision and recall (by the judge),
-numeric correctness (the first figure stated, and the reference figure anywhere), gold
+numeric correctness (the first figure stated, and the reference figure anywhere), the
+analysis kinds' verdict and figures (compare, rank, yes / no: ``analysis_scores``), gold
 evidence recall, citation validity and cited sentences (by rule), cost
 (from the run record). Each result is written as soon as it is computed; a
 rerun with the same evaluation id reuses every result whose inputs are
@@ -26,6 +27,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from core.evaluation import storage
+from core.evaluation.analysis_scores import analysis_scores, gold_figures, gold_verdict
 from core.evaluation.answer_correctness import answer_correctness
 from core.evaluation.citation_validity import citation_validity, cited_sentences
 from core.evaluation.context_precision import context_precision
@@ -92,7 +94,11 @@ def _check(systems: list[str], strategies: list[str]) -> None:
 def fingerprint(q: EvalQuestion, system: str, corpus_ids: list[str], judge: Judge,
                 backend: str, settings: Settings) -> str:
     """Hash of everything a question result depends on."""
-    parts = {"q": q.model_dump(), "system": system, "corpus": corpus_ids, "judge": judge.label,
+    asked = q.model_dump()
+    for extra in ("verdict", "figures"):  # fields added later: old results keep their hash
+        if not asked.get(extra):
+            asked.pop(extra, None)
+    parts = {"q": asked, "system": system, "corpus": corpus_ids, "judge": judge.label,
              "judge_embedder": getattr(judge.embedder, "name", None), "backend": backend,
              "settings": {k: str(getattr(settings, k)) for k in FINGERPRINT_SETTINGS}}
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:24]
@@ -105,11 +111,16 @@ def score_record(q: EvalQuestion, record: Any, targets: list[GoldTarget],
     evidence = list(record.evidence or (answer.evidence if answer else []))
     pieces = [Piece.from_evidence(e) for e in evidence]
     text = answer.text if answer else ""
+    analyses = list(getattr(answer, "analyses", None) or []) if answer else []
+    figures = list(getattr(answer, "figures", None) or []) if answer else []
+    figures += [f for a in analyses for f in a.figures]
     sample = EvalSample(question=q.question, answer=text, contexts=pieces,
                         ground_truth=q.ground_truth, gold=targets,
-                        invalid_markers=list(answer.invalid_markers) if answer else [])
+                        invalid_markers=list(answer.invalid_markers) if answer else [],
+                        figures=figures, analyses=analyses, verdict=gold_verdict(q),
+                        gold_figures=gold_figures(q))
     scores = [faithfulness(sample, judge), answer_correctness(sample, judge),
-              *numeric_scores(sample), context_precision(sample, judge),
+              *numeric_scores(sample), *analysis_scores(sample), context_precision(sample, judge),
               context_recall(sample, judge), gold_evidence_recall(pieces, targets),
               citation_validity(text, evidence, sample.invalid_markers), cited_sentences(text),
               self_check_share(answer)]
