@@ -22,7 +22,7 @@ from components.figures_view import FigureSource, OpenSource, evidence_numbers
 from components.text import md_escape
 from core.analysis.model import AnalysisResult, PeerRow
 
-PEER_COLUMNS = ["#", "subject", "period", "ends", "figure", "inputs", "source"]
+PEER_COLUMNS = ["#", "subject", "period", "ends", "figure", "source", "inputs"]
 KIND_TITLES = {"compare": "Comparison", "rank": "Ranking", "verdict": "Verdict",
                "multi": "Figures", "criterion": "Criterion", "pick": "Largest / smallest"}
 WINNER_COLOUR, PEER_COLOUR, THRESHOLD_COLOUR = "#1f4e79", "#9dbad8", "#b35900"
@@ -89,8 +89,8 @@ def peer_frame(result: AnalysisResult, numbers: Mapping[str, int],
                      "subject": r.label or r.company, "period": r.period,
                      "ends": r.period_end or "",
                      "figure": (r.display or str(r.value)) if found else "not found",
-                     "inputs": r.inputs if found else (r.missing or r.inputs or "not found"),
-                     "source": source_cell(r, numbers, pages)})
+                     "source": source_cell(r, numbers, pages),
+                     "inputs": r.inputs if found else (r.missing or r.inputs or "not found")})
     frame = pd.DataFrame(rows, columns=PEER_COLUMNS)
     if not frame.empty and frame["#"].isna().all():
         frame = frame.drop(columns=["#"])

@@ -154,8 +154,21 @@ def multi_period(frame: pd.DataFrame) -> list[str]:
     return [m for m, c in counts.items() if c >= 2]
 
 
-def chart_figure(frame: pd.DataFrame, metric: str):
-    """Bars of one metric by period (USD in millions), each labelled with its value."""
+def by_company(results: Sequence[FigureResult]) -> list[tuple[str, list[FigureResult]]]:
+    """The results grouped by the company they are of, in order (one group, named '', when
+    they are all of one company or name none): one company's periods are never charted
+    beside another's."""
+    groups: dict[str, list[FigureResult]] = {}
+    for r in results:
+        groups.setdefault(", ".join(r.request.companies), []).append(r)
+    if len(groups) == 1:
+        return [("", list(results))]
+    return list(groups.items())
+
+
+def chart_figure(frame: pd.DataFrame, metric: str, company: str = ""):
+    """Bars of one metric by period (USD in millions), each labelled with its value;
+    ``company`` names whose figures they are when the answer states several companies'."""
     import plotly.graph_objects as go
 
     data = frame[frame["metric"] == metric].sort_values("period")
@@ -168,6 +181,8 @@ def chart_figure(frame: pd.DataFrame, metric: str):
                            hovertemplate="%{x}: %{text}<extra></extra>"))
     label = str(data["label"].iloc[0])
     title = f"{label[:1].upper()}{label[1:]} by period"
+    if company:
+        title = f"{company}: {label} by period"
     fig.update_layout(title=title, margin=dict(l=10, r=10, t=40, b=10), height=260,
                       yaxis_title=axis, xaxis_title=None, xaxis_type="category",
                       yaxis_range=[0, float(values.abs().max()) * 1.2 or 1])
@@ -226,10 +241,12 @@ def render_figures(results: Sequence[FigureResult], evidence_ids: Sequence[str],
         st.markdown("**Computation**")
         for i, result in enumerate(results):
             render_result(result, numbers, key=f"{key}_fig{i}")
-        series = series_frame(results)
-        for metric in multi_period(series)[:3]:
-            st.plotly_chart(chart_figure(series, metric), key=f"{key}_chart_{metric}",
-                            config={"displayModeBar": False})
+        for g, (company, group) in enumerate(by_company(results)):
+            series = series_frame(group)
+            for metric in multi_period(series)[:3]:
+                st.plotly_chart(chart_figure(series, metric, company),
+                                key=f"{key}_chart_{g}_{metric}",
+                                config={"displayModeBar": False})
         sources = figure_sources(results, numbers)
         if sources and on_open is not None:
             pick = f"{key}_fig_source"

@@ -54,8 +54,8 @@ def test_the_peer_table_keeps_period_end_figure_inputs_and_numbered_sources(real
     evidence = evidence_of(compare, chunks)
     numbers = evidence_numbers([e.id for e in evidence])
     frame = peer_frame(compare, numbers, {e.id: e.page for e in evidence})
-    assert list(frame.columns) == ["#", "subject", "period", "ends", "figure", "inputs",
-                                   "source"]
+    assert list(frame.columns) == ["#", "subject", "period", "ends", "figure", "source",
+                                   "inputs"]
     rows = frame.to_dict("records")
     assert [(r["#"], r["subject"], r["period"], r["ends"], r["figure"]) for r in rows] == [
         (1, "NVIDIA", "FY2023", "2023-01-29", "15.66%"),
@@ -183,3 +183,15 @@ def test_a_peer_row_source_opens_its_chunk_with_the_row_highlighted(real):
     assert at.session_state["t_pick"] == 3
     marked = [m.value for m in at.markdown if ":orange-background[" in m.value]
     assert marked and ":orange-background[Operating income \\| 3,694" in marked[0]
+
+
+def test_two_companies_figures_are_never_charted_as_one_series(real):
+    """The computation under a comparison: NVIDIA's FY2023 and AMD's FY2025 operating income
+    are two companies' figures, not one metric over two periods."""
+    from components.figures_view import by_company, multi_period, series_frame
+
+    compare, _, _ = real
+    assert multi_period(series_frame(compare.figures)) == ["operating_income", "revenue"]
+    groups = by_company(compare.figures)
+    assert [c for c, _ in groups] == ["NVIDIA CORP", "ADVANCED MICRO DEVICES, INC."]
+    assert all(multi_period(series_frame(g)) == [] for _, g in groups)
