@@ -159,12 +159,18 @@ class VectorIndex:
             raise StoreError(f"Could not open the Chroma collection '{name}': {exc}") from exc
         meta = self.collection.metadata or {}
         if meta.get("embedder") not in (None, embedder_name) or meta.get("dim") not in (None, dim):
+            from core.foundation.models import identity_difference
+
+            recorded = str(meta.get("embedder"))
+            what = identity_difference(recorded, embedder_name) or (
+                f"dimension: the corpus {meta.get('dim')}, these settings {dim}")
             raise EmbedderMismatch(
-                f"The corpus at {settings.data_dir} was indexed with embedder "
-                f"{meta.get('embedder')!r} (dim {meta.get('dim')}), not {embedder_name!r} "
-                f"(dim {dim}). Use the same embedding model and backend "
-                "(DTR_EMBEDDING_BACKEND=auto follows the corpus) or a new data folder.",
-                recorded=str(meta.get("embedder")),
+                f"The corpus at {settings.data_dir} was embedded by {recorded!r}, not by "
+                f"{embedder_name!r} as these settings would; vectors of two embedders are "
+                f"never mixed. What differs: {what}. Pin the setting named to open it, or "
+                "ingest the filings into a new data folder (DTR_DATA_DIR) to re-embed them "
+                "(DTR_EMBEDDING_BACKEND=auto follows the corpus's backend).",
+                recorded=recorded,
             )
 
     def add(self, chunks: list[Chunk], vectors: np.ndarray) -> None:
