@@ -15,10 +15,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from core.agent.deps import match_section
-from core.agent.state import FIGURE_TOOLS, PlanStep
+from core.agent.state import ANALYZE, FIGURE_TOOLS, PlanStep
 from core.foundation.errors import PlanValidationError
 
-TOOLS = ("filing_search", "web_search", "figure_lookup", "compute")
+TOOLS = ("filing_search", "web_search", "figure_lookup", "compute", ANALYZE)
 MAX_PLAN_STEPS = 20
 MAX_DECIMALS = 8
 PERIOD = re.compile(r"FY\d{4}(?:-(?:Q[1-4]|H1|9M))?")
@@ -92,8 +92,13 @@ def normalise_plan(plan: list[PlanStep]) -> list[PlanStep]:
                                "keywords": [k.strip() for k in step.keywords if k.strip()]}
         if step.tool == "web_search":
             upd.update(section=None, doc_ids=[])
-        if step.tool not in FIGURE_TOOLS:
-            upd.update(metric=None, periods=[], formula=None, unit=None, decimals=None)
+        if step.tool != ANALYZE:
+            upd["analysis"] = None
+        if step.tool == ANALYZE:
+            upd.update(section=None, metric=None, periods=[], formula=None, member=None)
+        elif step.tool not in FIGURE_TOOLS:
+            upd.update(metric=None, periods=[], formula=None, unit=None, decimals=None,
+                       member=None)
         else:
             upd["section"] = None
             if step.tool == "figure_lookup":
@@ -134,6 +139,33 @@ def figure_problems(n: int, step: PlanStep) -> list[str]:
     if step.decimals is not None and not 0 <= step.decimals <= MAX_DECIMALS:
         problems.append(f"step {n}: decimals must be between 0 and {MAX_DECIMALS} "
                         f"(got {step.decimals})")
+    return problems
+
+
+def analysis_problems(n: int, step: PlanStep, steps: Sequence[PlanStep]) -> list[str]:
+    """What is wrong with an analyze step: it needs its settings and the figure steps whose
+    results it combines (as many as the comparison needs)."""
+    spec = step.analysis
+    if spec is None:
+        return [f"step {n}: an analyze step needs its analysis (kind: compare, rank, verdict, "
+                "multi; the measure's name); or change its tool"]
+    figures = [d for d in step.depends_on if 0 <= d < len(steps) and steps[d].is_figure]
+    problems = []
+    if len(figures) != len(step.depends_on) or not figures:
+        problems.append(f"step {n}: an analyze step combines the figures of earlier figure "
+                        "steps (figure_lookup or compute): set depends_on to them")
+    need = 2 if spec.kind in ("compare", "rank") or spec.test in ("less", "more", "equal",
+                                                                  "improving", "worsening") \
+        else 1
+    if figures and len(figures) < need:
+        problems.append(f"step {n}: a {spec.kind}{f' ({spec.test})' if spec.test else ''} "
+                        f"needs at least {need} figure steps in depends_on")
+    if spec.kind == "verdict" and spec.test is None:
+        problems.append(f"step {n}: a verdict needs its test (positive, negative, grew, "
+                        "declined, less, more, above, below, improving, worsening)")
+    if spec.test in ("above", "below") and spec.threshold is None:
+        problems.append(f"step {n}: a verdict '{spec.test}' needs its threshold, in the "
+                        "figure's unit (20 for 20%)")
     return problems
 
 
@@ -199,6 +231,9 @@ def validate_plan(plan: Sequence[Any], corpus_sections: Mapping[str, Sequence[st
             continue
         if step.tool in FIGURE_TOOLS:
             problems += figure_problems(n, step)
+        if step.tool == ANALYZE:
+            problems += analysis_problems(n, step, steps)
+            continue
         if not known:
             problems.append(f"step {n}: the corpus has no filings; ingest one or use web_search")
             continue

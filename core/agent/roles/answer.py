@@ -155,8 +155,9 @@ def knowledge(records: list[StepRecord]) -> FigureKnowledge:
         facts = {i.fact.chunk_id for i in r.figure.inputs if i.fact is not None}
         step_metric.update({e: r.figure.request.metric for e in r.evidence_ids
                             if e not in facts and e not in text_ids})
+    analyses = [r.analysis for r in records if r.analysis is not None]
     return FigureKnowledge(results=[r.figure for r in records if r.figure is not None],
-                           step_metric=step_metric)
+                           step_metric=step_metric, analyses=analyses)
 
 
 def _offline_text(question: str, records: list[StepRecord], numbered: dict[int, Evidence],
@@ -165,8 +166,8 @@ def _offline_text(question: str, records: list[StepRecord], numbered: dict[int, 
     """The figures found first (``figure_block``), then the brief of the text steps, then
     the figures not found (first when there is no text step)."""
     block = figure_block(records, numbered, question, deps)
-    text_records = [r for r in records if r.figure is None]
-    if not block.figures:
+    text_records = [r for r in records if r.figure is None and r.analysis is None]
+    if not block.figures and not block.analyses:
         text, not_found = offline_answer(question, records, numbered, stop, corpus)
         return text, not_found, []
     parts, not_found = list(block.lead), list(block.not_found)
@@ -236,5 +237,6 @@ def final_answer(question: str, history: list[StepRecord], evidence: dict[str, E
                         invalid_markers=list(dict.fromkeys(invented + first.invalid)),
                         not_found=not_found,
                         evidence=list(kept.values()), source=source,
-                        checks=_renumber_checks(checks, numbered, kept), figures=figures)
+                        checks=_renumber_checks(checks, numbered, kept), figures=figures,
+                        analyses=[r.analysis for r in records if r.analysis is not None])
     return out
