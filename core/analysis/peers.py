@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from core.analysis.model import AnalysisResult, AnalysisSpec, PeerRow
-from core.analysis.rows import period_notes, period_words, shared_unit
+from core.analysis.rows import period_notes, period_words, possessive, shared_unit
 
 Mark = Callable[[PeerRow], str]
 
@@ -33,6 +33,7 @@ def peers(spec: AnalysisSpec, rows: list[PeerRow]) -> AnalysisResult:
                          notes=period_notes(found), missing=missing)
     need = 2 if spec.kind == "compare" and len(rows) == 2 else min(2, len(rows))
     if len(found) < need or not out.unit:
+        out.lead = missing_lead(out, lambda _r: "")
         return out
     if spec.kind == "rank":
         out.verdict = ", ".join(r.label for r in found)
@@ -65,7 +66,7 @@ def peers_lead(result: AnalysisResult, mark: Mark) -> str:
                 f"{_at(rows[0], mark)} and {_at(rows[1], mark)}.")
     elif len(result.rows) == 2:
         text = (f"{rows[0].label} had the {spec.direction} {spec.name}: {_at(rows[0], mark)} "
-                f"against {rows[1].label}'s {_at(rows[1], mark)}.")
+                f"against {possessive(rows[1].label)} {_at(rows[1], mark)}.")
     else:
         rest = ", ".join(f"{r.label} {_at(r, mark)}" for r in rows[1:])
         text = f"{rows[0].label} had the {most} {spec.name}: {_at(rows[0], mark)}; then {rest}."
@@ -77,7 +78,7 @@ def peers_lead(result: AnalysisResult, mark: Mark) -> str:
 def missing_lead(result: AnalysisResult, mark: Mark) -> str:
     """What can be said when figures are missing: those found, and what is missing."""
     spec = result.spec
-    found = [f"{r.label}'s {spec.name} was {_at(r, mark)}" for r in result.rows
+    found = [f"{possessive(r.label)} {spec.name} was {_at(r, mark)}" for r in result.rows
              if r.value is not None]
     lost = "; ".join(result.missing) or "the figures do not share a unit"
     head = f"I cannot say which had the {spec.direction} {spec.name}" if spec.kind == \

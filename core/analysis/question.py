@@ -63,6 +63,39 @@ class Subject:
     words: str
     company: str
     doc_ids: list[str]
+    period: str = ""
+    """The period asked for this company ('FY2024', 'Q1 FY2024'); '' for its latest fiscal
+    year."""
+
+
+_SUFFIX = re.compile(r"[\s,]+(?:inc|incorporated|corp|corporation|company|co|ltd|limited|plc|"
+                     r"llc|lp|the)\.?$", re.I)
+
+
+def short_name(company: str) -> str:
+    """A registry name as an analyst writes it: corporate suffixes dropped, capitals only
+    where the filer's name is not all capitals ("COCA COLA CO" -> "Coca Cola", "GAINSCO,
+    INC." -> "Gainsco", "Alphabet Inc." -> "Alphabet")."""
+    name = company.strip()
+    while (cut := _SUFFIX.sub("", name)) != name and cut:
+        name = cut
+    name = name.strip(" ,.")
+    if name.isupper():
+        name = " ".join(w if len(w) <= 3 and w.isalpha() else w.capitalize()
+                        for w in name.split())
+    return name or company
+
+
+def latest_annual(doc_ids: list[str], documents: list[DocumentMeta]) -> str:
+    """The latest fiscal year of an annual report among ``doc_ids`` ('FY2024'); '' when there
+    is none (a company known only by its 10-Qs: their latest period is read as asked)."""
+    from core.figures.question import doc_period
+
+    annual = [d for d in documents if d.doc_id in doc_ids
+              and (d.form_type or "").upper().startswith(("10-K", "20-F", "40-F"))]
+    dated = sorted(((d.period_end or d.period or "", p) for d in annual
+                    if (p := doc_period(d)) and "-" not in p), key=lambda x: x[0])
+    return dated[-1][1] if dated else ""
 
 
 @dataclass
@@ -92,7 +125,8 @@ def subjects_named(question: str, documents: list[DocumentMeta]) -> list[Subject
     for raw in order:
         shown, ids = found[raw]
         if not any(s.company == shown for s in out):
-            out.append(Subject(raw, shown, ids))
+            out.append(Subject(raw.rstrip(".,;:") if raw[-2:-1].islower() or raw.endswith(
+                (",", ";", ":")) or raw[:-1].isupper() else raw, shown, ids))
     return out
 
 
@@ -106,7 +140,7 @@ def corpus_subjects(documents: list[DocumentMeta], store) -> list[Subject]:
     for group in companies(documents):
         ids = [i for i in group.doc_ids if counts is None or counts.get(i, 0) > 0]
         if ids and group.name != "unknown":
-            out.append(Subject(group.name, group.name, ids))
+            out.append(Subject(short_name(group.name), group.name, ids))
     return out
 
 
@@ -144,7 +178,30 @@ def _period_words(question: str) -> list[str]:
     return out
 
 
-def _figure_question(subject: Subject, words: str, period: str) -> str:
+def _assign_periods(body: str, subjects: list[Subject], documents: list[DocumentMeta]
+                    ) -> None:
+    """Each subject's period: the one named after it and before the next company when every
+    company has its own ("Amazon's 2017 ... NVIDIA's fiscal 2023 ..."), else the period the
+    question names for all, else the company's latest fiscal year."""
+    starts = [max(body.find(s.words), 0) for s in subjects]
+    bounds = sorted(starts) + [len(body)]
+    own = []
+    for start in starts:
+        end = next(b for b in bounds if b > start) if start < len(body) else len(body)
+        own.append(_period_words(body[start:end]))
+    shared = _period_words(body)
+    each = len(subjects) > 1 and all(own) and len({p[-1] for p in own}) > 1
+    for s, mine in zip(subjects, own, strict=True):
+        s.period = mine[-1] if each else (shared[-1] if shared else "")
+        if not s.period and not _QUARTER_ASKED.search(body):
+            s.period = latest_annual(s.doc_ids, documents)
+
+
+_QUARTER_ASKED = re.compile(r"\b(?:quarter(?:ly)?|10-?Q|Q[1-4])\b", re.I)
+
+
+def _figure_question(subject: Subject, words: str, period: str | None = None) -> str:
+    period = subject.period if period is None else period
     when = f" in {period}" if period else ""
     return f"What was {subject.words}'s {words}{when}?"
 
@@ -182,6 +239,7 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
     if not found:
         return None
     periods = _period_words(body)
+    _assign_periods(body, subjects, documents)
     decimals = decimals_asked(question)
     several = len(subjects) > 1
     read = _spec(body, plain, found, several)
@@ -193,29 +251,27 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
     if spec.kind in ("compare", "rank") or (several and spec.kind in ("verdict", "multi")):
         words = _growth_words(words, spec)
         for s in subjects:
-            plan.questions.append(_figure_question(s, words, periods[-1] if periods else ""))
+            plan.questions.append(_figure_question(s, words))
         spec.labels = [s.words for s in subjects]
     elif spec.test in ("improving", "worsening"):
-        years = periods or []
-        for p in years or [""]:
+        years = periods if len(periods) > 1 else []
+        for p in years or [subjects[0].period]:
             plan.questions.append(_figure_question(subjects[0], words, p))
-        spec.labels = years or ["latest"]
+        spec.labels = years or [subjects[0].period or "latest"]
     elif spec.kind == "multi" or (spec.kind == "verdict" and spec.test in ("less", "more")):
         for _, w, _, _ in found[:4]:
-            plan.questions.append(_figure_question(subjects[0], w, periods[-1] if periods
-                                                   else ""))
+            plan.questions.append(_figure_question(subjects[0], w))
         spec.labels = [w for _, w, _, _ in found[:4]]
     else:
         words = _growth_words(words, spec)
-        plan.questions.append(_figure_question(subjects[0], words,
-                                               periods[-1] if periods else ""))
+        plan.questions.append(_figure_question(subjects[0], words))
         spec.labels = [subjects[0].words]
     for q in plan.questions:
         request = _read(f"{q} {defs}".strip(), documents, store, decimals)
         if request is None:
             return None
         plan.requests.append(request)
-    if spec.test in ("improving", "worsening") and not periods:
+    if spec.test in ("improving", "worsening") and len(periods) < 2:
         plan = _over_years(plan, documents, store, decimals, words, defs)
     if spec.threshold is not None and power:
         spec.threshold = _in_unit(spec.threshold * 10 ** power, plan.requests[0].unit or "")

@@ -72,17 +72,31 @@ def stated(value: float, unit: str, like: PeerRow | None = None) -> str:
     return display(value, unit or "", decimals)
 
 
+def possessive(name: str) -> str:
+    """"Adobe's", "Advanced Micro Devices'"."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
 def period_notes(rows: list[PeerRow]) -> list[str]:
     """Periods that differ between the rows' subjects: fiscal years ending in different
-    months, or a different latest fiscal year."""
+    months, or a different latest fiscal year (companies grouped by date and period)."""
     dated = [r for r in rows if r.period_end]
     notes = []
     if len({r.period_end[5:7] for r in dated}) > 1:
-        ends = ", ".join(f"{r.label}'s on {r.period_end}" for r in dated)
-        notes.append(f"Fiscal years end in different months: {ends}.")
-    years = {r.period for r in rows if r.period}
-    if len(years) > 1:
-        each = ", ".join(f"{r.label}'s {period_words(r.period)}" for r in rows if r.period)
-        notes.append(f"The periods compared differ: {each} (each company's latest fiscal "
-                     "year unless the question names one).")
+        notes.append("Fiscal years end in different months: " + _grouped(
+            [(r.period_end, r.label) for r in dated]) + ".")
+    if len({r.period for r in rows if r.period}) > 1:
+        notes.append("The periods compared differ: " + _grouped(
+            [(period_words(r.period), r.label) for r in rows if r.period])
+            + " (each company's latest fiscal year unless the question names one).")
     return notes
+
+
+def _grouped(pairs: list[tuple[str, str]]) -> str:
+    """'2024-12-31 (Alphabet, Coca Cola); 2024-11-29 (Adobe)': labels by value, in order."""
+    groups: dict[str, list[str]] = {}
+    for value, label in pairs:
+        groups.setdefault(value, []).append(label)
+    if all(len(v) == 1 for v in groups.values()):
+        return ", ".join(f"{possessive(v[0])} {k}" for k, v in groups.items())
+    return "; ".join(f"{k} ({', '.join(v)})" for k, v in groups.items())

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from core.analysis.model import AnalysisResult, AnalysisSpec, PeerRow
-from core.analysis.rows import period_notes, period_words, shared_unit, stated
+from core.analysis.rows import period_notes, period_words, possessive, shared_unit, stated
 from core.figures.model import FigureResult
 
 Mark = Callable[[PeerRow], str]
@@ -88,17 +88,18 @@ def verdict_lead(result: AnalysisResult, subjects: list[str], figures: list[Figu
     if not result.verdict:
         return missing_lead(result, mark)
     who = subjects[0] if subjects else "The company"
+    whose = possessive(who)
     r0 = rows[0]
     when = period_words(r0.period)
     word = f"{result.verdict}."
     if spec.test in ("positive", "negative"):
         side = "above" if r0.value > 0 else "below" if r0.value < 0 else "exactly"
-        return f"{word} {who}'s {spec.name} in {when} was {r0.display}{mark(r0)}, {side} zero."
+        return f"{word} {whose} {spec.name} in {when} was {r0.display}{mark(r0)}, {side} zero."
     if spec.test in ("grew", "declined"):
         move = "grew" if r0.value > 0 else "declined" if r0.value < 0 else "was unchanged"
         size = r0.display.lstrip("-")
         base = (spec.name.removesuffix(" growth"))
-        text = f"{word} {who}'s {base} {move} {size} in {when}{mark(r0)}"
+        text = f"{word} {whose} {base} {move} {size} in {when}{mark(r0)}"
         pair = _amounts(figures[0] if figures else None)
         return text + (f", from {pair[0]} to {pair[1]}." if pair else ".")
     if spec.test in ("above", "below"):
@@ -107,13 +108,13 @@ def verdict_lead(result: AnalysisResult, subjects: list[str], figures: list[Figu
         if spec.test == "below" and r0.value < spec.threshold:
             side = "below"
         limit = stated(spec.threshold, r0.unit, r0)
-        return f"{word} {who}'s {spec.name} in {when} was {r0.display}{mark(r0)}, {side} {limit}."
+        return f"{word} {whose} {spec.name} in {when} was {r0.display}{mark(r0)}, {side} {limit}."
     if spec.test in ("improving", "worsening"):
         last = rows[-1]
         move = "rose" if last.value > r0.value else "fell" if last.value < r0.value else \
             "was unchanged"
         between = "; ".join(f"{r.display} in {period_words(r.period)}{mark(r)}" for r in rows[1:-1])
-        text = (f"{word} {who}'s {spec.name} {move} from {r0.display} in {when}{mark(r0)} to "
+        text = (f"{word} {whose} {spec.name} {move} from {r0.display} in {when}{mark(r0)} to "
                 f"{last.display} in {period_words(last.period)}{mark(last)}")
         return text + (f" ({between})." if between else ".")
     r1 = rows[1]
@@ -121,9 +122,10 @@ def verdict_lead(result: AnalysisResult, subjects: list[str], figures: list[Figu
         "equal to"
     if len(set(subjects)) > 1:  # one measure of two companies
         rel = {"less than": "lower than", "more than": "higher than"}.get(rel, rel)
-        return (f"{word} {r0.label}'s {spec.name} ({r0.display}, {when}){mark(r0)} was {rel} "
-                f"{r1.label}'s ({r1.display}, {period_words(r1.period)}){mark(r1)}.")
-    return (f"{word} {who}'s {r0.label} in {when} ({r0.display}){mark(r0)} was {rel} its "
+        first, second = possessive(r0.label), possessive(r1.label)
+        return (f"{word} {first} {spec.name} ({r0.display}, {when}){mark(r0)} was {rel} "
+                f"{second} ({r1.display}, {period_words(r1.period)}){mark(r1)}.")
+    return (f"{word} {whose} {r0.label} in {when} ({r0.display}){mark(r0)} was {rel} its "
             f"{r1.label} ({r1.display}){mark(r1)}.")
 
 
@@ -140,13 +142,13 @@ def multi(spec: AnalysisSpec, rows: list[PeerRow], subjects: list[str]) -> Analy
 def multi_lead(result: AnalysisResult, subjects: list[str], mark: Mark) -> str:
     rows = result.rows
     if len(set(subjects)) > 1:  # one measure of several companies
-        parts = [f"{r.label}'s {result.spec.name} in {period_words(r.period)} was "
+        parts = [f"{possessive(r.label)} {result.spec.name} in {period_words(r.period)} was "
                  f"{r.display}{mark(r)}" for r in rows]
         return "; ".join(parts) + "."
     who = subjects[0] if subjects else "The company"
     when = period_words(rows[0].period) if rows else ""
     parts = [f"its {r.label} {r.display}{mark(r)}" for r in rows[1:]]
-    head = f"{who}'s {rows[0].label} in {when} was {rows[0].display}{mark(rows[0])}"
+    head = f"{possessive(who)} {rows[0].label} in {when} was {rows[0].display}{mark(rows[0])}"
     tail = (", " + ", ".join(parts[:-1]) + " and " if len(parts) > 1 else " and ") + parts[-1] \
         if parts else ""
     return head + tail + "."

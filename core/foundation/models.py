@@ -79,11 +79,11 @@ CPUINFO = Path("/proc/cpuinfo")
 NATIVE_BF16_FLAGS = frozenset({"avx512_bf16", "amx_bf16"})
 
 
-def cpu_flags(cpuinfo: Path = CPUINFO) -> frozenset[str]:
-    """The CPU's feature flags as ``cpuinfo`` (Linux's /proc/cpuinfo) lists them; empty when it
-    cannot be read (another OS, a sandbox)."""
+def cpu_flags(cpuinfo: Path | None = None) -> frozenset[str]:
+    """The CPU's feature flags as ``cpuinfo`` (default ``CPUINFO``, Linux's /proc/cpuinfo)
+    lists them; empty when it cannot be read (another OS, a sandbox)."""
     try:
-        with open(cpuinfo, encoding="ascii", errors="ignore") as fh:
+        with open(cpuinfo or CPUINFO, encoding="ascii", errors="ignore") as fh:
             for line in fh:
                 if line.startswith("flags"):
                     return frozenset(line.split(":", 1)[1].split())
@@ -92,7 +92,7 @@ def cpu_flags(cpuinfo: Path = CPUINFO) -> frozenset[str]:
     return frozenset()
 
 
-def cpu_has_native_bf16(cpuinfo: Path = CPUINFO) -> bool:
+def cpu_has_native_bf16(cpuinfo: Path | None = None) -> bool:
     """True when the CPU computes bfloat16 natively (AVX512-BF16 or AMX)."""
     return bool(cpu_flags(cpuinfo) & NATIVE_BF16_FLAGS)
 

@@ -241,4 +241,6 @@ def check_figures(checks: list[SentenceCheck], numbered: dict[int, Evidence],
             out.append(c)
         else:
             out.append(rule)
-    return out
+    from core.agent.roles.analysis_check import check_analyses
+
+    return check_analyses(out, know.analyses)
