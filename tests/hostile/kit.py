@@ -54,3 +54,21 @@ def one_line(text: str) -> str:
     assert "Traceback" not in text, text
     assert not re.match(r"^\s*\w*(Error|Exception)\b", text), text  # a bare exception
     return text
+
+
+HALFWAY_10K = """<html><body><p>UNITED STATES SECURITIES AND EXCHANGE COMMISSION</p>
+<p>Washington, D.C. 20549</p><p>FORM 10-K</p>
+<p>ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934</p>
+<p>For the fiscal year ended December 31, 2024</p><p>HALFWAY WIDGETS INC.</p>
+<p>(Exact name of registrant as specified in its charter)</p>
+<h2>Item 7. Management's Discussion and Analysis</h2><p>Revenue grew on demand for widgets
+across every region we serve, and margins held steady through the year despite higher
+costs.</p><h2>Item 8. Financial Statements and Supplementary Data</h2>
+<p>CONSOLIDATED STATEMENTS OF OPERATIONS</p><p>(in millions, except per share data)</p>
+<table><tr><td></td><td>Year Ended December 31, 2024</td><td>Year Ended December 31, 2023</td></tr>
+<tr><td>Revenue</td><td>$ 412.5</td><td>$ 380.5</td></tr>
+<tr><td>Cost of revenue</td><td>200.0</td><td>190.0</td></tr>
+<tr><td>Gross profit</td><td>212.5</td><td>190.5</td></tr>
+<tr><td>Net income</td><td>$ 40.5</td><td>$ 30.5</td></tr></table>
+</body></html>"""
+"""A table-only 10-K (no iXBRL) whose figures end in a half: '$ 412.5' in millions."""
