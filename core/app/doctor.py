@@ -196,7 +196,7 @@ def examine(settings: Settings, open_store: Callable[[], object]) -> Report:
         # keyword index (chunk texts) first: --repair restores them before re-embedding
         findings += _keyword(settings, store) + _checked_vectors(store)
         findings += stores.orphan_vectors(store) + stores.facts(settings, store)
-        findings += _originals(settings, store)
+        findings += _originals(settings, store) + stores.names(store)
         checked += ["registry", "keyword index", "vectors", "facts", "originals"]
     findings += _runs(settings) + stores.lost_checkpoints(settings)
     checked.append("run records")

@@ -30,6 +30,11 @@ def _names(store) -> dict[str, str]:
     return {d.doc_id: d.file_name for d in store.documents()}
 
 
+def names(store) -> list:
+    """Filings whose printed company name disagrees with EDGAR's or their filer's others."""
+    return [_finding("company", d.name_conflict) for d in store.documents() if d.name_conflict]
+
+
 def orphan_vectors(store) -> list:
     """Vectors whose chunk's document the registry does not know (any status)."""
     ids = store.vectors.all_ids()

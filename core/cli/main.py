@@ -107,6 +107,9 @@ def cmd_fetch(args, settings: Settings) -> int:
         state = "ingested" if added else "already in the corpus (unchanged)"
         print(f"✓ {m.file_name} [{m.doc_id}] {state}: {m.company} (CIK {m.cik or '-'}, "
               f"{m.ticker or '-'}) {m.form_type} {m.period}; {m.n_chunks} chunks")
+        for warning in dict.fromkeys([*item.report.warnings, m.name_conflict]):
+            if warning:
+                print(f"  warning: {warning}", file=sys.stderr)
     return 0 if listed and all(item.ok for item in loaded) else 1
 
 

@@ -102,6 +102,8 @@ def stored_json(meta: DocumentMeta) -> str:
     gave it."""
     if meta.printed_name:
         meta = meta.model_copy(update={"company": meta.printed_name, "printed_name": ""})
+    if meta.name_conflict:
+        meta = meta.model_copy(update={"name_conflict": ""})
     return meta.model_dump_json()
 
 
