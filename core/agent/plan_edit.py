@@ -26,11 +26,13 @@ PERIOD = re.compile(r"FY\d{4}(?:-(?:Q[1-4]|H1|9M))?")
 to date), 'FY2024-9M'."""
 
 
-def _split(value: Any) -> list[str]:
+def _split(value: Any) -> Any:
     if value is None:
         return []
     if isinstance(value, str):
         return [v.strip() for v in value.split(",") if v.strip()]
+    if not isinstance(value, list | tuple):
+        return value  # not a list: the schema says what it expects
     return [str(v).strip() for v in value if str(v).strip()]
 
 
@@ -49,7 +51,9 @@ def _step_problems(n: int, raw: Any) -> tuple[PlanStep | None, list[str]]:
             data[key] = None
     if "decimals" in data and data["decimals"] in ("", None):
         data["decimals"] = None
-    if data.get("tool") not in TOOLS:
+    if "tool" in data and data["tool"] in (None, ""):
+        del data["tool"]  # not given: the schema's default (filing_search)
+    if "tool" in data and data["tool"] not in TOOLS:
         return None, [f"step {n}: unknown tool {data.get('tool')!r}; use one of "
                       f"{', '.join(TOOLS)}"]
     try:
@@ -193,6 +197,13 @@ def formula_problems(n: int, formula: str, metrics: Mapping[str, Any]) -> list[s
     return out
 
 
+def _index(value: int) -> str:
+    """A step index as written, a very long one by its size (never cut into another number)."""
+    text = str(value)
+    digits = len(text.lstrip("-"))
+    return text if digits <= 15 else f"{text[:4]}... (a {digits}-digit number)"
+
+
 def _near(name: str, metrics: Mapping[str, Any], k: int = 5) -> list[str]:
     """Catalogue keys closest to ``name`` (difflib), else the first few."""
     import difflib
@@ -218,7 +229,7 @@ def validate_plan(plan: Sequence[Any], corpus_sections: Mapping[str, Sequence[st
         later = [d for d in step.depends_on if not 0 <= d < n - 1]
         if later:  # -1, itself, a later step (a cycle), 10**30: no step could ever start
             earlier = f"0 to {n - 2}" if n > 1 else "none: the first step depends on nothing"
-            problems.append(f"step {n}: depends_on {', '.join(str(d)[:12] for d in later)} is "
+            problems.append(f"step {n}: depends_on {', '.join(map(_index, later))} is "
                             f"not an earlier step (0-based indices of the steps above it: "
                             f"{earlier})")
         if not step.sub_question.strip():

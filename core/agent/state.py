@@ -170,6 +170,7 @@ class RoleUsage(BaseModel):
     cache_hits: int = Field(default=0, description="Calls answered from the cache (no call).")
     skipped: int = Field(default=0, description="Calls not sent: the run's LLM breaker was "
                          "open (the endpoint had failed) or no run time was left.")
+    answered: int = Field(default=0, description="Calls the LLM answered with a usable reply.")
 
     @property
     def total(self) -> int:
@@ -183,6 +184,7 @@ class RoleUsage(BaseModel):
             fallbacks=self.fallbacks + other.fallbacks,
             cache_hits=self.cache_hits + other.cache_hits,
             skipped=self.skipped + other.skipped,
+            answered=self.answered + other.answered,
         )
 
 
