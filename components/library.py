@@ -88,19 +88,24 @@ def documents_frame(docs: Sequence[DocumentMeta]) -> pd.DataFrame:
             "file": d.file_name,
             "doc id": d.doc_id,
             "ingested": (d.ingested_at or "")[:19].replace("T", " "),
+            "name check": d.name_conflict,
         }
         for d in docs
     ])
     if not frame.empty and frame["pages"].isna().all():
         frame = frame.drop(columns=["pages"])
-    for column in ("CIK", "ticker", "corrected"):
+    for column in ("CIK", "ticker", "corrected", "name check"):
         if not frame.empty and not frame[column].astype(bool).any():
             frame = frame.drop(columns=[column])
     return frame
 
 
 def render_documents(docs: Sequence[DocumentMeta]) -> None:
-    """The documents table."""
+    """The documents table, after a warning for each filing whose printed company name
+    disagrees with its filer's."""
+    for d in docs:
+        if d.name_conflict:
+            st.warning(md_escape(d.name_conflict))
     st.dataframe(
         documents_frame(docs),
         hide_index=True,

@@ -59,8 +59,12 @@ def test_two_filers_with_one_name_are_not_merged_and_a_correction_names_the_grou
             meta("c", "Acme Holdings Inc.")]  # ambiguous: two CIKs print that name
     assert len(companies(docs)) == 3
     docs = [meta("x", "Old Name Corp", "0000000009", "2020-12-31"),
-            meta("y", "New Name Corp", "0000000009", "2022-12-31")]
+            meta("y", "New Name Corp", "0000000009", "2022-12-31",
+                 former_names=["Old Name Corp"])]  # a rename states the former name
     assert {d.company for d in with_identity(docs)} == {"New Name Corp"}
+    unstated = [docs[0], docs[1].model_copy(update={"former_names": []})]
+    shown = with_identity(unstated)  # issue 32: one filing never renames the others
+    assert {d.company for d in shown} == {"Old Name Corp"} and shown[1].name_conflict
     fixed = docs[0].model_copy(update={"company": "Proper Name Corp", "corrected": ["company"]})
     assert {d.company for d in with_identity([fixed, docs[1]])} == {"Proper Name Corp"}
 

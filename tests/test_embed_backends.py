@@ -73,11 +73,56 @@ def test_auto_backend_follows_the_backend_that_indexed_the_corpus(settings, monk
 def test_a_named_backend_never_mixes_vectors_with_another(settings):
     CorpusStore(settings, NamedHash(REF)).close()
     named = settings.model_copy(update={"embedding_backend": "onnx"})
-    with pytest.raises(EmbedderMismatch, match="indexed with embedder"):
+    with pytest.raises(EmbedderMismatch, match="never mixed. What differs: backend"):
         CorpusStore(named, NamedHash(identity(REF, "onnx")))
     other_model = NamedHash("some/other-model@onnx-fp32")
     with pytest.raises(EmbedderMismatch):  # another model is never followed
         CorpusStore(settings, ProgressEmbedder(other_model))
+
+
+def _torch_corpus_moved_to_a_bf16_cpu(settings, monkeypatch, **update):
+    """A corpus embedded by torch float32 (a CPU without bfloat16), opened with torch settings
+    on a CPU that has it: the store and the embedder calls it asked for."""
+    fp32 = NamedHash(identity(REF, "torch", "float32", 128))
+    torch = settings.model_copy(update={"embedding_backend": "torch", **update})
+    CorpusStore(torch, fp32).close()
+    monkeypatch.setattr(models, "cpu_has_native_bf16", lambda *a: True)
+    here = identity(REF, *models.resolve(torch))
+    calls = []
+
+    def fake_get(s, backend=None, dtype=None, max_tokens=None):
+        calls.append((backend, dtype, max_tokens))
+        return fp32
+
+    monkeypatch.setattr(models, "get_embedder", fake_get)
+    return lambda: CorpusStore(torch, ProgressEmbedder(NamedHash(here))), calls, here
+
+
+def test_torch_with_auto_precision_opens_a_corpus_embedded_on_another_cpu(settings,
+                                                                          monkeypatch):
+    open_store, calls, here = _torch_corpus_moved_to_a_bf16_cpu(settings, monkeypatch)
+    assert here.endswith("@torch-bf16+t128")  # what this CPU would choose for a new corpus
+    store = open_store()
+    assert calls == [("torch", "float32", 128)]  # the corpus's precision, not this CPU's
+    assert store.vectors.embedder_name == identity(REF, "torch", "float32", 128)
+    store.close()
+
+
+def test_a_pinned_precision_that_differs_from_the_corpus_says_what_to_pin(settings,
+                                                                       monkeypatch):
+    open_store, calls, _ = _torch_corpus_moved_to_a_bf16_cpu(
+        settings, monkeypatch, embedding_dtype="bfloat16")
+    with pytest.raises(EmbedderMismatch) as err:
+        open_store()
+    text = str(err.value)
+    assert "precision: the corpus float32, these settings bfloat16" in text
+    assert "DTR_EMBEDDING_DTYPE=float32 opens it" in text and "new data folder" in text
+    assert calls == []  # nothing was embedded with the other precision
+    reopened = CorpusStore(settings.model_copy(update={"embedding_backend": "torch",
+                                                       "embedding_dtype": "float32"}),
+                           NamedHash(identity(REF, "torch", "float32", 128)))
+    assert reopened.vectors.embedder_name.endswith("@torch-fp32+t128")  # the corpus as it was
+    reopened.close()
 
 
 @pytest.mark.slow
@@ -85,7 +130,7 @@ def test_onnx_backends_agree_with_torch_and_keep_input_order(tmp_path):
     from core.foundation.config import Settings
 
     s = Settings(_env_file=None, model_cache_dir=tmp_path / "models", embedding_max_tokens=0)
-    ref = get_embedder(s, "torch").encode(TEXTS)
+    ref = get_embedder(s, "torch", "float32").encode(TEXTS)
     fp32 = get_embedder(s, "onnx")
     int8 = get_embedder(s, "onnx-int8")
     assert fp32.name == identity(REF, "onnx") and int8.name == identity(REF, "onnx-int8")
@@ -113,7 +158,7 @@ def test_a_cut_token_length_reads_the_start_of_long_texts_only(tmp_path):
     assert float(np.sum(v[1] * full[1])) < 0.9999  # the long table row is cut
     prefix = get_embedder(s, "onnx", max_tokens=0).encode([TEXTS[1][:60]])  # ~ its first tokens
     assert float(np.sum(v[1] * prefix[0])) > float(np.sum(v[1] * full[1]))
-    torch_cut = get_embedder(s, "torch")  # the torch backend cuts the same way
+    torch_cut = get_embedder(s, "torch", "float32")  # the torch backend cuts the same way
     assert torch_cut.name == identity(REF, "torch", max_tokens=32)
     assert float(np.min(np.sum(torch_cut.encode(TEXTS) * v, axis=1))) > 0.9999
 

@@ -62,8 +62,14 @@ def test_a_fresh_index_is_in_step_and_the_check_names_it(settings, hash_embedder
     assert report.findings == [] and "keyword index" in report.checked
 
 
-def test_chunks_the_registry_lost_are_reported_with_what_to_do(settings, corpus):
+def test_chunks_the_registry_lost_are_reported_with_what_to_do(settings, corpus, monkeypatch):
+    """With no kept original to read them from (issue 32's doctor reads them again when
+    there is one: tests/hostile/test_doctor_stores.py)."""
+    from core.store import files
+
     doc = corpus.documents()[0]
+    files.remove_original(settings, doc.doc_id)  # and its source: no file to read it from
+    monkeypatch.setattr(files, "original_path", lambda *a, **k: None)
     with sqlite3.connect(settings.registry_path) as conn:
         conn.execute("DELETE FROM chunks WHERE doc_id = ? AND idx >= 30", (doc.doc_id,))
     report = examine(settings, lambda: corpus.store)
@@ -96,7 +102,11 @@ def test_the_cli_says_when_repair_cannot_mend_what_it_found(settings, hash_embed
     from core.foundation import models
 
     monkeypatch.setattr(models, "get_embedder", lambda *a, **k: hash_embedder)
+    from core.store import files
+
     doc = corpus.documents()[0]
+    files.remove_original(settings, doc.doc_id)  # and its source: no file to read it from
+    monkeypatch.setattr(files, "original_path", lambda *a, **k: None)
     with sqlite3.connect(settings.registry_path) as conn:
         conn.execute("DELETE FROM chunks WHERE doc_id = ? AND idx >= 30", (doc.doc_id,))
     assert cmd_doctor(argparse.Namespace(repair=False), settings) == 1

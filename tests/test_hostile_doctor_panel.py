@@ -56,8 +56,8 @@ def test_the_library_panel_checks_and_repairs_the_corpus(damaged, monkeypatch):
     assert f"repaired: moved to runs/quarantine/{run_id}.json" in shown
     assert "2 problem(s) repaired" in shown
     ok(at.button(key="lib_doctor_check").click().run())
-    assert "Nothing wrong (checkpoints, cache, registry, vectors, keyword index, originals, " \
-        "run records checked)." in texts(at)
+    assert "Nothing wrong (checkpoints, cache, registry, keyword index, vectors, facts, " \
+        "originals, run records checked)." in texts(at)
 
     from testkit.fakes.embedder import HashEmbedder
 
@@ -66,9 +66,10 @@ def test_the_library_panel_checks_and_repairs_the_corpus(damaged, monkeypatch):
     assert vec.hits and vec.warnings == []
 
 
-def test_the_library_panel_shows_what_the_keyword_index_is_missing(app_env):  # noqa: F811
-    """Chunks the registry lost (rows deleted by hand): the panel says the filing must be
-    ingested again; nothing here can repair it, so no Repair button."""
+def test_the_library_panel_shows_what_the_keyword_index_is_missing(app_env, monkeypatch):  # noqa: F811
+    """Chunks the registry lost (rows deleted by hand) and no kept original to read them
+    from: the panel says the filing must be ingested again; nothing here can repair it, so
+    no Repair button (with the original, issue 32's doctor reads them again)."""
     import sqlite3
 
     from testkit.fakes.embedder import HashEmbedder
@@ -77,6 +78,10 @@ def test_the_library_panel_shows_what_the_keyword_index_is_missing(app_env):  # 
     corpus = Corpus(settings, embedder=HashEmbedder())
     doc = corpus.ingest_path(SAMPLE).meta
     corpus.store.close()
+    from core.store import files
+
+    files.remove_original(settings, doc.doc_id)  # and its source: no file to read it from
+    monkeypatch.setattr(files, "original_path", lambda *a, **k: None)
     with sqlite3.connect(settings.registry_path) as conn:
         conn.execute("DELETE FROM chunks WHERE doc_id = ? AND idx >= 30", (doc.doc_id,))
     at = ok(AppTest.from_file(APP, default_timeout=TIMEOUT).run())

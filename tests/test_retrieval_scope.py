@@ -73,7 +73,7 @@ def test_question_periods():
 
 def test_aliases_and_file_name_words():
     found = aliases_for("Johnson & Johnson", "JNJ_2022_10K.pdf", "JNJ")
-    assert {a.key for a in found if a.strength == "name"} == {"johnsonandjohnson"}
+    assert {a.key for a in found if a.strength == "name"} == {"johnsonandjohnson", "johnsonjohnson"}
     assert {a.key for a in found if a.strength == "initials"} >= {"jj", "jnj"}
     assert {a.key for a in found if a.strength == "ticker"} == {"jnj"}
     amazon = {(a.key, a.strength) for a in aliases_for("AMAZON.COM, INC.")}
@@ -81,3 +81,16 @@ def test_aliases_and_file_name_words():
     assert file_name_words("JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf") == ["johnson", "johnson"]
     assert file_name_words("2023 Q3 AAPL.pdf") == ["aapl"]
     assert file_name_words("nvda-10k-fy2023.html") == ["nvda"]
+
+
+def test_a_name_written_with_an_ampersand_is_named_whole():
+    from core.retrieval.scope import match_companies
+
+    docs = [*CORPUS, doc("pg25", "PROCTER & GAMBLE CO", "pg-10-k-2025.html", "FY2025", "PG")]
+    for question, words in [
+            ("Was Johnson & Johnson's free cash flow positive?", "Johnson & Johnson"),
+            ("Did Procter & Gamble's revenue grow?", "Procter & Gamble"),
+            ("Did Procter and Gamble's revenue grow?", "Procter and Gamble")]:
+        found = match_companies(question, docs)
+        assert list(found) == [words], question  # the whole name, not its first word
+    assert ids("Was Johnson & Johnson's free cash flow positive?") == ["jnj22"]

@@ -255,6 +255,6 @@ def ask_llm(deps: AgentDeps, role: str, schema: type[M], messages: list[Any]) ->
                      + (f" {notice}" if notice else ""), deps.settings)
         log.warning(msg)
         return RoleCall(None, usage, msg)
-    call = RoleCall(result.value, to_role_usage(result.usage))
+    call = RoleCall(result.value, to_role_usage(result.usage).model_copy(update={"answered": 1}))
     store_llm(deps, key, call.value)
     return call

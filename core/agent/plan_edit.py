@@ -15,10 +15,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from core.agent.deps import match_section
-from core.agent.state import FIGURE_TOOLS, PlanStep
+from core.agent.state import ANALYZE, FIGURE_TOOLS, PlanStep
 from core.foundation.errors import PlanValidationError
 
-TOOLS = ("filing_search", "web_search", "figure_lookup", "compute")
+TOOLS = ("filing_search", "web_search", "figure_lookup", "compute", ANALYZE)
 MAX_PLAN_STEPS = 20
 MAX_DECIMALS = 8
 PERIOD = re.compile(r"FY\d{4}(?:-(?:Q[1-4]|H1|9M))?")
@@ -26,11 +26,13 @@ PERIOD = re.compile(r"FY\d{4}(?:-(?:Q[1-4]|H1|9M))?")
 to date), 'FY2024-9M'."""
 
 
-def _split(value: Any) -> list[str]:
+def _split(value: Any) -> Any:
     if value is None:
         return []
     if isinstance(value, str):
         return [v.strip() for v in value.split(",") if v.strip()]
+    if not isinstance(value, list | tuple):
+        return value  # not a list: the schema says what it expects
     return [str(v).strip() for v in value if str(v).strip()]
 
 
@@ -49,7 +51,9 @@ def _step_problems(n: int, raw: Any) -> tuple[PlanStep | None, list[str]]:
             data[key] = None
     if "decimals" in data and data["decimals"] in ("", None):
         data["decimals"] = None
-    if data.get("tool") not in TOOLS:
+    if "tool" in data and data["tool"] in (None, ""):
+        del data["tool"]  # not given: the schema's default (filing_search)
+    if "tool" in data and data["tool"] not in TOOLS:
         return None, [f"step {n}: unknown tool {data.get('tool')!r}; use one of "
                       f"{', '.join(TOOLS)}"]
     try:
@@ -92,8 +96,13 @@ def normalise_plan(plan: list[PlanStep]) -> list[PlanStep]:
                                "keywords": [k.strip() for k in step.keywords if k.strip()]}
         if step.tool == "web_search":
             upd.update(section=None, doc_ids=[])
-        if step.tool not in FIGURE_TOOLS:
-            upd.update(metric=None, periods=[], formula=None, unit=None, decimals=None)
+        if step.tool != ANALYZE:
+            upd["analysis"] = None
+        if step.tool == ANALYZE:
+            upd.update(section=None, metric=None, periods=[], formula=None, member=None)
+        elif step.tool not in FIGURE_TOOLS:
+            upd.update(metric=None, periods=[], formula=None, unit=None, decimals=None,
+                       member=None)
         else:
             upd["section"] = None
             if step.tool == "figure_lookup":
@@ -137,6 +146,33 @@ def figure_problems(n: int, step: PlanStep) -> list[str]:
     return problems
 
 
+def analysis_problems(n: int, step: PlanStep, steps: Sequence[PlanStep]) -> list[str]:
+    """What is wrong with an analyze step: it needs its settings and the figure steps whose
+    results it combines (as many as the comparison needs)."""
+    spec = step.analysis
+    if spec is None:
+        return [f"step {n}: an analyze step needs its analysis (kind: compare, rank, verdict, "
+                "multi; the measure's name); or change its tool"]
+    figures = [d for d in step.depends_on if 0 <= d < len(steps) and steps[d].is_figure]
+    problems = []
+    if len(figures) != len(step.depends_on) or not figures:
+        problems.append(f"step {n}: an analyze step combines the figures of earlier figure "
+                        "steps (figure_lookup or compute): set depends_on to them")
+    need = 2 if spec.kind in ("compare", "rank") or spec.test in ("less", "more", "equal",
+                                                                  "improving", "worsening") \
+        else 1
+    if figures and len(figures) < need:
+        problems.append(f"step {n}: a {spec.kind}{f' ({spec.test})' if spec.test else ''} "
+                        f"needs at least {need} figure steps in depends_on")
+    if spec.kind == "verdict" and spec.test is None:
+        problems.append(f"step {n}: a verdict needs its test (positive, negative, grew, "
+                        "declined, less, more, above, below, improving, worsening)")
+    if spec.test in ("above", "below") and spec.threshold is None:
+        problems.append(f"step {n}: a verdict '{spec.test}' needs its threshold, in the "
+                        "figure's unit (20 for 20%)")
+    return problems
+
+
 def formula_problems(n: int, formula: str, metrics: Mapping[str, Any]) -> list[str]:
     """A compute step's formula checked: it parses, and names known metrics and periods."""
     from core.agent.roles.figure_catalog import formula_refs
@@ -159,6 +195,13 @@ def formula_problems(n: int, formula: str, metrics: Mapping[str, Any]) -> list[s
         out.append(f"step {n}: the formula {formula!r} uses no reported figure; name at least "
                    "one, e.g. revenue[FY2023]")
     return out
+
+
+def _index(value: int) -> str:
+    """A step index as written, a very long one by its size (never cut into another number)."""
+    text = str(value)
+    digits = len(text.lstrip("-"))
+    return text if digits <= 15 else f"{text[:4]}... (a {digits}-digit number)"
 
 
 def _near(name: str, metrics: Mapping[str, Any], k: int = 5) -> list[str]:
@@ -186,7 +229,7 @@ def validate_plan(plan: Sequence[Any], corpus_sections: Mapping[str, Sequence[st
         later = [d for d in step.depends_on if not 0 <= d < n - 1]
         if later:  # -1, itself, a later step (a cycle), 10**30: no step could ever start
             earlier = f"0 to {n - 2}" if n > 1 else "none: the first step depends on nothing"
-            problems.append(f"step {n}: depends_on {', '.join(str(d)[:12] for d in later)} is "
+            problems.append(f"step {n}: depends_on {', '.join(map(_index, later))} is "
                             f"not an earlier step (0-based indices of the steps above it: "
                             f"{earlier})")
         if not step.sub_question.strip():
@@ -199,6 +242,9 @@ def validate_plan(plan: Sequence[Any], corpus_sections: Mapping[str, Sequence[st
             continue
         if step.tool in FIGURE_TOOLS:
             problems += figure_problems(n, step)
+        if step.tool == ANALYZE:
+            problems += analysis_problems(n, step, steps)
+            continue
         if not known:
             problems.append(f"step {n}: the corpus has no filings; ingest one or use web_search")
             continue

@@ -25,7 +25,7 @@ from typing import Annotated, Any, Union
 from langgraph.graph import END
 from pydantic import BeforeValidator, Field, SerializeAsAny, TypeAdapter
 
-from core.agent import control, figure_steps, step_nodes
+from core.agent import analysis_steps, control, figure_steps, step_nodes
 from core.agent import events as ev
 from core.agent import step_routes as routes
 from core.foundation.config import ROLE_REPLY_BOUNDS
@@ -66,7 +66,8 @@ class Stage:
 
 STAGES: list[Stage] = [
     Stage("start_step", control.start_step_node, events=(ev.StepStarted,),
-          then=Route(routes.after_start, ("rewrite", "figure_lookup", "compute", END))),
+          then=Route(routes.after_start, ("rewrite", "figure_lookup", "compute", "analyze",
+                                            END))),
     Stage("rewrite", step_nodes.rewrite_node, text=True, role="rewriter",
           events=(ev.QueryRewritten, ev.StrategyChosen),
           then=Route(routes.after_rewrite, ("search_filings", "search_web", END))),
@@ -90,6 +91,8 @@ STAGES: list[Stage] = [
           then=Route(routes.after_figure, ("rewrite", "figure_record", END))),
     Stage("figure_record", figure_steps.record_node,
           events=(ev.StepReflected, ev.PolicyDecided)),
+    Stage("analyze", analysis_steps.analyze_node,
+          events=(analysis_steps.AnalysisDone, ev.StepReflected, ev.PolicyDecided)),
 ]
 """The step's stages; ``start_step`` is its entry."""
 

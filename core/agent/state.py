@@ -17,11 +17,13 @@ from core.analysis.model import AnalysisResult, AnalysisSpec
 from core.figures.model import FigureResult
 from core.foundation.types import Hit, RerankerInfo
 
-Tool = Literal["filing_search", "web_search", "figure_lookup", "compute"]
+Tool = Literal["filing_search", "web_search", "figure_lookup", "compute", "analyze"]
 SEARCH_TOOLS = ("filing_search", "web_search")
 """Tools that search text (retrieval, rerank, distil); the others are figure steps."""
 FIGURE_TOOLS = ("figure_lookup", "compute")
 """Figure steps: look up facts (no LLM) and compute a formula over them (no LLM)."""
+ANALYZE = "analyze"
+"""The step that combines figure steps' results (compare, rank, a verdict; no LLM)."""
 Strategy = Literal["vector", "keyword", "hybrid"]
 Coverage = Literal["answered", "partial", "none"]
 Decision = Literal["CONTINUE", "REVISE", "FINISH"]
@@ -36,7 +38,8 @@ class PlanStep(BaseModel):
         default="filing_search",
         description="filing_search (the ingested filings), web_search (news, post-filing), "
         "figure_lookup (a metric's reported figures for some periods, from the filings' "
-        "facts) or compute (a formula over looked-up figures).",
+        "facts), compute (a formula over looked-up figures) or analyze (the figures of the "
+        "steps it depends on compared, ranked or tested: a verdict).",
     )
     keywords: list[str] = Field(default_factory=list, description="Key terms to search for.")
     section: str | None = Field(
@@ -73,8 +76,8 @@ class PlanStep(BaseModel):
 
     @property
     def is_figure(self) -> bool:
-        """True for a look-up or compute step (no retrieval, no LLM)."""
-        return self.tool in FIGURE_TOOLS
+        """True for a look-up, compute or analyze step (no retrieval, no LLM)."""
+        return self.tool in FIGURE_TOOLS or self.tool == ANALYZE
 
 
 class Evidence(BaseModel):
@@ -167,6 +170,7 @@ class RoleUsage(BaseModel):
     cache_hits: int = Field(default=0, description="Calls answered from the cache (no call).")
     skipped: int = Field(default=0, description="Calls not sent: the run's LLM breaker was "
                          "open (the endpoint had failed) or no run time was left.")
+    answered: int = Field(default=0, description="Calls the LLM answered with a usable reply.")
 
     @property
     def total(self) -> int:
@@ -180,6 +184,7 @@ class RoleUsage(BaseModel):
             fallbacks=self.fallbacks + other.fallbacks,
             cache_hits=self.cache_hits + other.cache_hits,
             skipped=self.skipped + other.skipped,
+            answered=self.answered + other.answered,
         )
 
 

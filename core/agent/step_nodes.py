@@ -49,6 +49,7 @@ from core.agent.roles.retrieval import (
 from core.agent.roles.rewriter import rewrite
 from core.agent.roles.web_dates import web_after
 from core.agent.state import ResearchState, StepRecord, StopReason
+from core.retrieval.web_about import about
 
 
 def _budget_deps(state: ResearchState, deps: AgentDeps, node: str) -> tuple[AgentDeps, list]:
@@ -101,9 +102,16 @@ def search_web_node(state: ResearchState, deps: AgentDeps) -> dict:
     after, why = web_after(step, state.get("question", ""), state.get("plan", []),
                            state.get("doc_scope") or [], deps.corpus)
     hits, problem = search_web(work.query, deps, after)
+    found = len(hits)
+    hits, named = about(hits, step.sub_question, deps.corpus.documents)
+    if found and not hits:
+        problem = "; ".join(filter(None, [problem, f"none of the {found} web result(s) "
+                                          f"mentions {' or '.join(named)}"]))
     warnings = warn("search_web", index, problem, "retrieval") if problem else []
     dated = after and not (problem and UNDATED_RETRY in problem)
     filters = {"after": [after], "after_reason": [why]} if dated else {}
+    if named:
+        filters["about"] = named
     emit(HitsRetrieved(node="search_web", step=index, elapsed_ms=clock.ms, tool="web_search",
                        query=work.query, strategy="web", filters=filters,
                        hits=[HitView.from_hit(h) for h in hits],

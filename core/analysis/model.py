@@ -109,6 +109,8 @@ class AnalysisResult(BaseModel):
     figures: list[FigureResult] = Field(default_factory=list, description="The figures "
                                         "combined, in input order (their work and cited "
                                         "inputs).")
+    subjects: list[str] = Field(default_factory=list, description="The company of each "
+                                "figure, as the question names it ('Adobe').")
 
     @property
     def decided(self) -> bool:

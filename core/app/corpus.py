@@ -74,6 +74,8 @@ def _fill_unknown(meta: DocumentMeta, known: dict[str, str]) -> DocumentMeta:
         update["ticker"] = known["ticker"]
     if known.get("company") and meta.company == "unknown":
         update["company"] = known["company"]
+    if known.get("company") and known.get("cik"):  # EDGAR's name for the CIK, kept apart
+        update["edgar_name"] = known["company"]
     return meta.model_copy(update=update) if update else meta
 
 
@@ -225,7 +227,9 @@ class Corpus:
         timings = dict(prepared.timings)
         timings.update({k: v for k, v in clock.timings.items() if k in ("embed", "index")})
         n_facts = None if prepared.facts is None else len(prepared.facts)
-        return IngestReport(meta, added, timings, n_facts=n_facts, warnings=prepared.warnings)
+        stored = self.store.get_document(meta.doc_id) or meta  # its filer's name, checked
+        warnings = prepared.warnings + ([stored.name_conflict] if stored.name_conflict else [])
+        return IngestReport(stored, added, timings, n_facts=n_facts, warnings=warnings)
 
     def ingest_path(self, path: str | Path, **kwargs) -> IngestReport:
         p = Path(path)

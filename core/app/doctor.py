@@ -10,8 +10,13 @@ cache). Each problem is a :class:`Finding` saying what is wrong, what it costs a
   embedded again (no filing is parsed again);
 * the keyword index (BM25, held in memory, built from the registry's chunk texts) out of step
   with the registry (another process corrected a filing's metadata): built again from the
-  registry; chunks the registry cannot read, or has lost, are reported (ingest that filing
-  again);
+  registry; chunk texts the registry has lost (its ``chunks`` table dropped) read again from
+  the kept original when it parses into the very chunks indexed; chunks that cannot be read
+  are reported (ingest that filing again);
+* vectors lost, cut short or unreadable (a segment folder under ``chroma/`` deleted: Chroma
+  still lists the ids), or vectors no document owns: see ``core.app.doctor_stores``;
+* facts lost (the ``facts`` table dropped) or never extracted: read again from the original;
+* a paused run whose checkpoint is gone: its record is marked failed, with the reason;
 * an original no document owns (an ingest killed before its document was stored): deleted;
 * an unreadable run record: moved to ``runs/quarantine/`` (kept, no longer listed as a run);
 * an unreadable checkpoints or cache file: moved aside as ``<name>.corrupt`` (a cache is
@@ -24,39 +29,13 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from core.app import doctor_stores as stores
+from core.app.doctor_findings import Finding, Report
 from core.foundation.config import Settings
 
-
-@dataclass
-class Finding:
-    """One problem of the data folder."""
-
-    what: str  # the piece: "vectors", "original", "run record", "registry", ...
-    problem: str  # one line a user can read
-    repair: str | None = None  # what --repair does; None: nothing can be done here
-    repaired: bool = False
-    _fix: Callable[[], str] | None = field(default=None, repr=False, compare=False)
-
-    def line(self) -> str:
-        tail = ""
-        if self.repaired:
-            tail = f" — repaired: {self.repair}"
-        elif self.repair:
-            tail = f" (--repair: {self.repair})"
-        return f"{self.what}: {self.problem}{tail}"
-
-
-@dataclass
-class Report:
-    findings: list[Finding]
-    checked: list[str]  # what was looked at, for the "all well" line
-
-    @property
-    def ok(self) -> bool:
-        return all(f.repaired for f in self.findings)
+__all__ = ["Finding", "Report", "examine", "repair"]
 
 
 def _sqlite_problem(path: Path) -> str | None:
@@ -149,9 +128,10 @@ def _vectors(store) -> list[Finding]:
     names = {d.doc_id: d.file_name for d in store.documents()}
     n = sum(gaps.values())
 
-    def fix() -> str:
-        done = sum(store.restore_vectors(doc_id) for doc_id in gaps)
-        return f"{done} chunks of {len(gaps)} filing(s) embedded again from the registry"
+    def fix() -> str:  # gaps again: chunks the registry got back meanwhile count too
+        now = store.vector_gaps() or gaps
+        done = sum(store.restore_vectors(doc_id) for doc_id in now)
+        return f"{done} chunks of {len(now)} filing(s) embedded again from the registry"
 
     some = ", ".join(names.get(d, d) for d in list(gaps)[:3]) + (" ..." if len(gaps) > 3 else "")
     return [Finding("vectors", f"{n} chunk(s) of {len(gaps)} filing(s) have no vector ({some}): "
@@ -171,7 +151,7 @@ def _checked_vectors(store) -> list[Finding]:
                         f"read ({first_line(exc)}); see the keyword index line")]
 
 
-def _keyword(store) -> list[Finding]:
+def _keyword(settings: Settings, store) -> list[Finding]:
     from core.store.failures import first_line
 
     names = {d.doc_id: d.file_name for d in store.documents()}
@@ -186,9 +166,7 @@ def _keyword(store) -> list[Finding]:
                                "and hybrid search fail; delete the filing and ingest it again"))
             continue
         if doc.n_chunks > held:
-            out.append(Finding("keyword index", f"{doc.file_name} ({doc.doc_id}) has {held} of "
-                               f"its {doc.n_chunks} chunks in the registry: the others cannot "
-                               "be searched (keyword or vector); ingest the filing again"))
+            out.append(stores.lost_chunks(settings, store, doc, held))
     if unreadable:
         return out
     drift = store.keyword.out_of_step()
@@ -215,9 +193,12 @@ def examine(settings: Settings, open_store: Callable[[], object]) -> Report:
                                 "from a backup or move it aside and ingest the filings again"))
     else:
         store = open_store()
-        findings += _checked_vectors(store) + _keyword(store) + _originals(settings, store)
-        checked += ["registry", "vectors", "keyword index", "originals"]
-    findings += _runs(settings)
+        # keyword index (chunk texts) first: --repair restores them before re-embedding
+        findings += _keyword(settings, store) + _checked_vectors(store)
+        findings += stores.orphan_vectors(store) + stores.facts(settings, store)
+        findings += _originals(settings, store) + stores.names(store)
+        checked += ["registry", "keyword index", "vectors", "facts", "originals"]
+    findings += _runs(settings) + stores.lost_checkpoints(settings)
     checked.append("run records")
     return Report(findings, checked)
 

@@ -124,7 +124,7 @@ class ResearchService:
         ``started_at``: epoch seconds the command started (the CLI's process start): the
         run's clock, and so ``max_wall_s``, counts from it, start-up included
         (``RunRecord.startup_s``); None: from now."""
-        require_question(question)
+        require_question(question, offline=self.deps.llm is None)
         self.refresh_corpus()
         known = {d.doc_id for d in self.deps.corpus.documents}
         unknown = [d for d in doc_ids or [] if d not in known]

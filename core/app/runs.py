@@ -81,26 +81,47 @@ class RunRecord(BaseModel):
 
     @property
     def llm_note(self) -> str:
-        """One sentence on who wrote the answer when an LLM was configured and failed: ""
-        when it answered every request (or none was configured)."""
+        """One sentence on who wrote the answer when an LLM was configured and failed or
+        replied with nothing usable, naming the roles it answered and those that fell back to
+        the offline rule: "" when it answered every call (or none was configured)."""
         a = self.llm
-        if a.never_answered and not self.total_usage.cache_hits:
+        cached = self.total_usage.cache_hits
+        if a.never_answered and not cached:
             why = a.reason or "no run time left"
             verb = "did not answer" if why.startswith(("no reply", "no run time")) else "failed"
             return (f"The LLM {verb} ({why}; {a.failed} request(s) failed, {a.skipped} not "
-                    "sent); the offline engine wrote this answer.")
-        if a.failed:
-            return (f"The LLM answered {a.replies} of {a.replies + a.failed} request(s) "
-                    f"({a.failed} failed: {a.reason}); the offline engine's rules stood in "
-                    "for the rest.")
+                    f"sent); the offline engine wrote this answer.{self._roles()}")
+        if a.never_usable and not cached:
+            return (f"The LLM replied to {a.replies} request(s) but no reply could be used "
+                    f"({a.unusable_reason}); the offline engine wrote this answer."
+                    f"{self._roles()}")
+        if a.failed or a.unusable:
+            why = "; ".join(part for part in (
+                f"{a.failed} failed: {a.reason}" if a.failed else "",
+                f"{a.unusable} call(s) got no usable reply: {a.unusable_reason}"
+                if a.unusable else "") if part)
+            return (f"The LLM answered {a.replies} of {a.replies + a.failed} request(s) ({why}); "
+                    f"the offline engine's rules stood in for the rest.{self._roles()}")
         return ""
+
+    def _roles(self) -> str:
+        """" Answered by the LLM: planner. Offline rule: rewriter (2), distiller." per role."""
+        said = [r for r, u in self.usage.items() if u.answered]
+        fell = [f"{r} ({u.fallbacks})" if u.fallbacks > 1 else r
+                for r, u in self.usage.items() if u.fallbacks]
+        return "".join(f" {head}: {', '.join(names)}." for head, names in (
+            ("Answered by the LLM", said), ("Offline rule", fell)) if names)
 
 
 def answered_by(backend: str, account: LLMAccount, cache_hits: int = 0) -> str:
     """The run's backend label as it ran: the configured model's (``llm:gpt-4o-mini``), or
     ``offline engine (LLM failed: HTTP 500)`` when an LLM was configured and no request got a
     reply (none served from the cache either), so the offline engine answered."""
-    if not backend.startswith("llm:") or not account.never_answered or cache_hits:
+    if not backend.startswith("llm:") or cache_hits:
+        return backend
+    if account.never_usable:
+        return f"offline engine (LLM replies unusable: {account.unusable_reason})"
+    if not account.never_answered:
         return backend
     if not account.reason:
         return "offline engine (LLM not called: no run time left)"

@@ -94,7 +94,7 @@ def run_baseline(question: str, *, settings: Settings, store: Any, embedder: Any
     """One baseline run, saved nowhere (the caller decides); see the module docstring."""
     from core.llm.prompts import fence_evidence, with_safety
 
-    require_question(question)
+    require_question(question, offline=llm is None)
     t0 = time.perf_counter()
     hits = retrieve(question, store, embedder, settings, doc_ids)
     t_retrieve = time.perf_counter()

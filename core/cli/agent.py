@@ -320,11 +320,20 @@ def cmd_runs(args, settings: Settings) -> int:
             return 1
         print(f"deleted run {args.delete}")
         return 0
-    for r in list_runs(settings):
+    from core.app.doctor_stores import paused_without_checkpoint
+
+    runs = list_runs(settings)
+    lost = paused_without_checkpoint(settings, [r.id for r in runs if r.status == "paused"])
+    for r in runs:
         u = r.total_usage
-        print(f"{r.id}  {r.kind:<8} {shown_status(r, settings):<11} {u.calls:>3} calls "
+        status = "lost plan" if r.id in lost else shown_status(r, settings)
+        print(f"{r.id}  {r.kind:<8} {status:<11} {u.calls:>3} calls "
               f"{u.total:>6} tok  "
               f"{r.question[:70]}")
+    if lost:
+        print(f"warning: {len(lost)} run(s) paused at plan review cannot be resumed: their "
+              "checkpoint is gone (`python -m core doctor --repair` marks them failed; ask "
+              "the question again).", file=sys.stderr)
     bad = unreadable_runs(settings)
     if bad:
         print(f"warning: {len(bad)} run record(s) cannot be read and are not listed: "

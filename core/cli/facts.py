@@ -1,9 +1,10 @@
 """``python -m core facts``: list, summarise and rebuild the financial facts of the corpus.
 
 * ``facts`` — facts per document (XBRL / table), or that a document has none extracted yet;
-* ``facts DOC_ID [--metric capex] [--period FY2018] [--source xbrl|table] [--concept ...]
+* ``facts [DOC_ID...] [--metric capex] [--period FY2018] [--source xbrl|table] [--concept ...]
   [--statement cash_flow] [--limit N]`` — one line per fact: label, metric, period, value
-  as printed and in base units, unit, source, page, chunk;
+  as printed and in base units, unit, source, page, chunk (no id but a filter: every
+  document's; an unknown metric is named with the nearest catalogue keys);
 * ``facts --rebuild [DOC_ID...]`` — re-extracts from the kept originals
   (``core.store.files.original_path``) the facts of the documents given, or of every document,
   with progress. Chunks are those stored (the same parse gives the same offsets); no
@@ -13,7 +14,6 @@
 from __future__ import annotations
 
 import re
-import sys
 import time
 
 from core.foundation.config import Settings
@@ -60,11 +60,15 @@ def fact_line(f) -> str:
 
 
 def cmd_facts(args, settings: Settings) -> int:
+    if args.limit < 0:
+        raise AppError(f"--limit must be 0 (every fact) or a positive number (got {args.limit}).")
     if args.rebuild:
         return rebuild(args, settings)
     registry = _registry(settings)
     try:
-        if args.doc_id:
+        filtered = any((args.metric, args.period, args.source, args.concept, args.statement,
+                        args.limit))
+        if args.doc_id or filtered:
             return _list(registry, args)
         return _summary(registry)
     finally:
@@ -95,29 +99,61 @@ def _summary(registry) -> int:
     return 0
 
 
+def check_metric(metric: str | None) -> str | None:
+    """A catalogue key as given, or AppError naming the nearest catalogue keys."""
+    if metric is None:
+        return None
+    import difflib
+
+    from core.metrics import catalog
+
+    cat = catalog()
+    key = metric.strip()
+    if key in cat.metrics:
+        return key
+    named = [m.key for m in cat.metrics.values()
+             if key.lower() in (n.lower() for n in (*m.names, m.label))]
+    near = named or difflib.get_close_matches(key.lower(), sorted(cat.metrics), n=5, cutoff=0.5)
+    hint = f"nearest catalogue names: {', '.join(near)}" if near else \
+        f"catalogue names include {', '.join(sorted(cat.metrics)[:8])}, ..."
+    raise AppError(f"Unknown metric {metric!r}: {hint} (core/metrics/catalog.toml lists them).")
+
+
+def _wanted(registry, args) -> list[str]:
+    """The documents to list: those given (each checked), else every one with facts."""
+    docs = registry.documents()
+    given = list(dict.fromkeys([args.doc_id, *args.more])) if args.doc_id else []
+    unknown = [d for d in given if d not in {doc.doc_id for doc in docs}]
+    if unknown:
+        raise AppError(f"No document {', '.join(unknown)} in the corpus; `python -m core docs` "
+                       "lists the ids.")
+    status = registry.facts_status()
+    for doc_id in given:
+        if doc_id not in status:
+            print(f"No facts extracted for {doc_id} yet: `python -m core facts --rebuild "
+                  f"{doc_id}`.")
+    return [d for d in (given or [doc.doc_id for doc in docs]) if d in status]
+
+
 def _list(registry, args) -> int:
-    if registry.get_document(args.doc_id) is None:
-        print(f"✗ No document {args.doc_id}; `python -m core docs` lists the ids.",
-              file=sys.stderr)
-        return 1
-    if args.doc_id not in registry.facts_status():
-        print("No facts extracted for this document yet: `python -m core facts --rebuild "
-              f"{args.doc_id}`.")
-        return 0
+    metric = check_metric(args.metric)
     year, part = _period(args.period)
-    facts = registry.facts([args.doc_id], metric=args.metric,
+    wanted = _wanted(registry, args)
+    facts = registry.facts(wanted, metric=metric,
                            fiscal_years=[year] if year is not None else None,
-                           concept=args.concept, statement=args.statement)
+                           concept=args.concept, statement=args.statement) if wanted else []
     if part:
         facts = [f for f in facts if f.fiscal_period == part]
     elif year is not None and args.period and args.period.upper().startswith("FY"):
         facts = [f for f in facts if f.fiscal_period in ("FY", "")]
     if args.source:
         facts = [f for f in facts if f.source == args.source]
+    several = len(wanted) > 1
     for f in facts[: args.limit] if args.limit else facts:
-        print(fact_line(f))
+        print((f"{f.doc_id}  " if several else "") + fact_line(f))
     shown = min(len(facts), args.limit) if args.limit else len(facts)
-    print(f"{shown} of {len(facts)} fact(s)")
+    where = f" in {len(wanted)} document(s)" if several or not args.doc_id else ""
+    print(f"{shown} of {len(facts)} fact(s){where}")
     return 0
 
 
@@ -170,8 +206,9 @@ def rebuild(args, settings: Settings) -> int:
 
 def add_facts_parser(sub) -> None:
     s = sub.add_parser("facts", help="financial facts: summary, list one document's, rebuild")
-    s.add_argument("doc_id", nargs="?", help="document id (default: a summary per document)")
-    s.add_argument("more", nargs="*", help="more document ids (with --rebuild)")
+    s.add_argument("doc_id", nargs="?", help="document id (default: a summary per document, "
+                   "or with a filter every document's facts)")
+    s.add_argument("more", nargs="*", help="more document ids")
     s.add_argument("--metric", help="catalogue key, e.g. capex, revenue")
     s.add_argument("--period", help="fiscal period, e.g. FY2018, FY2024-Q1")
     s.add_argument("--source", choices=("xbrl", "table"))

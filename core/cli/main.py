@@ -67,13 +67,20 @@ def cmd_fetch(args, settings: Settings) -> int:
     filings are listed before the corpus (and its model) opens, so an unreachable EDGAR
     fails at once with one line."""
     from core.app.edgar_load import list_filings, load_filings
-    from core.ingest.edgar import parse_years
+    from core.ingest.edgar import EdgarUnreachable, parse_years
 
     years = parse_years(args.years)
     forms = args.form or ["10-K"]
-    found = []
+    found, listed = [], True
     for ticker in args.tickers:
-        filings = list_filings(settings, ticker, forms, years)
+        try:
+            filings = list_filings(settings, ticker, forms, years)
+        except EdgarUnreachable:
+            raise
+        except AppError as exc:  # this company's listing; the others go on
+            print(f"✗ {ticker.upper()}: {exc}", file=sys.stderr)
+            listed = False
+            continue
         span = f" for FY{years[0]}-FY{years[1]}" if years else ""
         head = f"{filings[0].company}, CIK {filings[0].cik}" if filings else "no filings"
         print(f"{ticker.upper()}: {len(filings)} {'/'.join(forms)} filing(s){span} ({head})")
@@ -81,7 +88,7 @@ def cmd_fetch(args, settings: Settings) -> int:
     if args.list or not found:
         for f in found:
             print(f"  {f.label}  {f.archive_url}")
-        return 0 if found or args.list else 1
+        return 0 if listed and (found or args.list) else 1
     corpus = _corpus(settings)
     last = [""]
 
@@ -100,7 +107,10 @@ def cmd_fetch(args, settings: Settings) -> int:
         state = "ingested" if added else "already in the corpus (unchanged)"
         print(f"✓ {m.file_name} [{m.doc_id}] {state}: {m.company} (CIK {m.cik or '-'}, "
               f"{m.ticker or '-'}) {m.form_type} {m.period}; {m.n_chunks} chunks")
-    return 0 if all(item.ok for item in loaded) else 1
+        for warning in dict.fromkeys([*item.report.warnings, m.name_conflict]):
+            if warning:
+                print(f"  warning: {warning}", file=sys.stderr)
+    return 0 if listed and all(item.ok for item in loaded) else 1
 
 
 def _set_fields(pairs: list[str]) -> dict[str, str]:

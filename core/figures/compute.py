@@ -26,7 +26,15 @@ from core.figures.lookup import (
 )
 from core.figures.model import FigureInput, FigureRequest, FigureResult, WorkRow
 from core.figures.quarters import own_quarters
-from core.figures.units import SCALE, amount, default_decimals, display, fits_unit, in_unit
+from core.figures.units import (
+    SCALE,
+    amount,
+    default_decimals,
+    display,
+    fits_unit,
+    half_up,
+    in_unit,
+)
 from core.foundation.types import Fact
 from core.metrics import catalog
 
@@ -186,7 +194,7 @@ def compute(request: FigureRequest, inputs_: list[FigureInput], *,
     except FormulaError as exc:
         result.missing.append(f"cannot compute {request.name}: {exc}")
         return result
-    value = round(in_unit(base, unit), decimals)
+    value = half_up(in_unit(base, unit), decimals)
     shown = display(value, unit, decimals)
     result.value, result.display = value, shown
     if isinstance(node, Ref):

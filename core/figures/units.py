@@ -7,6 +7,9 @@ of 0.654 is stated "65.4%"), plain numbers for ratios and days.
 
 from __future__ import annotations
 
+import math
+from decimal import ROUND_HALF_UP, Context, Decimal
+
 from core.figures.formula import Call, Neg, Node, Num, Ref
 from core.metrics import catalog
 
@@ -88,8 +91,9 @@ def in_unit(value: float, unit: str) -> float:
 
 
 def display(value: float, unit: str, decimals: int) -> str:
-    """``value`` (already in ``unit``) as stated: '$1,234 million', '65.4%', '0.66'."""
-    body = f"{abs(value):,.{max(decimals, 0)}f}"
+    """``value`` (already in ``unit``) as stated: '$1,234 million', '65.4%', '0.66'; a half
+    is rounded away from zero, as statements round ($412.5 million: '$413 million')."""
+    body = _half_up(abs(value), max(decimals, 0))
     sign = "-" if value < 0 and float(body.replace(",", "")) != 0 else ""
     if unit in SCALE:
         word = {"USD": "", "USD thousands": " thousand", "USD millions": " million",
@@ -106,6 +110,20 @@ def display(value: float, unit: str, decimals: int) -> str:
     if unit == "shares":
         return f"{sign}{body} shares"
     return f"{sign}{body}"
+
+
+def half_up(value: float, places: int) -> float:
+    """``value`` to ``places`` decimals, a half away from zero as statements round (412.5 ->
+    413, -2.5 -> -3, where round() gives 412 and -2), read as its shortest decimal form."""
+    return float(_half_up(value, places).replace(",", "")) if math.isfinite(value) else value
+
+
+def _half_up(value: float, places: int) -> str:
+    if not math.isfinite(value):
+        return f"{value:,.{places}f}"
+    exact = Decimal(repr(value)).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP,
+                                          Context(prec=340 + places))
+    return f"{exact:,.{places}f}"
 
 
 def amount(value: float, unit: str = "USD") -> str:

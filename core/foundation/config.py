@@ -8,6 +8,7 @@ tests) construct it. Environment variables use the ``DTR_`` prefix, e.g.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -350,11 +351,18 @@ class SettingsError(AppError):
 def load_settings(**overrides) -> Settings:
     """``Settings()`` for entry points (CLI, app): a bad ``DTR_*`` value raises SettingsError
     with one line per variable naming it and the form it expects, not a pydantic dump."""
+    from pydantic_settings import SettingsError as SourceError
+
     try:
         settings = Settings(**overrides)
     except ValidationError as exc:
         lines = [_setting_problem(err) for err in exc.errors()]
         raise SettingsError("Invalid setting(s): " + "; ".join(lines)) from None
+    except SourceError as exc:  # a value a complex field cannot parse (not JSON)
+        field = re.search(r'field "(\w+)"', str(exc))
+        name = f"DTR_{field.group(1).upper()}" if field else "a DTR_* variable"
+        raise SettingsError(f"Invalid setting: {name} could not be parsed: write it as JSON "
+                            "(a list or an object, as the README shows).") from None
     _check_data_dir(settings.data_dir)
     return settings
 

@@ -5,11 +5,26 @@ class AppError(Exception):
     """Base class: the message says what went wrong and what to do about it."""
 
 
-def require_question(question: str | None) -> str:
-    """``question`` stripped; AppError when nothing is asked (checked before any work)."""
+def require_question(question: str | None, *, offline: bool = False) -> str:
+    """``question`` stripped; AppError when nothing is asked (checked before any work), or,
+    ``offline`` (no LLM: the offline engine's English rules answer), when it is not
+    written in a Latin script (``latin_share``)."""
     if not question or not question.strip():
         raise AppError("The question is empty: type what you want to find out.")
+    if offline and latin_share(question) < 0.5:
+        raise AppError("The offline engine reads questions written in English (its rules "
+                       "match English words): ask in English, or configure an LLM "
+                       "(DTR_LLM_BASE_URL, DTR_LLM_MODEL) to ask in other languages.")
     return question.strip()
+
+
+def latin_share(text: str) -> float:
+    """Of the letters in ``text``, the share in the Latin script (1.0 when it has none:
+    "2023?" is not a question in another language)."""
+    letters = [c for c in text if c.isalpha()]
+    if not letters:
+        return 1.0
+    return sum(1 for c in letters if ord(c) < 0x250) / len(letters)
 
 
 class IngestError(AppError):

@@ -75,22 +75,35 @@ class SentenceEmbedder:
         return vecs / norms
 
 
-def cpu_has_native_bf16() -> bool:
-    """True when the CPU computes bfloat16 natively (AVX512-BF16 or AMX)."""
+CPUINFO = Path("/proc/cpuinfo")
+NATIVE_BF16_FLAGS = frozenset({"avx512_bf16", "amx_bf16"})
+
+
+def cpu_flags(cpuinfo: Path | None = None) -> frozenset[str]:
+    """The CPU's feature flags as ``cpuinfo`` (default ``CPUINFO``, Linux's /proc/cpuinfo)
+    lists them; empty when it cannot be read (another OS, a sandbox)."""
     try:
-        with open("/proc/cpuinfo", encoding="ascii", errors="ignore") as fh:
+        with open(cpuinfo or CPUINFO, encoding="ascii", errors="ignore") as fh:
             for line in fh:
                 if line.startswith("flags"):
-                    flags = set(line.split(":", 1)[1].split())
-                    return bool(flags & {"avx512_bf16", "amx_bf16"})
+                    return frozenset(line.split(":", 1)[1].split())
     except OSError:
         pass
-    return False
+    return frozenset()
 
 
-def resolve_dtype(setting: str) -> str:
+def cpu_has_native_bf16(cpuinfo: Path | None = None) -> bool:
+    """True when the CPU computes bfloat16 natively (AVX512-BF16 or AMX)."""
+    return bool(cpu_flags(cpuinfo) & NATIVE_BF16_FLAGS)
+
+
+def resolve_dtype(setting: str, native_bf16: bool | None = None) -> str:
+    """The torch precision ``setting`` means here: 'auto' is bfloat16 where the CPU computes it
+    natively (``native_bf16``, read from the CPU when None), else float32."""
     if setting == "auto":
-        return "bfloat16" if cpu_has_native_bf16() else "float32"
+        if native_bf16 is None:
+            native_bf16 = cpu_has_native_bf16()
+        return "bfloat16" if native_bf16 else "float32"
     return setting
 
 
@@ -195,15 +208,24 @@ def _load(settings: Settings, backend: str, dtype: str, max_tokens: int) -> Embe
     return SentenceEmbedder(ref, settings.embed_batch_size, dtype, max_tokens)
 
 
+def resolve(settings: Settings, backend: str | None = None, dtype: str | None = None,
+            max_tokens: int | None = None) -> tuple[str, str, int]:
+    """``(backend, dtype, max_tokens)`` the settings choose on this machine (each argument
+    given overrides the settings' choice); ``identity(model, *resolve(settings))`` is the name
+    a new corpus is recorded under. Only torch's precision depends on the CPU."""
+    backend = backend or resolve_backend(settings.embedding_backend, settings.embedding_model)
+    dtype = dtype or (resolve_dtype(settings.embedding_dtype) if backend == "torch"
+                      else "float32")
+    tokens = resolve_max_tokens(settings) if max_tokens is None else max_tokens
+    return backend, dtype, tokens
+
+
 def get_embedder(settings: Settings, backend: str | None = None,
                  dtype: str | None = None, max_tokens: int | None = None) -> Embedder:
     """The process-wide embedder for these settings (loaded on first use); ``backend``,
     ``dtype`` and ``max_tokens`` override the settings' choice (a corpus indexed by another
     backend or length)."""
-    backend = backend or resolve_backend(settings.embedding_backend, settings.embedding_model)
-    dtype = dtype or (resolve_dtype(settings.embedding_dtype) if backend == "torch"
-                      else "float32")
-    tokens = resolve_max_tokens(settings) if max_tokens is None else max_tokens
+    backend, dtype, tokens = resolve(settings, backend, dtype, max_tokens)
     key = (settings.embedding_model, settings.embed_batch_size, backend, dtype, tokens,
            str(model_cache_dir(settings)))
     with _CACHE_LOCK:
@@ -220,12 +242,42 @@ def is_model_embedder(embedder: object) -> bool:
 
 
 def embedder_for_corpus(settings: Settings, recorded: str) -> Embedder | None:
-    """With ``embedding_backend='auto'``, the embedder of the same model that indexed a corpus
-    recorded as ``recorded`` (its queries must be encoded the same way); None when the setting
-    names a backend, or ``recorded`` is another model."""
+    """The embedder of the same model that indexed a corpus recorded as ``recorded`` (its
+    queries must be encoded the same way), when the settings leave the choice open: with
+    ``embedding_backend='auto'`` any backend; with ``torch`` and ``embedding_dtype='auto'``
+    the corpus's torch precision (a corpus embedded in float32 on a CPU without bfloat16 opens
+    on one with it). None when the settings name what differs, or ``recorded`` is another
+    model."""
     model_ref, backend, dtype, max_tokens = parse_identity(recorded)
-    if settings.embedding_backend != "auto" or model_ref != settings.embedding_model:
+    if model_ref != settings.embedding_model:
+        return None
+    if settings.embedding_backend == "torch" and backend == "torch" \
+            and settings.embedding_dtype == "auto" and max_tokens == resolve_max_tokens(settings):
+        return get_embedder(settings, "torch", dtype, max_tokens)
+    if settings.embedding_backend != "auto":
         return None
     if backend != "torch" and not onnx_available():
         return None
     return get_embedder(settings, backend, dtype, max_tokens)
+
+
+_SETTING = {"backend": "DTR_EMBEDDING_BACKEND", "precision": "DTR_EMBEDDING_DTYPE",
+            "token length": "DTR_EMBEDDING_MAX_TOKENS", "model": "DTR_EMBEDDING_MODEL"}
+
+
+def identity_difference(recorded: str, current: str) -> str:
+    """What differs between two embedder identities, with the setting that pins each part:
+    "precision: the corpus float32, these settings bfloat16 (DTR_EMBEDDING_DTYPE=float32
+    opens it)". '' when they are the same."""
+    (m0, b0, d0, t0), (m1, b1, d1, t1) = parse_identity(recorded), parse_identity(current)
+    value = {"model": m0, "backend": b0, "precision": d0, "token length": str(t0 or "the "
+             "model's own")}
+    parts = []
+    for what, a, b in (("model", m0, m1), ("backend", b0, b1), ("precision", d0, d1),
+                       ("token length", t0, t1)):
+        if a != b:
+            pin = value[what] if what != "token length" else str(t0)
+            now = b or "the model's own"
+            parts.append(f"{what}: the corpus {value[what]}, these settings {now} "
+                         f"({_SETTING[what]}={pin} opens it)")
+    return "; ".join(parts)

@@ -72,6 +72,11 @@ class DocumentMeta(BaseModel):
         default_factory=list, description="Former company names the filing states."
     )
     period_end: str = Field(default="", description="Period end date, ISO YYYY-MM-DD.")
+    edgar_name: str = Field(default="", description="EDGAR's name for the filer's CIK, for a "
+                            "filing fetched from EDGAR ('' otherwise).")
+    name_conflict: str = Field(default="", description="Read, never stored: why the name this "
+                               "filing prints disagrees with EDGAR's name for its CIK or with "
+                               "the company's other filings ('' when it agrees).")
     corrected: list[str] = Field(
         default_factory=list,
         description="Fields a user corrected by hand ('company', 'form_type', 'period', "

@@ -169,12 +169,14 @@ class Edgar:
         symbol = ", ".join(sub.get("tickers") or []) or \
             (ticker.strip().upper() if not normal_cik(ticker) else "")
         fy_end = str(sub.get("fiscalYearEnd") or "")
-        pages = [sub.get("filings", {}).get("recent", {})]
-        for extra in sub.get("filings", {}).get("files", []):
+        url = f"{self.data}/submissions/CIK{cik}.json"
+        pages = [_part(url, sub, "filings.recent")]
+        for extra in _files(url, sub):
             upto = str(extra.get("filingTo", ""))[:4]
             if years and upto.isdigit() and int(upto) < years[0]:
                 continue
-            pages.append(self._json(f"{self.data}/submissions/{extra['name']}"))
+            more = f"{self.data}/submissions/{extra['name']}"
+            pages.append(_part(more, self._json(more), ""))
         wanted = {f.strip().upper() for f in forms}
         out: list[EdgarFiling] = []
         for page in pages:
@@ -200,6 +202,40 @@ class Edgar:
         """The primary document's bytes and its (safe) file name."""
         data, _ = self.get(filing.archive_url)
         return data, safe_file_name(filing.primary_document)
+
+
+def malformed(url: str, what: str) -> FetchError:
+    """One line naming the host and what of its reply was malformed."""
+    from urllib.parse import urlparse
+
+    part = urlparse(url)
+    return FetchError(f"{part.hostname or url} sent a malformed submissions file "
+                      f"({part.path.rsplit('/', 1)[-1]}): {what}; is it EDGAR? Nothing was "
+                      "ingested for this company.")
+
+
+def _part(url: str, sub: dict, path: str) -> dict:
+    """The object at dotted ``path`` of a submissions reply ("" : the reply itself)."""
+    found: object = sub
+    keys = [k for k in path.split(".") if k]
+    for n, key in enumerate(keys, start=1):
+        found = found.get(key, {}) if isinstance(found, dict) else None
+        if not isinstance(found, dict):
+            raise malformed(url, f"'{'.'.join(keys[:n])}' is not an object")
+    return found
+
+
+def _files(url: str, sub: dict) -> list[dict]:
+    """``filings.files``: the files holding older filings, each with its ``name``."""
+    files = _part(url, sub, "filings").get("files", [])
+    if not isinstance(files, list):
+        raise malformed(url, "'filings.files' is not a list")
+    for n, extra in enumerate(files):
+        name = extra.get("name") if isinstance(extra, dict) else None
+        if not isinstance(name, str) or not name.strip() or "/" in name or ".." in name:
+            raise malformed(url, f"filings.files[{n}] names no file of older filings "
+                            f"(got {str(extra)[:60]!r})")
+    return files
 
 
 def _rows(page: dict) -> list[dict[str, str]]:

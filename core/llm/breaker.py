@@ -88,6 +88,11 @@ class LLMGuard:
     """Requests that got no reply (HTTP error, timeout, ...) since the last ``take_account``."""
     reason: str = ""
     """The last failure in a few words ("HTTP 500", "no reply within 19.5 s")."""
+    usable: int = 0
+    """Role calls answered with a usable reply since the last ``take_account``."""
+    unusable: int = 0
+    """Role calls whose replies were all unusable (prose, wrong schema), ditto."""
+    unusable_reason: str = ""
 
     @property
     def is_open(self) -> bool:
@@ -121,11 +126,20 @@ class LLMGuard:
         self.failed += 1
         self.reason = short_reason(kind, message)
 
+    def used(self, ok: bool, why: str = "") -> None:
+        """Count one role call whose reply was usable (``ok``) or not (``why``)."""
+        if ok:
+            self.usable += 1
+        else:
+            self.unusable += 1
+            self.unusable_reason = why
+
     def take_account(self) -> LLMAccount:
         """The account since the last call (then zeroed; the breaker and deadline stay)."""
         out = LLMAccount(replies=self.replies, failed=self.failed, skipped=self.skipped,
-                         reason=self.reason)
-        self.replies = self.failed = self.skipped = 0
+                         reason=self.reason, usable=self.usable, unusable=self.unusable,
+                         unusable_reason=self.unusable_reason)
+        self.replies = self.failed = self.skipped = self.usable = self.unusable = 0
         return out
 
     def record(self, kind: str, message: str) -> bool:

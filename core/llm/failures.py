@@ -9,6 +9,7 @@ every run record's path, including runs and commands that never call an LLM.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -107,6 +108,11 @@ def classify(exc: BaseException, settings: Settings,
             return Failure("server", True, f"Server error from {where} (HTTP {status}): {detail}")
         return Failure("bad_request", False, f"Request rejected by {where} (HTTP {status}): "
                        f"{detail} (try DTR_LLM_STRUCTURED_METHOD=json_mode or function_calling).")
+    if isinstance(exc, json.JSONDecodeError):
+        msg = (f"{where} replied with a body that is not JSON, so not the OpenAI chat-completion "
+               f"format ({exc.msg} at character {exc.pos}): check the base URL (it usually ends "
+               "with /v1) and that the server is an OpenAI-compatible endpoint.")
+        return Failure("garbage", True, msg)
     if _is_garbage(exc):
         msg = (f"{where} did not answer like an OpenAI-compatible chat API (the reply was not "
                "a chat completion, e.g. an HTML page): check the base URL (it usually ends "
@@ -126,7 +132,20 @@ def _is_garbage(exc: BaseException) -> bool:
         return True  # langchain-openai: parse() gave a str (non-JSON body)
     if isinstance(exc, AttributeError | TypeError | KeyError) and "choices" in text:
         return True  # older langchain-openai: "'str' object has no attribute 'choices'"
+    if isinstance(exc, AttributeError | TypeError | KeyError | IndexError) and _in_client(exc):
+        return True  # e.g. '"choices": null' -> TypeError inside langchain-openai's parsing
     return isinstance(exc, ValueError) and "null value for `choices`" in text
+
+
+def _in_client(exc: BaseException) -> bool:
+    """Whether ``exc`` was raised inside the OpenAI client or langchain-openai (reading a
+    reply of the wrong shape), not in our own code."""
+    tb = exc.__traceback__
+    last = ""
+    while tb is not None:
+        last = tb.tb_frame.f_code.co_filename
+        tb = tb.tb_next
+    return "langchain_openai" in last or "/openai/" in last
 
 
 def describe(exc: BaseException, settings: Settings,

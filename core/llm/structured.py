@@ -229,6 +229,7 @@ def call_structured(
         # silently drop list items; so the raw text always goes through our stricter repair.
         try:
             value = parse_model(raw, schema)
+            guard.used(True)
             return StructuredResult(value, usage, attempt, raw, not _is_json(raw), method)
         except RepairError as exc:
             cut = raw_msg.response_metadata.get("finish_reason") == "length"
@@ -238,6 +239,7 @@ def call_structured(
             convo = [*base, AIMessage(content=raw[:4000]), _retry_prompt(exc, attempt)]
     if kind == "output":
         guard.record("output", last)
+        guard.used(False, last.removeprefix("unusable reply: "))
     message = redact(
         f"{role}: no usable {schema.__name__} from the LLM after {attempt} attempt(s): {last}",
         settings,

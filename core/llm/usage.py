@@ -68,11 +68,26 @@ class LLMAccount(BaseModel):
     skipped: int = Field(default=0, ge=0, description="Calls not sent: the breaker was open "
                          "or no run time was left.")
     reason: str = Field(default="", description='The last failure in a few words ("HTTP 500").')
+    usable: int = Field(default=0, ge=0, description="Role calls a reply of the endpoint "
+                        "answered (a value the role used).")
+    unusable: int = Field(default=0, ge=0, description="Role calls the endpoint replied to "
+                          "with nothing usable (prose, wrong schema) after their retries: "
+                          "the offline rule answered them.")
+    unusable_reason: str = Field(default="", description="Why the last unusable reply could "
+                                 "not be used, in a few words.")
 
     def __add__(self, other: LLMAccount) -> LLMAccount:
         return LLMAccount(replies=self.replies + other.replies, failed=self.failed + other.failed,
                           skipped=self.skipped + other.skipped,
-                          reason=other.reason or self.reason)
+                          reason=other.reason or self.reason,
+                          usable=self.usable + other.usable,
+                          unusable=self.unusable + other.unusable,
+                          unusable_reason=other.unusable_reason or self.unusable_reason)
+
+    @property
+    def never_usable(self) -> bool:
+        """The endpoint replied, but no reply was usable: the offline rules answered."""
+        return self.replies > 0 and self.usable == 0 and self.unusable > 0
 
     @property
     def never_answered(self) -> bool:

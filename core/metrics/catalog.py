@@ -261,7 +261,10 @@ def _name_key(text: str) -> str:
 
 
 def _name_rx(name: str) -> str:
-    return re.escape(name).replace(r"\ ", r"\s+")
+    """A name as a pattern: any run of spaces between its words, and its plural ("operating
+    margins", "free cash flows") for a name ending in a letter other than s or y."""
+    plural = "s?" if name[-1:].isalpha() and name[-1] not in "sy" else ""
+    return re.escape(name).replace(r"\ ", r"\s+") + plural
 
 
 @lru_cache(maxsize=4)

@@ -71,6 +71,8 @@ def aliases_for(company: str, file_name: str = "", ticker: str = "",
             continue
         single = len(words) == 1 and words[0].isalpha()
         out.add(Alias("".join(words), "word" if single else "name"))
+        if "and" in words[1:-1]:  # "Procter & Gamble": written with "&", squashed without it
+            out.add(Alias("".join(w for w in words if w != "and"), "name"))
         first = distinctive[0]
         if len(words) > 1 and len(first) >= 3 and first not in _GENERIC_FIRST:
             out.add(Alias(first, "word"))

@@ -173,6 +173,14 @@ class Retriever:
                             + ("these results are keyword-only. " if len(rankings) > 1 else "")
                             + "Run `python -m core doctor --repair` to embed the stored chunks "
                             "again.")
+        elif "vector" in rankings and (missing := self.store.vectors_missing()):
+            warnings.append(f"The vector index has lost the vectors of {missing} of "
+                            f"{len(documents)} filing(s) (was a folder under chroma/ deleted?): "
+                            "vector results leave their chunks out"
+                            + ("; keyword search still covers them. " if len(rankings) > 1
+                               else ". ")
+                            + "Run `python -m core doctor --repair` to embed the stored chunks "
+                            "again.")
 
         hits = self._candidates(rankings, documents)
         rq = (rerank_query or "").strip() or query

@@ -247,7 +247,7 @@ def match_companies(question: str, documents: list[DocumentMeta]
             # A word that begins a file name's company part: "MGM" also names
             # "MGMRESORTS_2022Q4_EARNINGS.pdf", whose cover names nobody.
             docs += [d for k, v in prefixes if k.startswith(key) and k != key
-                     for s, d in v if s == "file"]
+                     for s, d in v if s == "file" and d.company in ("", "unknown")]
         if docs:
             named = list(dict.fromkeys(group_of[d.doc_id].key for d in docs))
             ids = [i for g in groups if g.key in named for i in g.doc_ids]

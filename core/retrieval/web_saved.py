@@ -109,7 +109,9 @@ def add_saved_page(settings: Settings, *, data: bytes, file_name: str, url: str,
     snapshot already holds."""
     url = _check_url(url)
     if len(data) > settings.max_file_bytes:
-        raise IngestError(f"{file_name} is larger than {settings.max_file_mb:g} MB.")
+        raise IngestError(f"{file_name} is {len(data) / 1024 / 1024:.1f} MiB, over the "
+                          f"{settings.max_file_mb:g} MiB limit (raise DTR_MAX_FILE_MB to "
+                          "accept it).")
     text = _page_text(data, file_name)
     if len(text.split()) < MIN_WORDS:
         raise IngestError(f"{file_name} holds fewer than {MIN_WORDS} words of text.")

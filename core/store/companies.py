@@ -7,9 +7,13 @@ suffixes are dropped ("NVIDIA CORPORATION" on a 10-Q PDF joins the 10-K whose de
 grouped by that name alone. Two filers with different CIKs are never merged, whatever their
 names.
 
-The canonical name of a group is a name corrected by hand (the latest correction), else the
-name printed by the group's most recent filing (latest period end, then latest ingest): a
-renamed company is shown under its new name and found by the old one too. Documents whose
+The canonical name of a group is a name corrected by hand (the latest correction), else
+EDGAR's name for the CIK (kept with each fetched filing), else the name printed by the
+group's most recent filing (latest period end, then latest ingest) among the filings whose
+names agree: a renamed company (its filing states the former name) is shown under its new
+name and found by the old one too, but one filing printing a name no other filing of the CIK
+prints never renames them; it is flagged instead (``DocumentMeta.name_conflict``, read in the
+ingest result, the Library and ``doctor``). Documents whose
 printed name differs keep it in ``printed_name`` (an alias for the scope resolver).
 """
 
@@ -57,13 +61,59 @@ def _group_keys(docs: list[DocumentMeta]) -> dict[str, str]:
     return out
 
 
+def _latest(docs: list[DocumentMeta]) -> DocumentMeta:
+    return max(docs, key=lambda d: (d.period_end or "", d.ingested_at or ""))
+
+
+def _known_keys(members: list[DocumentMeta]) -> set[str]:
+    """Name keys the group vouches for: every former name a filing states."""
+    return {name_key(n) for d in members for n in d.former_names if name_key(n)}
+
+
+def _disagrees(doc: DocumentMeta, members: list[DocumentMeta]) -> bool:
+    """Whether ``doc``'s printed name is one no other filing of its filer prints or names
+    as a former name (a rename states its former name: that is agreement)."""
+    key = name_key(doc.company)
+    others = [d for d in members if d.doc_id != doc.doc_id and d.company != "unknown"]
+    if not key or not others or "company" in doc.corrected:
+        return False
+    keys = {name_key(d.company) for d in others} | _known_keys(members)
+    return key not in keys and not ({name_key(n) for n in doc.former_names} &
+                                    {name_key(d.company) for d in others})
+
+
 def _canonical(members: list[DocumentMeta]) -> str:
+    """A hand correction, else EDGAR's name for the CIK, else the latest filing's printed
+    name among those that agree with the others (one filing never renames the rest)."""
     corrected = [d for d in members if "company" in d.corrected and d.company != "unknown"]
-    pool = corrected or [d for d in members if d.company != "unknown"]
+    if corrected:
+        return _latest(corrected).company
+    fetched = [d for d in members if d.edgar_name]
+    if fetched:
+        return _latest(fetched).edgar_name
+    pool = [d for d in members if d.company != "unknown"]
     if not pool:
         return "unknown"
-    best = max(pool, key=lambda d: (d.period_end or "", d.ingested_at or ""))
-    return best.company
+    agreeing = [d for d in pool if not _disagrees(d, members)]
+    if not agreeing:  # no two filings agree: the first one ingested keeps naming the filer
+        return pool[0].company
+    return _latest(agreeing).company
+
+
+def _conflict(doc: DocumentMeta, canonical: str, members: list[DocumentMeta]) -> str:
+    """Why ``doc``'s printed name disagrees with its filer's, or ""."""
+    key = name_key(doc.company)
+    if not key or doc.company == "unknown" or "company" in doc.corrected:
+        return ""
+    if key == name_key(canonical) or key in _known_keys(members) or \
+            name_key(canonical) in {name_key(n) for n in doc.former_names}:
+        return ""
+    cik = f"CIK {doc.cik}" if doc.cik else "its filer"
+    whose = (f"EDGAR's name for {cik}, {canonical!r}" if doc.edgar_name or any(
+        d.edgar_name for d in members) else f"the name of {cik}'s other filings, {canonical!r}")
+    return (f"{doc.file_name} prints the company name {doc.company!r}, which disagrees with "
+            f"{whose}: it is shown under {canonical!r}; if the filing is right, correct it "
+            f"with `python -m core docs --set {doc.doc_id} company=...`")
 
 
 def companies(docs: list[DocumentMeta]) -> list[Company]:
@@ -92,14 +142,19 @@ def with_identity(docs: list[DocumentMeta]) -> list[DocumentMeta]:
     it prints kept in ``printed_name`` when it differs); same order, same objects when
     nothing changes."""
     renamed: dict[str, str] = {}
+    members: dict[str, list[DocumentMeta]] = {}
+    by_id = {d.doc_id: d for d in docs}
     for company in companies(docs):
         for doc_id in company.doc_ids:
             renamed[doc_id] = company.name
+            members[doc_id] = [by_id[i] for i in company.doc_ids]
     out = []
     for d in docs:
         name = renamed.get(d.doc_id, d.company)
         printed = d.printed_name or d.company
-        if name != d.company:
-            d = d.model_copy(update={"company": name, "printed_name": printed})
+        conflict = _conflict(d, name, members.get(d.doc_id, [d]))
+        if name != d.company or conflict:
+            d = d.model_copy(update={"company": name, "printed_name": printed if name !=
+                                     printed else "", "name_conflict": conflict})
         out.append(d)
     return out

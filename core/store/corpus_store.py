@@ -43,7 +43,8 @@ from core.store.index_text import index_text, tag_statements, vector_text
 from core.store.keyword import KeywordIndex, TextOf
 from core.store.registry_api import Registry
 from core.store.storage import storage_for
-from core.store.vectors import EmbedderMismatch, VectorIndex
+from core.store.vector_health import VectorHealth
+from core.store.vectors import EmbedderMismatch, VectorIndex, lost_vector
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +90,7 @@ class CorpusStore:
         self.keyword = KeywordIndex(self.registry, text_of=keyword_text or index_text)
         self._sections: tuple[list[str], dict[str, list[str]]] | None = None
         self._generation = Generation(self.registry.generation())
+        self._health = VectorHealth()
         self._purge_pending()
 
     # --- writes -----------------------------------------------------------
@@ -184,13 +186,19 @@ class CorpusStore:
         """Ready chunks exist but the vector store holds none (cheap: two counts)."""
         return bool(self.registry.ready_ids()) and self._fresh(self.vectors.count) == 0
 
+    def vectors_missing(self) -> int:
+        """How many ready filings have chunks whose vector cannot be read (a few chunks of
+        each probed, once per corpus generation: ``core.store.vector_health``)."""
+        return self._health.missing(self)
+
     def vector_gaps(self) -> dict[str, int]:
-        """doc_id -> how many of the document's chunks have no stored vector (ready
-        documents with at least one missing; the vector store lost or cut short)."""
+        """doc_id -> how many of the document's chunks have no readable vector (ready
+        documents with at least one missing; the vector store lost, cut short, or its
+        segment folder deleted)."""
         gaps = {}
         for doc in self.registry.documents():
             ids = [c.chunk_id for c in self.registry.chunks(doc.doc_id)]
-            missing = len(ids) - len(self._fresh(self.vectors.present, ids))
+            missing = len(ids) - len(self._fresh(self.vectors.readable, ids))
             if missing:
                 gaps[doc.doc_id] = missing
         return gaps
@@ -209,6 +217,7 @@ class CorpusStore:
             self.vectors.add(chunks, vectors)
             self._generation.wrote(self.registry.mark_ready(doc_id))
         self.doc_vectors = DocVectors(self.vectors)
+        self._health = VectorHealth()
         return len(chunks)
 
     def _rollback(self, doc_id: str) -> bool:
@@ -331,7 +340,12 @@ class CorpusStore:
           ``ids=`` subset;
         * before the keyword index is first built: Chroma's ``where`` on the ready doc ids.
         """
-        return self._fresh(self._vector_search, vector, k, doc_ids, sections)
+        try:
+            return self._fresh(self._vector_search, vector, k, doc_ids, sections)
+        except Exception as exc:
+            if lost_vector(exc) and self.vectors_missing():
+                return []  # the retriever says the vectors are missing
+            raise
 
     def _vector_search(self, vector, k, doc_ids, sections) -> list[tuple[str, float]]:
         if k <= 0:

@@ -102,6 +102,8 @@ def stored_json(meta: DocumentMeta) -> str:
     gave it."""
     if meta.printed_name:
         meta = meta.model_copy(update={"company": meta.printed_name, "printed_name": ""})
+    if meta.name_conflict:
+        meta = meta.model_copy(update={"name_conflict": ""})
     return meta.model_dump_json()
 
 
@@ -290,6 +292,16 @@ class SqliteRegistry:
             if fact_rows is not None:
                 self._conn.executemany(facts_table.insert_sql("?"), fact_rows)
                 self._conn.execute(facts_table.count_sql("?"), (meta.doc_id, len(fact_rows)))
+
+    def restore_chunks(self, doc_id: str, chunks: list[Chunk]) -> int:
+        """Write back the chunks of a document that the registry lost (those it still holds
+        are kept as they are); returns the new corpus generation."""
+        rows = [_chunk_row(c) for c in chunks if c.doc_id == doc_id]
+        with self._lock, self._conn:
+            self._conn.executemany(
+                f"INSERT OR IGNORE INTO chunks ({', '.join(_FIELDS)}) "
+                f"VALUES ({', '.join('?' * len(_FIELDS))})", rows)
+            return self._bump()
 
     def write_facts(self, doc_id: str, facts: list[Fact]) -> None:
         """Replace a document's facts (one transaction). Raises StoreError for an unknown

@@ -219,6 +219,17 @@ class PgRegistry:
 
         self._write(fn)
 
+    def restore_chunks(self, doc_id: str, chunks: list[Chunk]) -> int:
+        rows = [_chunk_row(c) for c in chunks if c.doc_id == doc_id]
+
+        def fn(cur):
+            marks = ", ".join(["%s"] * len(_COLS))
+            cur.executemany(f"INSERT INTO chunks ({', '.join(_COLS)}) VALUES ({marks}) "
+                            "ON CONFLICT (chunk_id) DO NOTHING", rows)
+            return self._bump(cur)
+
+        return self._write(fn)
+
     def write_facts(self, doc_id: str, facts: list[Fact]) -> None:
         rows = facts_table.fact_rows(doc_id, facts)
 

@@ -61,6 +61,9 @@ class Registry(Protocol):
                       facts: list[Fact] | None = None) -> None:
         """Insert a document as ``pending`` with its chunks (and facts), one transaction."""
 
+    def restore_chunks(self, doc_id: str, chunks: list[Chunk]) -> int:
+        """Write back chunks the registry lost (held ones kept); returns the generation."""
+
     def write_facts(self, doc_id: str, facts: list[Fact]) -> None:
         """Replace a document's facts (one transaction)."""
 

@@ -159,12 +159,18 @@ class VectorIndex:
             raise StoreError(f"Could not open the Chroma collection '{name}': {exc}") from exc
         meta = self.collection.metadata or {}
         if meta.get("embedder") not in (None, embedder_name) or meta.get("dim") not in (None, dim):
+            from core.foundation.models import identity_difference
+
+            recorded = str(meta.get("embedder"))
+            what = identity_difference(recorded, embedder_name) or (
+                f"dimension: the corpus {meta.get('dim')}, these settings {dim}")
             raise EmbedderMismatch(
-                f"The corpus at {settings.data_dir} was indexed with embedder "
-                f"{meta.get('embedder')!r} (dim {meta.get('dim')}), not {embedder_name!r} "
-                f"(dim {dim}). Use the same embedding model and backend "
-                "(DTR_EMBEDDING_BACKEND=auto follows the corpus) or a new data folder.",
-                recorded=str(meta.get("embedder")),
+                f"The corpus at {settings.data_dir} was embedded by {recorded!r}, not by "
+                f"{embedder_name!r} as these settings would; vectors of two embedders are "
+                f"never mixed. What differs: {what}. Pin the setting named to open it, or "
+                "ingest the filings into a new data folder (DTR_DATA_DIR) to re-embed them "
+                "(DTR_EMBEDDING_BACKEND=auto follows the corpus's backend).",
+                recorded=recorded,
             )
 
     def add(self, chunks: list[Chunk], vectors: np.ndarray) -> None:
@@ -223,15 +229,60 @@ class VectorIndex:
                                                          strict=True)]
 
     def get_vectors(self, ids: list[str]) -> dict[str, np.ndarray]:
-        """Stored vectors by chunk id (missing ids are absent from the result)."""
+        """Stored vectors by chunk id (missing ids are absent from the result, those whose
+        vector the segment lost too)."""
         if not ids:
             return {}
-        res = self.collection.get(ids=list(ids), include=["embeddings"])
+        try:
+            res = self.collection.get(ids=list(ids), include=["embeddings"])
+        except Exception as exc:
+            if not lost_vector(exc):
+                raise
+            ids = sorted(self.readable(list(ids)))
+            if not ids:
+                return {}
+            res = self.collection.get(ids=ids, include=["embeddings"])
         embs = res["embeddings"]
         return {cid: np.asarray(embs[i], dtype=np.float32) for i, cid in enumerate(res["ids"])}
 
     def count(self) -> int:
         return int(self.collection.count())
+
+    def readable(self, ids: list[str]) -> set[str]:
+        """The ids among ``ids`` whose vector can be read. A local collection whose segment
+        folder was lost (``chroma/<uuid>/`` deleted, ``chroma.sqlite3`` kept) still lists
+        every id (``present``) but has the vectors only of what it had not flushed; reading
+        the others fails, so a failing batch is split until each id is known."""
+        found: set[str] = set()
+        for start in range(0, len(ids), self._batch):
+            found |= self._readable(ids[start : start + self._batch])
+        return found
+
+    def _readable(self, ids: list[str]) -> set[str]:
+        if not ids:
+            return set()
+        try:
+            return set(self.collection.get(ids=ids, include=["embeddings"])["ids"])
+        except Exception as exc:
+            if not lost_vector(exc):
+                raise
+            if len(ids) == 1:
+                return set()
+            mid = len(ids) // 2
+            return self._readable(ids[:mid]) | self._readable(ids[mid:])
+
+    def all_ids(self) -> list[str]:
+        """Every chunk id the collection holds (paged)."""
+        out: list[str] = []
+        while True:
+            got = self.collection.get(include=[], limit=self._batch, offset=len(out))["ids"]
+            out.extend(got)
+            if len(got) < self._batch:
+                return out
+
+    def delete_ids(self, ids: list[str]) -> None:
+        for start in range(0, len(ids), self._batch):
+            self.collection.delete(ids=ids[start : start + self._batch])
 
     def present(self, ids: list[str]) -> set[str]:
         """The ids among ``ids`` that have a stored vector."""
@@ -240,6 +291,11 @@ class VectorIndex:
             got = self.collection.get(ids=ids[start : start + self._batch], include=[])
             found.update(got["ids"])
         return found
+
+
+def lost_vector(exc: BaseException) -> bool:
+    """Whether Chroma failed because a listed id has no vector in its segment."""
+    return "Error finding id" in str(exc)
 
 
 def _metadata(chunk: Chunk) -> dict:

@@ -65,6 +65,13 @@ class Behaviour:
                    status=status)
 
     @classmethod
+    def raw(cls, body: str, content_type: str = "application/json",
+            status: int = 200) -> Behaviour:
+        """``body`` sent verbatim under ``content_type`` (a JSON content type with a body that
+        is not JSON, a chat completion of another shape...)."""
+        return cls("raw", content=body, status=status, headers={"content-type": content_type})
+
+    @classmethod
     def hang(cls) -> Behaviour:
         """Never answer (until the server closes): the client's timeout must end the call."""
         return cls.slow(3600)
@@ -147,6 +154,10 @@ class FakeOpenAIServer(ScriptedServer):
         if b.kind == "html":
             return Response(b.status, raw=(b.content or "").encode(),
                             content_type="text/html; charset=utf-8", delay_s=b.delay_s)
+        if b.kind == "raw":
+            return Response(b.status, raw=(b.content or "").encode(),
+                            content_type=b.headers.get("content-type", "application/json"),
+                            delay_s=b.delay_s)
         if b.kind == "error":
             kind = "rate_limit_exceeded" if b.status == 429 else "server_error"
             return Response(b.status, {"error": {"message": b.content, "type": kind,

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from core.agent.common import call_usage
 from core.agent.deps import AgentDeps, CorpusInfo, RoleCall, ask_llm
+from core.agent.roles.analysis_check import verdict_problem
 from core.agent.roles.citations import best_records, number_evidence, renumber, validate_citations
 from core.agent.roles.figure_answer import drop_empty_leads, figure_block, stated_figures
 from core.agent.roles.figure_check import FigureKnowledge, agrees, amounts
@@ -94,6 +95,10 @@ def _lead_with_figure(draft: str, records: list[StepRecord], numbered: dict[int,
     from core.agent.roles.figure_answer import citer, company_of
     from core.figures.statement import figure_sentence
 
+    analysed = [r for r in records if r.analysis is not None and r.analysis.decided
+                and r.analysis.spec.kind in ("compare", "rank", "verdict")]
+    if analysed:
+        return _lead_with_analysis(draft, analysed[0].analysis, numbered)
     ok = [r for _, r in stated_figures(records) if r.ok]
     if not ok:
         return draft
@@ -102,6 +107,20 @@ def _lead_with_figure(draft: str, records: list[StepRecord], numbered: dict[int,
     if any(agrees(v, d, pool) for v, d in amounts(re.sub(r"\[\d+\]", "", first))):
         return draft
     lead = figure_sentence(ok[0], company_of(ok[0], question, deps), citer(numbered))
+    return f"{lead}\n\n{draft}"
+
+
+def _lead_with_analysis(draft: str, result, numbered: dict[int, Evidence]) -> str:
+    """``draft`` opening with the analysis's verdict: its lead goes first when the draft's
+    first sentence does not give the verdict (the winner's name, or the same yes / no)."""
+    from core.agent.roles.analysis_answer import analysis_paragraph
+    from core.agent.roles.figure_answer import citer
+
+    first = re.split(r"(?<=[.!?])\s+", draft.strip(), maxsplit=1)[0]
+    said = first if result.spec.kind != "verdict" else first.split()[0] if first else ""
+    if result.verdict and result.verdict.split(",")[0].strip().lower() in said.lower():
+        return draft
+    lead = analysis_paragraph(result, citer(numbered)).splitlines()[0]
     return f"{lead}\n\n{draft}"
 
 
@@ -130,7 +149,7 @@ def _llm_answer(question: str, records: list[StepRecord], numbered: dict[int, Ev
         _add(out.usage, "selfcheck", check_call)
         if check_call is not None and check_call.warning:
             out.warnings.append(check_call.warning)
-        why = problem(checks)
+        why = verdict_problem(draft, know.analyses) or problem(checks)
         if why is None:
             return draft, list(call.value.not_found), checks, validated.invalid
         if attempt == 1:
@@ -155,8 +174,9 @@ def knowledge(records: list[StepRecord]) -> FigureKnowledge:
         facts = {i.fact.chunk_id for i in r.figure.inputs if i.fact is not None}
         step_metric.update({e: r.figure.request.metric for e in r.evidence_ids
                             if e not in facts and e not in text_ids})
+    analyses = [r.analysis for r in records if r.analysis is not None]
     return FigureKnowledge(results=[r.figure for r in records if r.figure is not None],
-                           step_metric=step_metric)
+                           step_metric=step_metric, analyses=analyses)
 
 
 def _offline_text(question: str, records: list[StepRecord], numbered: dict[int, Evidence],
@@ -165,8 +185,8 @@ def _offline_text(question: str, records: list[StepRecord], numbered: dict[int, 
     """The figures found first (``figure_block``), then the brief of the text steps, then
     the figures not found (first when there is no text step)."""
     block = figure_block(records, numbered, question, deps)
-    text_records = [r for r in records if r.figure is None]
-    if not block.figures:
+    text_records = [r for r in records if r.figure is None and r.analysis is None]
+    if not block.figures and not block.analyses:
         text, not_found = offline_answer(question, records, numbered, stop, corpus)
         return text, not_found, []
     parts, not_found = list(block.lead), list(block.not_found)
@@ -236,5 +256,6 @@ def final_answer(question: str, history: list[StepRecord], evidence: dict[str, E
                         invalid_markers=list(dict.fromkeys(invented + first.invalid)),
                         not_found=not_found,
                         evidence=list(kept.values()), source=source,
-                        checks=_renumber_checks(checks, numbered, kept), figures=figures)
+                        checks=_renumber_checks(checks, numbered, kept), figures=figures,
+                        analyses=[r.analysis for r in records if r.analysis is not None])
     return out

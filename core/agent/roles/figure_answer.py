@@ -31,11 +31,17 @@ def figure_records(records: list[StepRecord]) -> list[StepRecord]:
 
 
 def stated_figures(records: list[StepRecord]) -> list[tuple[StepRecord, FigureResult]]:
-    """``(record, figure)`` for every figure the answer states (see the module docstring)."""
+    """``(record, figure)`` for every figure the answer states (see the module docstring);
+    the figures an analysis combined are stated in it (``analysis_answer``)."""
+    from core.agent.roles.analysis_answer import combined
+
     figs = figure_records(records)
     used = {inp.ref for r in figs if r.tool == "compute" for inp in r.figure.inputs}
+    inside = combined(records)
     out = []
     for rec in figs:
+        if any(rec.figure == f for f in inside):
+            continue
         refs = {inp.ref for inp in rec.figure.inputs}
         if rec.tool == "figure_lookup" and refs and refs <= used:
             continue  # an input of a computed figure: stated in its work
@@ -86,6 +92,8 @@ class FigureText:
     tail: list[str] = field(default_factory=list)
     figures: list[FigureResult] = field(default_factory=list)
     not_found: list[str] = field(default_factory=list)
+    analyses: list = field(default_factory=list)
+    """The analyses stated (``AnalysisResult``), their paragraphs first in ``lead``."""
 
     @property
     def text(self) -> str:
@@ -95,11 +103,15 @@ class FigureText:
 def figure_block(records: list[StepRecord], numbered: dict[int, Evidence], question: str,
                  deps: AgentDeps) -> FigureText:
     """The run's figures as answer text (see the module docstring and ``FigureText``)."""
+    from core.agent.roles.analysis_answer import analysis_records, analysis_text
+
     out = FigureText()
     stated = stated_figures(records)
+    cite = citer(numbered)
+    out.lead = analysis_text(records, cite)
+    out.analyses = [r.analysis for r in analysis_records(records)]
     if not stated:
         return out
-    cite = citer(numbered)
     n_of = {ev.id: n for n, ev in numbered.items()}
     for _, result in stated:
         text, missing = figure_paragraph(result, company_of(result, question, deps), cite)

@@ -32,6 +32,7 @@ _AMOUNT = re.compile(r"(?<![\w.])([-−(]?)([$€£]?)\s?(\d{1,3}(?:,\d{3})+(?:\
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _QUOTED_ROW = re.compile(r"\(table row:.*\)", re.S)
 _PAGE = re.compile(r"\bpp?\.\s*\d+(?:\s*[-–]\s*\d+)?")
+_ISO_DATE = re.compile(r"\b(?:19|20)\d\d-[01]\d-[0-3]\d\b")  # a period's end: a date, no figure
 
 
 @dataclass
@@ -41,6 +42,12 @@ class FigureKnowledge:
     results: list[FigureResult] = field(default_factory=list)
     step_metric: dict[str, str] = field(default_factory=dict)
     """Evidence id -> the metric its figure step asked (for that step's weak lines)."""
+    analyses: list = field(default_factory=list)
+    """The run's analyses (``AnalysisResult``): their figures, thresholds and verdicts."""
+
+    def given(self) -> list[float]:
+        """Numbers an analysis states that no fact holds: a verdict's threshold."""
+        return [a.spec.threshold for a in self.analyses if a.spec.threshold is not None]
 
     def metrics(self) -> set[str]:
         out = {r.request.metric for r in self.results if r.request.metric}
@@ -117,10 +124,10 @@ def _period_year(period: str) -> int | None:
 
 
 def amounts(text: str) -> list[tuple[float, int]]:
-    """``(value, decimals)`` of the amounts in ``text``; bare years and page references
-    ("p. 50") are left out."""
+    """``(value, decimals)`` of the amounts in ``text``; bare years, ISO dates and page
+    references ("p. 50") are left out."""
     out = []
-    text = _PAGE.sub(" ", text)
+    text = _ISO_DATE.sub(" ", _PAGE.sub(" ", text))
     for sign, cur, raw in _AMOUNT.findall(text):
         if not cur and not sign and "," not in raw and "." not in raw and _YEAR.fullmatch(raw):
             continue
@@ -196,6 +203,7 @@ def figure_verdict(sentence: str, marks: list[int], numbered: dict[int, Evidence
         return None
     years = {p.year for p in question_periods(plain)[0]}
     pool = [v for m in metrics for v in know.fact_values(m, years) + know.computed(m)]
+    pool += know.given()
     for r in results:
         pool += know.stated(r, years)
     wrong = [v for v, d in stated if not agrees(v, d, pool)]
@@ -233,4 +241,6 @@ def check_figures(checks: list[SentenceCheck], numbered: dict[int, Evidence],
             out.append(c)
         else:
             out.append(rule)
-    return out
+    from core.agent.roles.analysis_check import check_analyses
+
+    return check_analyses(out, know.analyses)

@@ -29,6 +29,7 @@ from core.agent.deps import AgentDeps
 from core.agent.roles.figure_catalog import formula_refs, metric_label
 from core.agent.roles.plan_rules import split_clauses
 from core.agent.state import PlanStep
+from core.analysis.question import AnalysisPlan
 from core.figures.model import FigureRequest
 from core.retrieval.scope import match_companies
 
@@ -64,6 +65,9 @@ class FigurePart:
     clauses: list[int] = field(default_factory=list)
     text: str = ""
     """The words the request was read from (its steps ask them again when they run)."""
+    analysis: AnalysisPlan | None = None
+    """An analysis of several figures (compare, rank, a verdict), planned by
+    ``analysis_plan``; ``request`` is then its first figure."""
 
 
 @dataclass
@@ -113,6 +117,15 @@ def split_question(question: str, deps: AgentDeps, scope: list[str]) -> FigureSp
     clauses = split_clauses(question) or [question.strip()]
     out = FigureSplit(clauses=clauses, text=list(range(len(clauses))))
     if deps.facts is None or deps.corpus.fact_counts is None:
+        return out
+    from core.agent.roles.analysis_plan import analysis_part, plan_doc_ids
+
+    analysis = analysis_part(question, deps, scope)
+    if analysis is not None and analysis.requests and facts_ready(deps, plan_doc_ids(analysis)):
+        why = [i for i, c in enumerate(clauses) if WHY.search(c)]
+        covered = [i for i in range(len(clauses)) if i not in why] or [0]
+        out.figures.append(FigurePart(analysis.requests[0], covered, question, analysis))
+        out.text = why
         return out
     whole = parse_request(question, deps, scope)
     instructions = [i for i, c in enumerate(clauses)
@@ -176,6 +189,10 @@ def figure_steps(part: FigurePart, split: FigureSplit, question: str, deps: Agen
                  scope: list[str], first: int) -> tuple[list[PlanStep], str | None]:
     """Look-up steps (one per metric) and, when derived, a compute step; ``first`` is the
     plan index of the first step (for ``depends_on``). ``(steps, note)``."""
+    if part.analysis is not None:
+        from core.agent.roles.analysis_plan import analysis_steps
+
+        return analysis_steps(part.analysis, question, first), None
     request = part.request
     doc_ids, why_docs = figure_doc_ids(part, split, question, deps, scope)
     if not doc_ids:

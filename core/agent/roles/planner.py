@@ -64,11 +64,17 @@ class PlannerOutput(BaseModel):
 
 # --- offline rule -----------------------------------------------------------------
 
+_PERIODIC = (r"(?:fiscal|annual|quarter|quarterly|10-?[kq]|filings?|reports?|years?|periods?|"
+             r"results|statements?|balance)")
 WEB_CUES = re.compile(
-    r"\b(news|recent(?:ly)?|latest|current(?:ly)?|today|this year|post-?\s?filing|after the "
-    r"filing|press|announce(?:d|ment|ments)?|headlines?|analysts? say|market reaction|web)\b",
+    rf"\b(news|recent(?:ly)?(?!\s+{_PERIODIC})|latest(?!\s+{_PERIODIC})|current(?:ly)?(?!\s+(?:"
+    rf"{_PERIODIC}|ratio|assets?|liabilit\w*|portion|maturities|debt|tax\w*))|today|this year|"
+    r"post-?\s?filing|after the filing|press|announce(?:d|ment|ments)?|headlines?|analysts? "
+    r"say|market reaction|web)\b",
     re.IGNORECASE,
 )
+"""Words asking for post-filing sources; "latest fiscal year", "most recent 10-K", "current
+ratio" name a filing's period or a line, not news."""
 FILING_CUES = re.compile(r"\b(10-?k|10-?q|filing|annual report|risk factors|md&a|item \d)",
                          re.IGNORECASE)
 

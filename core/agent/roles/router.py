@@ -83,7 +83,9 @@ def figure_route(question: str, deps: AgentDeps, scope: list[str]) -> Route | No
     if not split.figure_only or not all(
             figure_doc_ids(p, split, question, deps, scope)[0] for p in split.figures):
         return None
-    what = "; ".join(f"{p.request.name}, {', '.join(p.request.periods) or 'the period asked'}"
+    what = "; ".join(f"{p.analysis.spec.kind} of {p.analysis.spec.name} for "
+                     f"{', '.join(dict.fromkeys(p.analysis.who))}" if p.analysis is not None else
+                     f"{p.request.name}, {', '.join(p.request.periods) or 'the period asked'}"
                      for p in split.figures)
     return Route("fast", f"fast path: a figure question ({what}): look-up and compute steps "
                          "over the filings' facts, no text search")

@@ -32,6 +32,7 @@ MIN_OVERLAP = 0.5
 MIN_WORDS = 4
 SCALES = (1.0, 1e3, 1e-3, 1e6, 1e-6)
 _MARK = re.compile(r"\[(\d+)\]")
+_ISO_DATE = re.compile(r"\b(?:19|20)\d\d-[01]\d-[0-3]\d\b")
 _NUMBER = re.compile(r"(?<![\w.])[-−(]?\$?\s?(\d[\d,]*(?:\.\d+)?)")
 _SENT_END = re.compile(r"(?<=[.!?”\]])\s+(?=[\"“(]?[A-Z$])")
 _NO_CLAIM = re.compile(r"could not|couldn't|not find|no evidence|not found|offline engine|"
@@ -120,7 +121,9 @@ def offline_verdict(claim: Claim, numbered: dict[int, Evidence]) -> SentenceChec
     source = "\n".join(cited)
     plain = _MARK.sub("", claim.text)
     pool = [v for v, _ in _figures(source)]
-    missing = [f"{v:g}" for v, d in _figures(plain) if not figure_found(v, d, pool)]
+    # A period's end date in the claim ("ended 2024-11-29") is no figure to find.
+    missing = [f"{v:g}" for v, d in _figures(_ISO_DATE.sub(" ", plain))
+               if not figure_found(v, d, pool)]
     if missing:
         return SentenceCheck(**base, verdict="unsupported",
                              reason=f"figure(s) {', '.join(missing)} not in the cited text")

@@ -1,0 +1,87 @@
+"""Several companies' figures for one measure: which is higher (compare), all in order (rank).
+
+Rows with a figure are ordered by value (highest first for 'higher', lowest first for
+'lower'); rows without one come last and are said. A comparison of two needs both figures;
+a comparison or ranking of more decides among those found and names the missing. Two
+figures equal as stated are a tie, said as such.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from core.analysis.model import AnalysisResult, AnalysisSpec, PeerRow
+from core.analysis.rows import period_notes, period_words, possessive, shared_unit
+
+Mark = Callable[[PeerRow], str]
+
+
+def order(rows: list[PeerRow], direction: str) -> list[PeerRow]:
+    """``rows`` in the verdict's order, ranked; rows without a figure last, unranked."""
+    found = sorted((r for r in rows if r.value is not None),
+                   key=lambda r: r.value, reverse=direction == "higher")
+    out = [r.model_copy(update={"rank": k}) for k, r in enumerate(found, start=1)]
+    return out + [r for r in rows if r.value is None]
+
+
+def peers(spec: AnalysisSpec, rows: list[PeerRow]) -> AnalysisResult:
+    """Compare or rank ``rows`` (see the module docstring)."""
+    ranked = order(rows, spec.direction)
+    found = [r for r in ranked if r.value is not None]
+    missing = [f"{r.label}: {r.missing}" for r in ranked if r.value is None]
+    out = AnalysisResult(spec=spec, rows=ranked, unit=shared_unit(ranked),
+                         notes=period_notes(found), missing=missing)
+    need = 2 if spec.kind == "compare" and len(rows) == 2 else min(2, len(rows))
+    if len(found) < need or not out.unit:
+        out.lead = missing_lead(out, lambda _r: "")
+        return out
+    if spec.kind == "rank":
+        out.verdict = ", ".join(r.label for r in found)
+    elif found[0].display == found[1].display:
+        out.verdict = "tie"
+    else:
+        out.verdict = found[0].label
+    sign = ">" if spec.direction == "higher" else "<"
+    out.basis = f" {sign} ".join(f"{r.label} {r.display}" for r in found)
+    out.lead = peers_lead(out, lambda _r: "")
+    return out
+
+
+def _at(row: PeerRow, mark: Mark) -> str:
+    return f"{row.display} in {period_words(row.period)}{mark(row)}"
+
+
+def peers_lead(result: AnalysisResult, mark: Mark) -> str:
+    """The answer's first line: the verdict with the figures, each followed by ``mark``."""
+    spec, rows = result.spec, [r for r in result.rows if r.value is not None]
+    if not result.verdict:
+        return missing_lead(result, mark)
+    most = "highest" if spec.direction == "higher" else "lowest"
+    if spec.kind == "rank":
+        listed = "; ".join(f"{r.label} {_at(r, mark)}" for r in rows)
+        first = "highest first" if spec.direction == "higher" else "lowest first"
+        text = f"By {spec.name}, {first}: {listed}."
+    elif result.verdict == "tie":
+        text = (f"{rows[0].label} and {rows[1].label} had the same {spec.name}: "
+                f"{_at(rows[0], mark)} and {_at(rows[1], mark)}.")
+    elif len(result.rows) == 2:
+        text = (f"{rows[0].label} had the {spec.direction} {spec.name}: {_at(rows[0], mark)} "
+                f"against {possessive(rows[1].label)} {_at(rows[1], mark)}.")
+    else:
+        rest = ", ".join(f"{r.label} {_at(r, mark)}" for r in rows[1:])
+        text = f"{rows[0].label} had the {most} {spec.name}: {_at(rows[0], mark)}; then {rest}."
+    if result.missing:
+        text += " " + "; ".join(f"No figure for {m}" for m in result.missing) + "."
+    return text
+
+
+def missing_lead(result: AnalysisResult, mark: Mark) -> str:
+    """What can be said when figures are missing: those found, and what is missing."""
+    spec = result.spec
+    found = [f"{possessive(r.label)} {spec.name} was {_at(r, mark)}" for r in result.rows
+             if r.value is not None]
+    lost = "; ".join(result.missing) or "the figures do not share a unit"
+    head = f"I cannot say which had the {spec.direction} {spec.name}" if spec.kind == \
+        "compare" else f"I cannot decide this from the filings' figures ({spec.name})"
+    said = f" {'; '.join(found)}." if found else ""
+    return f"{head}: {lost}.{said}"

@@ -1,0 +1,154 @@
+"""Yes/no questions that figures decide, and several figures stated together.
+
+The answer is "Yes" or "No" first, then the figures and the comparison that decided it:
+
+* positive / negative: the figure against zero;
+* grew / declined: the measure's growth (the figure is the change), with the two amounts;
+* less / more / equal: the first figure against the second (two measures of one company, or
+  one measure of two companies);
+* above / below: the figure against the threshold the question gives, in its unit;
+* improving / worsening: the first period of the series against the last, every period
+  said.
+
+``multi`` states each figure in the order asked; nothing is decided.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from core.analysis.model import AnalysisResult, AnalysisSpec, PeerRow
+from core.analysis.rows import period_notes, period_words, possessive, shared_unit, stated
+from core.figures.model import FigureResult
+
+Mark = Callable[[PeerRow], str]
+
+
+def _decide(spec: AnalysisSpec, rows: list[PeerRow]) -> tuple[bool, str] | None:
+    """``(yes, basis)``, or None when a figure it needs is missing."""
+    vals = [r.value for r in rows]
+    if any(v is None for v in vals) or not vals:
+        return None
+    test, first = spec.test, vals[0]
+    if test in ("positive", "negative"):
+        yes = first > 0 if test == "positive" else first < 0
+        return yes, f"{rows[0].display} {'>' if first > 0 else '<' if first < 0 else '='} 0"
+    if test in ("grew", "declined"):
+        yes = first > 0 if test == "grew" else first < 0
+        return yes, f"change {rows[0].display}"
+    if test in ("above", "below") and spec.threshold is not None:
+        yes = first > spec.threshold if test == "above" else first < spec.threshold
+        limit = stated(spec.threshold, rows[0].unit, rows[0])
+        return yes, f"{rows[0].display} {'>' if first > spec.threshold else '<='} {limit}"
+    if len(rows) < 2 or len({r.unit for r in rows}) > 1:
+        return None
+    last = vals[-1]
+    if test in ("improving", "worsening"):
+        yes = last > first if test == "improving" else last < first
+        return yes, f"{rows[0].display} ({period_words(rows[0].period)}) -> {rows[-1].display} " \
+                    f"({period_words(rows[-1].period)})"
+    sign = "<" if first < last else ">" if first > last else "="
+    yes = {"less": first < last, "more": first > last, "equal": rows[0].display == rows[1].display
+           }.get(test or "", False)
+    return yes, f"{rows[0].label} {rows[0].display} {sign} {rows[1].label} {rows[1].display}"
+
+
+def verdict(spec: AnalysisSpec, rows: list[PeerRow], figures: list[FigureResult],
+            subjects: list[str]) -> AnalysisResult:
+    """Decide a yes/no question (see the module docstring)."""
+    out = AnalysisResult(spec=spec, rows=rows, unit=shared_unit(rows),
+                         notes=period_notes(rows) if len(set(subjects)) > 1 else [],
+                         missing=[f"{r.label}: {r.missing}" for r in rows if r.value is None])
+    decided = _decide(spec, rows)
+    if decided is not None:
+        out.verdict, out.basis = ("Yes" if decided[0] else "No"), decided[1]
+    out.lead = verdict_lead(out, subjects, figures, lambda _r: "")
+    return out
+
+
+def _amounts(figure: FigureResult | None) -> tuple[str, str] | None:
+    """The amounts a change was computed from: ``(older, newer)`` as stated, with periods."""
+    from core.figures.units import amount
+
+    if figure is None:
+        return None
+    ins = sorted((i for i in figure.inputs if i.value is not None), key=lambda i: i.period)
+    if len(ins) < 2 or ins[0].metric != ins[-1].metric:
+        return None
+    return (f"{amount(ins[0].value, ins[0].unit)} in {period_words(ins[0].period)}",
+            f"{amount(ins[-1].value, ins[-1].unit)}")
+
+
+def verdict_lead(result: AnalysisResult, subjects: list[str], figures: list[FigureResult],
+                 mark: Mark) -> str:
+    """"Yes." / "No." then the figures that decided it, each followed by ``mark``."""
+    from core.analysis.peers import missing_lead
+
+    spec, rows = result.spec, result.rows
+    if not result.verdict:
+        return missing_lead(result, mark)
+    who = subjects[0] if subjects else "The company"
+    whose = possessive(who)
+    r0 = rows[0]
+    when = period_words(r0.period)
+    word = f"{result.verdict}."
+    if spec.test in ("positive", "negative"):
+        side = "above" if r0.value > 0 else "below" if r0.value < 0 else "exactly"
+        return f"{word} {whose} {spec.name} in {when} was {r0.display}{mark(r0)}, {side} zero."
+    if spec.test in ("grew", "declined"):
+        move = "grew" if r0.value > 0 else "declined" if r0.value < 0 else "was unchanged"
+        size = r0.display.lstrip("-")
+        base = (spec.name.removesuffix(" growth"))
+        text = f"{word} {whose} {base} {move} {size} in {when}{mark(r0)}"
+        pair = _amounts(figures[0] if figures else None)
+        return text + (f", from {pair[0]} to {pair[1]}." if pair else ".")
+    if spec.test in ("above", "below"):
+        side = "above" if r0.value > spec.threshold else "not above" if spec.test == "above" \
+            else "not below"
+        if spec.test == "below" and r0.value < spec.threshold:
+            side = "below"
+        limit = stated(spec.threshold, r0.unit, r0)
+        return f"{word} {whose} {spec.name} in {when} was {r0.display}{mark(r0)}, {side} {limit}."
+    if spec.test in ("improving", "worsening"):
+        last = rows[-1]
+        move = "rose" if last.value > r0.value else "fell" if last.value < r0.value else \
+            "was unchanged"
+        between = "; ".join(f"{r.display} in {period_words(r.period)}{mark(r)}" for r in rows[1:-1])
+        text = (f"{word} {whose} {spec.name} {move} from {r0.display} in {when}{mark(r0)} to "
+                f"{last.display} in {period_words(last.period)}{mark(last)}")
+        return text + (f" ({between})." if between else ".")
+    r1 = rows[1]
+    rel = "less than" if r0.value < r1.value else "more than" if r0.value > r1.value else \
+        "equal to"
+    if len(set(subjects)) > 1:  # one measure of two companies
+        rel = {"less than": "lower than", "more than": "higher than"}.get(rel, rel)
+        first, second = possessive(r0.label), possessive(r1.label)
+        return (f"{word} {first} {spec.name} ({r0.display}, {when}){mark(r0)} was {rel} "
+                f"{second} ({r1.display}, {period_words(r1.period)}){mark(r1)}.")
+    return (f"{word} {whose} {r0.label} in {when} ({r0.display}){mark(r0)} was {rel} its "
+            f"{r1.label} ({r1.display}){mark(r1)}.")
+
+
+def multi(spec: AnalysisSpec, rows: list[PeerRow], subjects: list[str]) -> AnalysisResult:
+    """Several figures stated in the order asked."""
+    out = AnalysisResult(spec=spec, rows=rows, unit=shared_unit(rows),
+                         notes=period_notes(rows) if len(set(subjects)) > 1 else [],
+                         missing=[f"{r.label}: {r.missing}" for r in rows if r.value is None])
+    out.verdict = "; ".join(f"{r.label} {r.display}" for r in rows if r.value is not None)
+    out.lead = multi_lead(out, subjects, lambda _r: "")
+    return out
+
+
+def multi_lead(result: AnalysisResult, subjects: list[str], mark: Mark) -> str:
+    rows = result.rows
+    if len(set(subjects)) > 1:  # one measure of several companies
+        parts = [f"{possessive(r.label)} {result.spec.name} in {period_words(r.period)} was "
+                 f"{r.display}{mark(r)}" for r in rows]
+        return "; ".join(parts) + "."
+    who = subjects[0] if subjects else "The company"
+    when = period_words(rows[0].period) if rows else ""
+    parts = [f"its {r.label} {r.display}{mark(r)}" for r in rows[1:]]
+    head = f"{possessive(who)} {rows[0].label} in {when} was {rows[0].display}{mark(rows[0])}"
+    tail = (", " + ", ".join(parts[:-1]) + " and " if len(parts) > 1 else " and ") + parts[-1] \
+        if parts else ""
+    return head + tail + "."

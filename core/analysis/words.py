@@ -1,0 +1,109 @@
+"""The words that say what an analysis question asks: yes/no, a test, a comparison, a rank.
+
+All of them read the question with company names and periods blanked out (same length, so
+the measures' offsets hold): "most recent" and "latest" are period words, never a
+comparison.
+"""
+
+from __future__ import annotations
+
+import re
+
+YES_NO = re.compile(r"^(?:[^,?]{0,100},\s*)?(?:did|does|do|was|is|were|are|has|have|had|will|"
+                    r"would|can|could)\b", re.I)
+ALL_COMPANIES = re.compile(
+    r"\b(?:which|what)\s+(?:of\s+the\s+)?compan(?:y|ies)\s+(?:loaded|in\s+(?:the|my|our)\s+"
+    r"(?:library|corpus))|\b(?:of|among|across)\s+(?:all\s+)?(?:the\s+|these\s+)compan(?:y|ies)"
+    r"|\ball\s+(?:the\s+)?compan(?:y|ies)\b|\bevery\s+company\b|\beach\s+company\b", re.I)
+RANK = re.compile(
+    r"\b(?:rank(?:ed|ing|s)?|sort(?:ed)?\s+by|(?:highest|lowest|largest|smallest|most|least)"
+    r"\s+(?:first|to\s+(?:the\s+)?(?:lowest|highest|smallest|largest|least|most))|from\s+(?:the"
+    r"\s+)?(?:highest|lowest|largest|smallest|most|least)\s+to|in\s+(?:descending|ascending)"
+    r"\s+order|order\s+(?:them\s+)?by)\b", re.I)
+COMPARATIVE = re.compile(r"\b(?:which|who|compar(?:e[ds]?|ing|ison)|versus|vs\.?|against|"
+                         r"relative\s+to)\b", re.I)
+_NOT_COMPARISON = re.compile(r"\b(?:most|more)\s+recent(?:ly)?\b|\blatest\b|\bat\s+least\b",
+                             re.I)
+_HIGHER = (r"higher|greater|larger|bigger|more|better|stronger|highest|largest|biggest|"
+           r"greatest|most|best|strongest|exceed(?:s|ed)?|outperform(?:s|ed)?")
+_LOWER = r"lower|smaller|less|fewer|worse|weaker|lowest|smallest|least|worst|weakest"
+_DIRECTION = re.compile(rf"\b(?:(?P<hi>{_HIGHER})|(?P<lo>{_LOWER}))\b", re.I)
+_SIGN = re.compile(r"\b(?P<pos>positive)\b|\b(?P<neg>negative)\b", re.I)
+_SERIES = re.compile(r"\b(?P<up>improving|expanding|widening|strengthening)\b|"
+                     r"\b(?P<down>deteriorating|worsening|contracting|narrowing|weakening|"
+                     r"declining\s+over)\b", re.I)
+_GREW = (r"grow|grew|grown|growing|increas(?:e|ed|ing)|ris(?:e|en|ing)|rose|go\s+up|went\s+up|"
+         r"expand(?:ed)?|improv(?:e|ed)|climb(?:ed)?")
+_DECLINED = (r"declin(?:e|ed|ing)|decreas(?:e|ed|ing)|fall(?:en)?|fell|falling|drop(?:ped)?|"
+             r"shr[ai]nk|shrunk|go\s+down|went\s+down|contract(?:ed)?|worsen(?:ed)?|"
+             r"deteriorat(?:e|ed)")
+_CHANGE = re.compile(rf"\b(?:(?P<up>{_GREW})|(?P<down>{_DECLINED}))\b", re.I)
+_LESS = re.compile(r"\b(?:less|lower|smaller|fewer|below|under|short\s+of)\b", re.I)
+_MORE = re.compile(r"\b(?:more|greater|higher|larger|bigger|above|over|exceed(?:s|ed|ing)?)\b",
+                   re.I)
+_EQUAL = re.compile(r"\b(?:equal(?:\s+to)?|the\s+same\s+as|as\s+much\s+as)\b", re.I)
+_THRESHOLD = re.compile(
+    r"\b(?P<op>above|below|over|under|more\s+than|less\s+than|greater\s+than|higher\s+than|"
+    r"lower\s+than|exceed(?:s|ed|ing)?|at\s+least|at\s+most|beyond)\s+(?:the\s+|a\s+)?"
+    r"(?P<num>-?\$?\s?\d[\d,]*(?:\.\d+)?)\s*(?P<scale>%|percent\b|(?:thousand|million|billion|"
+    r"trillion|bn|mn|[mbk])\b)?", re.I)
+_SCALES = {"%": 0, "percent": 0, "thousand": 3, "k": 3, "million": 6, "mn": 6, "m": 6,
+           "billion": 9, "bn": 9, "b": 9, "trillion": 12}
+
+
+def yes_no(body: str) -> bool:
+    """Whether a sentence of ``body`` asks yes or no ("Did ...", "In fiscal 2024, was ...")."""
+    return any(YES_NO.match(s.strip()) for s in re.split(r"(?<=[.?!])\s+", body))
+
+
+def comparative_direction(text: str) -> str | None:
+    """'higher' or 'lower' for the first comparison word of ``text``; None when it has none."""
+    m = _DIRECTION.search(_NOT_COMPARISON.sub(" ", text))
+    if m is None:
+        return None
+    return "higher" if m.group("hi") else "lower"
+
+
+def test_of(plain: str, after: int) -> str | None:
+    """What a yes/no question about one figure tests: its sign, its change over a series of
+    periods, or its change from the year before (the first such word wins)."""
+    hits = []
+    for rx, up, down in ((_SIGN, "positive", "negative"), (_SERIES, "improving", "worsening"),
+                         (_CHANGE, "grew", "declined")):
+        m = rx.search(plain)
+        if m:
+            first = next(k for k, v in m.groupdict().items() if v)
+            hits.append((m.start(), up if first in ("pos", "up") else down))
+    return min(hits)[1] if hits else None
+
+
+def relation_between(plain: str, first_end: int, second_start: int) -> str | None:
+    """'less', 'more' or 'equal' when the words between two measures compare them ("R&D
+    less than its capex", "more on R&D than on capex")."""
+    gap = plain[first_end:second_start]
+    if _THRESHOLD.search(gap) and re.search(r"\d", gap):
+        return None
+    if _EQUAL.search(gap):
+        return "equal"
+    if not re.search(r"\bthan\b", gap, re.I):
+        return None
+    for text in (gap, plain[max(0, first_end - 60):first_end]):
+        less, more = _LESS.search(text), _MORE.search(text)
+        if less or more:
+            if less and (not more or less.start() > more.start()):
+                return "less"
+            return "more"
+    return None
+
+
+def threshold_of(plain: str, after: int) -> tuple[str, float, int | None] | None:
+    """``(test, value, power of ten or None)`` of a threshold the figure is tested against
+    ("above 20%" -> ('above', 20.0, 0); "more than $50 billion" -> ('above', 50.0, 9))."""
+    m = _THRESHOLD.search(plain, after)
+    if m is None:
+        return None
+    op = m.group("op").lower()
+    test = "below" if op.startswith(("below", "under", "less", "lower", "at most")) else "above"
+    value = float(re.sub(r"[$,\s]", "", m.group("num")))
+    scale = (m.group("scale") or "").lower()
+    return test, value, _SCALES.get(scale)
