@@ -15,6 +15,7 @@ from typing import get_args
 
 import streamlit as st
 
+from components.plan_analysis import analysis_with, render_analysis_fields
 from components.text import md_escape, preview
 from core.app.cited import document_name
 from core.app.plan_draft import StepDraft, add, justification_text, move, parse_keywords, remove
@@ -23,7 +24,9 @@ from core.foundation.types import DocumentMeta
 
 TOOL_LABELS = {"filing_search": "Search the filings", "web_search": "Search the web (news)",
                "figure_lookup": "Look up a figure (facts)",
-               "compute": "Compute (a formula over figures)"}
+               "compute": "Compute (a formula over figures)",
+               "analyze": "Combine figures (compare, rank, yes / no)"}
+
 ANY_SECTION = ""
 USUAL = "(usual)"
 UNITS = [USUAL, *get_args(UnitAsked)]
@@ -114,6 +117,10 @@ class PlanForm:
             value = None if value in (None, "", USUAL) else value
         elif name in ("doc_ids", "depends_on"):
             value = list(value or [])
+        elif name == "member":
+            value = (value or "").strip() or None
+        elif name.startswith("an_"):
+            name, value = "analysis", analysis_with(d.analysis, name[3:], value)
         setattr(d, name, value)
         self.save(self.drafts)
 
@@ -169,6 +176,8 @@ class PlanForm:
                            args=(uid, "tool"))
         if d.tool in ("figure_lookup", "compute"):
             self._figure_fields(d, scope_col, section_col)
+        elif d.tool == "analyze":
+            render_analysis_fields(d, scope_col, section_col, init=self._init, on_change=cb)
         elif d.tool == "filing_search":
             known = [x for x in d.doc_ids if x in self.docs]
             scope_col.multiselect(
@@ -192,6 +201,9 @@ class PlanForm:
         kw_col, note_col = cols[0], cols[-1]
         if d.tool in ("figure_lookup", "compute"):
             self._unit_fields(d, kw_col)
+        elif d.tool == "analyze":
+            kw_col.caption("Combines the figures of the steps it depends on; no search, no "
+                           "LLM: the verdict is computed.")
         else:
             kw_col.text_input("Keywords",
                               key=self._init(uid, "keywords", ", ".join(d.keywords)),
@@ -226,7 +238,7 @@ class PlanForm:
             k = self._init(uid, "metric", metric)
             if st.session_state[k] not in options:
                 st.session_state[k] = metric
-            m_col, p_col = right.columns([3, 2])
+            m_col, p_col, s_col = right.columns([3, 2, 2])
             m_col.selectbox("Metric", options, key=k, format_func=lambda o: labels.get(o, o),
                             on_change=cb, args=(uid, "metric"),
                             help="The catalogue metric to look up in the filings' facts.")
@@ -234,6 +246,10 @@ class PlanForm:
                 getattr(d, "periods", None) or [])), on_change=cb, args=(uid, "periods"),
                 placeholder="FY2022, FY2023",
                 help="Fiscal periods, comma-separated: FY2023, FY2024-Q1.")
+            s_col.text_input("Segment", key=self._init(uid, "member", d.member or ""),
+                             on_change=cb, args=(uid, "member"), placeholder="(the total)",
+                             help="A segment, product line or region as the filing names "
+                                  "it (empty: the company's total).")
         else:
             left.text_input("Formula", key=self._init(uid, "formula",
                                                       getattr(d, "formula", None) or ""),

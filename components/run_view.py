@@ -25,10 +25,18 @@ from core.agent.graph import picture
 
 
 def figure_fields(step: Any) -> str:
-    """A figure step's fields in one cell: 'revenue · FY2022, FY2023 · USD millions' or the
-    formula ('' for a text step)."""
+    """A figure step's fields in one cell: 'revenue · FY2022, FY2023 · USD millions', the
+    formula, or an analyze step's settings ('compare · operating margin · higher'); '' for
+    a text step."""
+    spec = getattr(step, "analysis", None)
+    if spec is not None:
+        how = spec.direction if spec.kind in ("compare", "rank", "pick") else (
+            f"{spec.test or ''}" + (f" {spec.threshold:g}" if spec.threshold is not None
+                                    else "")).strip()
+        return " · ".join(p for p in (spec.kind, spec.name, how) if p)
     parts = [getattr(step, "formula", None) or getattr(step, "metric", None) or "",
              ", ".join(getattr(step, "periods", None) or []),
+             getattr(step, "member", None) or "",
              getattr(step, "unit", None) or ""]
     decimals = getattr(step, "decimals", None)
     if decimals is not None:

@@ -19,12 +19,14 @@ from pydantic import BaseModel, Field
 
 from core.agent.plan_edit import validate_plan
 from core.agent.state import PlanStep, Tool
+from core.analysis.model import AnalysisSpec
 
 EDITABLE = ("sub_question", "tool", "doc_ids", "section", "keywords", "depends_on", "metric",
-            "periods", "formula", "unit", "decimals")
-FIGURE_FIELDS = ("metric", "periods", "formula", "unit", "decimals")
-"""Fields of figure steps: a look-up's metric and periods, a compute step's formula, and the
-unit and rounding either states its figure in."""
+            "periods", "formula", "unit", "decimals", "member", "analysis")
+FIGURE_FIELDS = ("metric", "periods", "formula", "unit", "decimals", "member", "analysis")
+"""Fields of figure steps: a look-up's metric, periods and member (a segment), a compute
+step's formula, the unit and rounding either states its figure in, and an analyze step's
+settings (how the figures it depends on combine)."""
 
 
 def _uid() -> str:
@@ -51,6 +53,10 @@ class StepDraft(BaseModel):
     formula: str | None = Field(default=None, description="compute: the formula.")
     unit: str | None = Field(default=None, description="figure steps: the unit asked.")
     decimals: int | None = Field(default=None, description="figure steps: decimals asked.")
+    member: str | None = Field(default=None, description="figure_lookup: the segment, "
+                               "product line or region looked up (None: the entity total).")
+    analysis: AnalysisSpec | None = Field(default=None, description="analyze: how the "
+                                          "figures of the steps it depends on combine.")
     justification: str = Field(default="", description="The planner's reason for the step.")
     note: str = Field(default="", description="The analyst's own reason, if any.")
     origin: dict[str, Any] | None = Field(
@@ -69,10 +75,13 @@ class StepDraft(BaseModel):
         if self.tool == "figure_lookup":
             return {"metric": (self.metric or "").strip() or None,
                     "periods": [p.strip().upper() for p in self.periods if p.strip()],
-                    "unit": self.unit or None, "decimals": self.decimals}
+                    "unit": self.unit or None, "decimals": self.decimals,
+                    "member": (self.member or "").strip() or None}
         if self.tool == "compute":
             return {"formula": " ".join((self.formula or "").split()) or None,
                     "unit": self.unit or None, "decimals": self.decimals}
+        if self.tool == "analyze":
+            return {"analysis": self.analysis.model_dump() if self.analysis else None}
         return {}
 
     @property
@@ -130,8 +139,7 @@ def to_plan(drafts: Sequence[StepDraft], step_cls: type[BaseModel] = PlanStep) -
             "keywords": [k.strip() for k in d.keywords if k.strip()],
             "justification": justification_text(d),
         }
-        if all(k in step_cls.model_fields for k in FIGURE_FIELDS):
-            data.update(d.figure_fields())
+        data.update({k: v for k, v in d.figure_fields().items() if k in step_cls.model_fields})
         if supports_dependencies(step_cls):
             data["depends_on"] = sorted(position[u] for u in d.depends_on
                                         if u in position and position[u] < i)
