@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from components.analysis_view import as_analyses, render_analysis
 from components.evidence import bar_label, render_hits, render_rerank_chart
 from components.figure_step import FIGURE_TOOLS, render_facts_found, render_figure_computed
 from components.policy_badge import (
@@ -40,7 +41,7 @@ class StepCard:
         self.started = started
         self.number = (started.step or 0) + 1
         self.labels: dict[str, str] = {}  # evidence id -> short label, for the distilled context
-        self.figure_step = started.tool in FIGURE_TOOLS
+        self.figure_step = started.tool in (*FIGURE_TOOLS, "analyze")  # no search tabs
         self.box = st.status(self._label("running…"), expanded=True, state="running")
         with self.box:
             self.head = st.empty()
@@ -104,6 +105,12 @@ class StepCard:
     def _on_figure_computed(self, e) -> None:
         with self.computed.container():
             render_figure_computed(e, key=f"{self.key}_computed")
+
+    def _on_analysis_done(self, e) -> None:
+        """An analyze step's result: its verdict line, peer table and chart."""
+        with self.computed.container():
+            for result in as_analyses([e.result]):
+                render_analysis(result, {}, {}, key=f"{self.key}_analysis")
 
     def _on_query_rewritten(self, e: ev.QueryRewritten) -> None:
         with self.query.container():

@@ -195,3 +195,31 @@ def test_two_companies_figures_are_never_charted_as_one_series(real):
     groups = by_company(compare.figures)
     assert [c for c, _ in groups] == ["NVIDIA CORP", "ADVANCED MICRO DEVICES, INC."]
     assert all(multi_period(series_frame(g)) == [] for _, g in groups)
+
+
+def _card_app(compare_json: str):
+    from components.run_view import RunView
+    from core.agent import events as ev
+    from core.agent.analysis_steps import AnalysisDone
+    from core.analysis.model import AnalysisResult
+
+    result = AnalysisResult.model_validate_json(compare_json)
+    view = RunView(key="v", offline=True)
+    view.add_all([ev.StepStarted(node="start_step", step=2, tool="analyze", depends_on=[0, 1],
+                                 sub_question="Which had the higher operating margin?"),
+                  AnalysisDone(node="analyze", step=2, result=result),
+                  ev.PolicyDecided(node="policy", step=2, decision="FINISH", reason="done")])
+
+
+def test_an_analyze_step_card_shows_its_verdict_table_and_chart(real):
+    compare, _, _ = real
+    at = AppTest.from_function(_card_app, default_timeout=30,
+                               args=(compare.model_dump_json(),)).run()
+    assert not at.exception, at.exception
+    assert at.status[0].label.startswith("Step 3 · analyze") and "FINISH" in at.status[0].label
+    assert any(m.value.startswith("**NVIDIA had the higher operating margin")
+               for m in at.markdown)
+    peers = [d.value for d in at.dataframe if "subject" in d.value.columns]
+    assert [p["subject"].tolist() for p in peers] == [["NVIDIA", "AMD"]]
+    assert len(at.get("plotly_chart")) >= 1
+    assert not [t for t in at.tabs if t.label.startswith("Evidence")]  # no search
