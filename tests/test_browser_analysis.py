@@ -3,11 +3,12 @@ and AMD's FY2025 iXBRL 10-Ks ingested through the Library, their figures shown t
 company with a chart, and a comparison's verdict line, peer table and chart under the answer
 on the Research and Compare pages, a peer row's source opening the statement it is read from.
 
-Until the lead's analysis agent fills ``Answer.analyses`` (/work/wt/contract31.md, helper C
-item 4), the comparison on screen is a run record saved with a fixture ``AnalysisResult``
-built from the same filings' real facts (``tests.analysis_fixtures``: only the combining step
-written out), opened by its link; asking the question live is
-``test_research_asks_a_comparison``, skipped until then (``E2E_ANALYSIS_AGENT=1`` runs it).
+``test_research_asks_a_comparison`` asks the question live (the offline engine's analysis
+agent, /work/wt/contract31.md), its plan reviewed with the analyze step's settings on screen;
+``test_analysis_on_screen_in_a_browser`` opens a run record saved with a fixture
+``AnalysisResult`` built from the same filings' real facts (``tests.analysis_fixtures``: only
+the combining step written out), so the screens are tested apart from the agent.
+``E2E_ANALYSIS_AGENT=0`` skips the live one.
 """
 
 from __future__ import annotations
@@ -35,9 +36,9 @@ from tests.test_browser_e2e import (  # noqa: F401  (fixtures: page, server, tav
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-AGENT = os.environ.get("E2E_ANALYSIS_AGENT") == "1"
-AGENT_REASON = ("needs the lead's analysis agent filling Answer.analyses (/work/wt/contract31.md, "
-                "helper C item 4); set E2E_ANALYSIS_AGENT=1, or drop this skip after merging")
+AGENT = os.environ.get("E2E_ANALYSIS_AGENT", "1") != "0"
+AGENT_REASON = ("E2E_ANALYSIS_AGENT=0: the live comparison needs the analysis agent filling "
+                "Answer.analyses (/work/wt/contract31.md, helper C item 4)")
 ANALYSIS = '[class*="st-key-"][class*="_an_analysis_0"]'
 
 
@@ -198,21 +199,31 @@ def test_analysis_on_screen_in_a_browser(seeded, page, tmp_path):  # noqa: F811
 
 @pytest.mark.skipif(not AGENT, reason=AGENT_REASON)
 def test_research_asks_a_comparison(page, tmp_path):  # noqa: F811
-    """Asked live on the Research page: the verdict line, the peer table and the chart."""
+    """Asked live on the Research page, its plan reviewed (the analyze step's settings on
+    screen) and approved as proposed: the verdict line, the peer table and the chart."""
     pg = page
     _ingest(pg, tmp_path)
     nav(pg, "Research")
     pg.get_by_label("Question").fill(COMPARE_QUESTION)
+    pg.get_by_text("Always review the plan").click()
     pg.get_by_role("button", name="Ask").click()
-    approve = pg.get_by_role("button", name="Approve and run")
-    done = pg.get_by_role("button", name="Export Markdown")
-    approve.or_(done).first.wait_for(timeout=LONG)
-    if approve.count():
-        approve.click()
+    pg.get_by_role("heading", name="Review the plan").wait_for(timeout=LONG)
+    settle(pg)
+    shot(pg, "35-research-comparison-plan")
+    def chosen(label: str) -> str:
+        box = pg.locator('[data-testid="stSelectbox"]').filter(has_text=label).last
+        return box.inner_text() + " " + " ".join(i.input_value() for i in
+                                                 box.locator("input").all())
+
+    assert "Compare: which is higher / lower" in chosen("Analysis")
+    assert "the higher figure first" in chosen("Winner")
+    assert pg.locator('input[aria-label="Measure"]').first.input_value() == "operating margin"
+    pg.get_by_role("button", name="Approve and run").click()
     answer_done(pg)
     _, rows = _check_analysis(pg, pg.locator(ANALYSIS).first)
     assert [r[2] for r in rows[1:]] == ["FY2023", "FY2025"], rows
     first = body(pg).split("Answer", 1)[1]
     assert re.search(r"NVIDIA had the higher operating margin", first), first[:600]
-    shot(pg, "35-research-comparison-asked")
+    assert "edited by the analyst" not in body(pg)  # approved as proposed, settings kept
+    shot(pg, "36-research-comparison-asked")
     assert pg.outside_requests == [], "the page tried to reach beyond 127.0.0.1"
