@@ -210,3 +210,24 @@ def test_old_results_keep_their_fingerprint(settings):
              "settings": {k: str(getattr(settings, k)) for k in FINGERPRINT_SETTINGS}}
     before = hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:24]
     assert fingerprint(q, "deep", ["d"], judge, "offline engine", settings) == before
+
+
+def test_a_work_line_is_backed_by_its_inputs_names_and_its_formula_s_constants(real, settings):
+    """The analysis answer's bullets name a computed figure by its work ("operating income
+    / revenue = ..."), and repeat its formula's constants ("... - 1")."""
+    store, metas, chunks = real
+    nvda = metas[0]
+    growth = margin(store, nvda.doc_id, nvda.company, "FY2023", metric="revenue_growth")
+    om = margin(store, nvda.doc_id, nvda.company, "FY2023")
+    chunk = growth.inputs[0].fact.chunk_id
+    text = ("- NVIDIA, fiscal 2023 (ended 2023-01-29): 0.2%; revenue FY2023 / revenue FY2022 "
+            "- 1 = 26,974 / 26,914 - 1 (USD millions) [1]\n"
+            "- NVIDIA, fiscal 2023 (ended 2023-01-29): 15.7%; operating income FY2023 / "
+            "revenue FY2023 = 4,224 / 26,974 (USD millions) [1]")
+    contexts = [Piece(id=chunk, text=chunks[chunk].text)]
+    judge = Judge(settings, None, None)
+    score = faithfulness(EvalSample("q", text, contexts, figures=[growth, om]), judge)
+    assert score.value == 1.0, score.details
+    wrong = text.replace("- 1 = 26,974 / 26,914 - 1", "- 2 = 26,974 / 26,914 - 2")
+    assert faithfulness(EvalSample("q", wrong, contexts, figures=[growth, om]),
+                        judge).value == 0.5  # 2 is no constant of the formula

@@ -10,13 +10,17 @@ calls it unsupported. ``fact_backed`` checks it against the figures the run reco
 - every figure the statement states is a recorded figure's value as stated or an input
   fact's value, to the statement's rounding ("$27.0 billion" = 26,974,000,000; scale words
   or a factor of a thousand where one side prints none; sign ignored), or the change
-  between two such facts the statement states (a "+0.2%" beside both years);
+  between two such facts the statement states (a "+0.2%" beside both years), or a
+  constant of the figure's formula its work line repeats ("revenue FY2024 / revenue
+  FY2023 - 1 = 21,505 / 19,409 - 1");
 - the facts behind those figures are printed in a chunk the statement cites ([n] is
   context n, whose id is the chunk id), or, for a statement that cites nothing (a
   "Computed: ..." work line), in one of the run's contexts (as ``offline.support`` reads
   an uncited statement);
 - the statement names the figure's metric (its catalogue names, the request's name or the
-  fact's printed line item), so "profit was $26,974 million" is not backed by revenue.
+  fact's printed line item; a computed figure also by its inputs' names, as its work line
+  does: "32.1%; operating income FY2024 / revenue FY2024 = ..."), so "profit was $26,974
+  million" is not backed by revenue.
 
 Returns what backs it ("revenue FY2023 (XBRL us-gaap:Revenues, p. 54) [1]") or "".
 """
@@ -42,6 +46,8 @@ class Backing:
     label: str
     base: float | None = None
     """The fact's value in base units (inputs), for changes between two of them."""
+    constants: tuple[float, ...] = ()
+    """Numbers the figure's formula holds (a computed figure: the 1 of 'a / b - 1')."""
 
 
 def _names(metric: str | None, *extra: str) -> list[str]:
@@ -52,6 +58,14 @@ def _names(metric: str | None, *extra: str) -> list[str]:
     return [n.lower().strip() for n in out if n and n.strip()]
 
 
+def _catalogue_formula(metric: str | None) -> str:
+    """A derived metric's formula in the catalogue ('revenue[t] / revenue[t-1] - 1'), or ''."""
+    from core.metrics import catalog
+
+    entry = catalog().get(metric) if metric else None
+    return entry.formula or "" if entry else ""
+
+
 def backings(results: Iterable[Any]) -> list[Backing]:
     """What each recorded ``FigureResult`` and each input fact lets a statement say."""
     out = []
@@ -59,10 +73,14 @@ def backings(results: Iterable[Any]) -> list[Backing]:
         facts = [i.fact for i in r.inputs if i.fact is not None and i.fact.chunk_id]
         chunks = frozenset(f.chunk_id for f in facts)
         req = r.request
-        if r.value is not None and chunks and r.display:
+        if r.value is not None and chunks and r.display:  # named as itself or by its work
             names = _names(req.metric, req.name, *(f.label for f in facts))
+            names += [n for i in r.inputs for n in _names(i.metric)]
+            formula = re.sub(r"\[[^\]]*\]", "", f"{req.formula} {_catalogue_formula(req.metric)}")
+            constants = tuple(float(n) for n in re.findall(r"(?<![\w.])\d+(?:\.\d+)?", formula))
             out.append(Backing(tuple(stated_figures(r.display)), chunks, tuple(names),
-                               f"{req.name} {', '.join(req.periods)}".strip()))
+                               f"{req.name} {', '.join(req.periods)}".strip(),
+                               constants=constants))
         for i in r.inputs:
             f = i.fact
             if f is None or not f.chunk_id or i.value is None:
@@ -131,7 +149,10 @@ def fact_backed(statement: str, cited: Sequence[int], context_ids: Sequence[str]
         best = min(matches, key=lambda b: b.base is None)
         if best not in shown:
             shown.append(best)
-    if not shown or any(not _change(fig, bases) for fig in pending):
+    constants = {c for b in usable for c in b.constants}
+    if not shown or any(not (_change(fig, bases) or (not fig.percent and fig.scale is None
+                                                     and abs(fig.value) in constants))
+                        for fig in pending):
         return ""
     marks = "".join(f"[{n}]" for n in dict.fromkeys(cited)) or "(uncited: in the run's evidence)"
     return "; ".join(b.label for b in shown) + f" {marks}"
