@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from core.analysis.criteria import criterion, criterion_lead
 from core.analysis.model import AnalysisResult, AnalysisSpec, PeerRow
 from core.analysis.peers import peers, peers_lead
 from core.analysis.rows import row_of
@@ -33,6 +34,8 @@ def analyze(spec: AnalysisSpec, figures: list[FigureResult], subjects: list[str]
         out = peers(spec, rows)
     elif spec.kind == "verdict":
         out = verdict(spec, rows, figures, subjects)
+    elif spec.kind == "criterion":
+        out = criterion(spec, rows, subjects)
     else:
         out = multi(spec, rows, subjects)
     out.figures, out.subjects = list(figures), list(subjects)
@@ -46,6 +49,8 @@ def lead(result: AnalysisResult, mark: Callable[[PeerRow], str]) -> str:
         return peers_lead(result, mark)
     if kind == "verdict":
         return verdict_lead(result, subjects, result.figures, mark)
+    if kind == "criterion":
+        return criterion_lead(result, None, subjects, mark)
     return multi_lead(result, subjects, mark)
 
 
