@@ -30,7 +30,10 @@ STABLE_POINTS = 2.0
 points for a margin) and the question gives no threshold of its own; said in the answer."""
 _DONE = re.compile(r"\b(?:paid|pay|pays|issued|repurchased|bought\s+back|recorded|incurred|"
                    r"reported|declared|made)\b", re.I)
-_WHICH = re.compile(r"\b(?:which|what|among)\b", re.I)
+_WHICH = re.compile(r"\b(?:which|among)\b", re.I)
+_SUPERLATIVE = re.compile(r"\b(?:most|least|highest|lowest|largest|smallest|biggest|greatest)"
+                          r"\b", re.I)
+_LIST_GAP = re.compile(r"^\s*(?:,\s*)?(?:(?:and|or|&)\s+)?(?:(?:its|their|the)\s+)?$", re.I)
 _EITHER = re.compile(r"\b(?:grow\w*|grew|increas\w*|improv\w*|ris\w*|rose)\s+or\s+"
                      r"(?:declin\w*|decreas\w*|f[ae]ll\w*|shr[ai]nk\w*|worsen\w*)|\b(?:declin\w*|"
                      r"decreas\w*|f[ae]ll\w*|worsen\w*)\s+or\s+(?:grow\w*|grew|increas\w*|"
@@ -55,8 +58,9 @@ def spec_of(body: str, plain: str, found: list, several: bool
         if direction is not None or COMPARATIVE.search(body):
             return AnalysisSpec(kind="compare", name=name, direction=direction or "higher")
         return AnalysisSpec(kind="multi", name=name)
-    if len(found) >= 2 and _WHICH.search(body) and comparative_direction(body) and \
-            len({f[0] for f in found}) == len(found):
+    if len(found) >= 2 and _WHICH.search(body) and _SUPERLATIVE.search(body) and \
+            all(_LIST_GAP.match(plain[a[3]:b[2]]) for a, b in zip(found, found[1:],
+                                                                  strict=False)):
         # "Among operations, investing and financing, which brought in the most cash?"
         return AnalysisSpec(kind="compare", name=" vs ".join(w for _, w, _, _ in found[:6]),
                             direction=comparative_direction(body) or "higher")
