@@ -34,8 +34,9 @@ FACTS = [
                                       "Net income": 180, "Research and development": 90,
                                       "Net cash provided by operating activities": 300,
                                       "Purchases of property and equipment": -120,
-                                      "Dividends paid": -40, "Total assets": 2000,
-                                      "Property and equipment, net": 500}),
+                                      "Dividends paid": -40,
+                                      "Property and equipment, net": 500,
+                                      "Total assets": 2000}),
     *_year(ACME, 2023, "2023-12-31", {"Total revenue": 900, "Operating income": 200,
                                       "Net income": 150}),
     *_year(ACME, 2022, "2022-12-31", {"Total revenue": 800, "Operating income": 240,
@@ -47,6 +48,12 @@ FACTS = [
     *_year(BIRCH, 2024, "2024-06-30", {"Total revenue": 2100, "Operating income": 330,
                                        "Net income": 240}),
     *_year(COBALT, 2024, "2024-12-31", {"Total assets": 5000}),
+    # Acme's balance sheet as printed, after its assets: liabilities, then equity
+    *(fact(ACME, label, v, 2024, "balance", instant=True, end="2024-12-31", page=44)
+      for label, v in (("Accounts payable", 100), ("Debt", 150), ("Deferred revenue", 350),
+                       ("Total current liabilities", 600), ("Debt", 500),
+                       ("Other liabilities", 50), ("Total liabilities", 1150),
+                       ("Common stock", 200), ("Total stockholders' equity", 850))),
 ]
 DOCS = [DocumentMeta(doc_id=ACME, file_name="acme-10k-2024.htm", company="ACME CORP",
                      form_type="10-K", period="FY2024", period_end="2024-12-31"),
@@ -206,3 +213,15 @@ def test_stable_either_or_and_paid_questions():
     assert paid.verdict == "Yes"
     assert parse_analysis("Were there any unusual events that increased Acme's net income?",
                           DOCS, STORE) is None  # a question about the text, not a figure
+
+
+def test_the_largest_liability_is_picked_from_the_balance_sheet_lines():
+    plan, result = ask("What is the largest liability on Acme's balance sheet?")
+    assert plan.spec.kind == "pick" and plan.requests[0].metric == "total_liabilities"
+    assert result.verdict == "Debt (non-current)"  # 500: the two Debt lines told apart
+    assert [r.label for r in result.rows] == ["Debt (non-current)", "Deferred revenue",
+                                              "Debt (current)", "Accounts payable",
+                                              "Other liabilities"]  # no totals, no equity
+    assert result.lead == ("The largest liability on Acme's balance sheet at the end of "
+                           "fiscal 2024 was Debt (non-current): $500 million, 43% of total "
+                           "liabilities of $1,150 million.")

@@ -24,10 +24,14 @@ def labels_for(spec: AnalysisSpec, count: int) -> list[str]:
     return labels + [f"figure {k + 1}" for k in range(len(labels), count)]
 
 
-def analyze(spec: AnalysisSpec, figures: list[FigureResult], subjects: list[str]
-            ) -> AnalysisResult:
+def analyze(spec: AnalysisSpec, figures: list[FigureResult], subjects: list[str],
+            store=None) -> AnalysisResult:
     """The analysis of ``figures`` (see the module docstring); ``subjects[i]`` is the company
-    of ``figures[i]`` as the question names it."""
+    of ``figures[i]`` as the question names it; ``store`` (the facts) is read by a pick."""
+    if spec.kind == "pick":
+        from core.analysis.pick import pick
+
+        return pick(spec, figures[0], subjects[0] if subjects else "", store)
     rows = [row_of(label, fig) for label, fig in zip(labels_for(spec, len(figures)), figures,
                                                      strict=True)]
     if spec.kind in ("compare", "rank"):
@@ -51,6 +55,10 @@ def lead(result: AnalysisResult, mark: Callable[[PeerRow], str]) -> str:
         return verdict_lead(result, subjects, result.figures, mark)
     if kind == "criterion":
         return criterion_lead(result, None, subjects, mark)
+    if kind == "pick":
+        from core.analysis.pick import pick_lead
+
+        return pick_lead(result, mark)
     return multi_lead(result, subjects, mark)
 
 
@@ -60,4 +68,4 @@ def answer_analysis(plan, store) -> AnalysisResult:
     from core.figures.compute import answer_figure
 
     figures = [answer_figure(r, store) for r in plan.requests]
-    return analyze(plan.spec, figures, plan.who)
+    return analyze(plan.spec, figures, plan.who, store)

@@ -36,7 +36,7 @@ from core.analysis.subjects import (
     latest_annual,
     subjects_named,
 )
-from core.analysis.words import ALL_COMPANIES, RANK, asks_existence
+from core.analysis.words import ALL_COMPANIES, PICK, RANK, asks_existence
 from core.figures.asked import decimals_asked, periods_asked
 from core.figures.definitions import definition, read_definitions
 from core.figures.model import FigureRequest
@@ -162,6 +162,9 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
         return None
     _assign_periods(body, subjects, documents)
     decimals = decimals_asked(question)
+    picked = PICK.search(body)
+    if picked and len(subjects) == 1:
+        return _pick_plan(picked, subjects[0], documents, store, decimals)
     criterion = criterion_asked(body)
     if criterion is not None and len(subjects) == 1:
         return _criterion_plan(criterion, subjects[0], documents, store, decimals)
@@ -214,6 +217,22 @@ def _subjects(body: str, documents: list[DocumentMeta], store) -> list[Subject]:
         groups = corpus_subjects(documents, store)
         return groups if len(groups) == 1 else []
     return subjects
+
+
+def _pick_plan(picked: re.Match, subject: Subject, documents, store, decimals
+               ) -> AnalysisPlan | None:
+    """The largest (smallest) line of a balance sheet: the side's total looked up (its
+    filing and date), the lines read beside it."""
+    way = picked.group("way").lower()
+    side = "asset" if picked.group("side").lower().startswith("asset") else "liability"
+    spec = AnalysisSpec(kind="pick", name=f"{way} {side}",
+                        direction="lower" if way in ("smallest", "lowest") else "higher",
+                        labels=[subject.words])
+    question = _figure_question(subject, f"total {'assets' if side == 'asset' else 'liabilities'}")
+    request = _read(question, documents, store, decimals)
+    if request is None:
+        return None
+    return AnalysisPlan(spec=spec, requests=[request], questions=[question], subjects=[subject])
 
 
 def _criterion_plan(criterion, subject: Subject, documents, store, decimals

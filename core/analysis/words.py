@@ -32,6 +32,9 @@ _SIGN = re.compile(r"\b(?P<pos>positive)\b|\b(?P<neg>negative)\b", re.I)
 _SERIES = re.compile(r"\b(?P<up>improving|expanding|widening|strengthening)\b|"
                      r"\b(?P<down>deteriorating|worsening|contracting|narrowing|weakening|"
                      r"declining\s+over)\b", re.I)
+PICK = re.compile(r"\b(?P<way>largest|biggest|highest|greatest|smallest|lowest)\s+(?:single\s+)?"
+                  r"(?P<side>liabilit(?:y|ies)|assets?)\b", re.I)
+""""The largest liability", "its biggest asset": a line of the balance sheet picked."""
 _STABLE = re.compile(r"\b(?:consistent|stable|steady|flat|not\s+fluctuat\w*|fluctuat\w*|"
                      r"volatile)\b", re.I)
 _EXISTENCE = re.compile(r"^(?:[^,?]{0,100},\s*)?(?:are|were|is|was|has|have|had)\s+there\b|"
