@@ -225,3 +225,13 @@ def test_the_largest_liability_is_picked_from_the_balance_sheet_lines():
     assert result.lead == ("The largest liability on Acme's balance sheet at the end of "
                            "fiscal 2024 was Debt (non-current): $500 million, 43% of total "
                            "liabilities of $1,150 million.")
+
+
+def test_a_company_named_but_not_loaded_keeps_its_row_and_is_said():
+    plan, result = ask("Which had the higher revenue, Acme or Globex Industries?")
+    assert plan.spec.absent == ["Globex Industries"] and len(plan.requests) == 1
+    assert result.verdict == "" and [r.label for r in result.rows] == ["Acme",
+                                                                       "Globex Industries"]
+    assert "no filing of Globex Industries is loaded" in result.lead
+    _, ranked = ask("Rank Acme, Initech and Birch by revenue.")
+    assert ranked.verdict == "Birch, Acme" and ranked.rows[-1].label == "Initech"

@@ -35,6 +35,7 @@ from core.analysis.subjects import (
     corpus_subjects,
     latest_annual,
     subjects_named,
+    unloaded,
 )
 from core.analysis.words import ALL_COMPANIES, PICK, RANK, asks_existence
 from core.figures.asked import decimals_asked, periods_asked
@@ -174,14 +175,18 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
     if not found:
         return None
     periods = _period_words(body)
-    read = spec_of(body, plain, found, len(subjects) > 1)
+    absent = unloaded(body, subjects)
+    several = len(subjects) + len(absent) > 1
+    read = spec_of(body, plain, found, several)
     if read is None:
         return None
     spec, power = read if isinstance(read, tuple) else (read, None)
     plan = AnalysisPlan(spec=spec, subjects=subjects)
     _, words, _, _ = found[0]
     series = spec.test in ("improving", "worsening", "stable")
-    if len(subjects) > 1 and spec.kind in ("compare", "rank", "verdict", "multi"):
+    if spec.kind in ("compare", "rank"):
+        spec.absent = absent
+    if several and spec.kind in ("compare", "rank", "verdict", "multi"):
         words = _growth_words(words, spec)
         plan.questions = [_figure_question(s, words) for s in subjects]
         spec.labels = [s.words for s in subjects]

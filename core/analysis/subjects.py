@@ -89,3 +89,29 @@ def _fact_counts(store) -> dict[str, int] | None:
         return store.facts_status()
     except (AttributeError, TypeError):
         return None
+
+
+_NAME = r"[A-Z][\w&.'-]*(?:\s+(?:&\s+)?[A-Z][\w&.'-]*){0,3}"
+_JOIN = r"\s*(?:,\s*(?:and|or)?|\band\b|\bor\b|\bvs\.?|\bversus\b|\bagainst\b)\s*"
+_NOT_NAMES = frozenset("""Which What Who How Did Does Do Was Is Were Are Has Have Between Among
+    Compare Rank Order In For During Of The Its Their FY Q1 Q2 Q3 Q4 January February March
+    April May June July August September October November December""".split())
+
+
+def unloaded(body: str, subjects: list[Subject]) -> list[str]:
+    """Names the question lists beside the companies it names that no loaded filing is of
+    ("Adobe or Microsoft": Microsoft), in the order written."""
+    out: list[str] = []
+    for s in subjects:
+        word = re.escape(s.words)
+        for rx in (rf"{word}(?:'s)?{_JOIN}({_NAME})", rf"({_NAME}){_JOIN}{word}"):
+            for m in re.finditer(rx, body):
+                words = re.sub(r"(?:'s|')$", "", m.group(1)).strip(" .,").split()
+                while words and words[0] in _NOT_NAMES:
+                    words.pop(0)
+                name = " ".join(words)
+                if not name or any(name in t.words or t.words in name for t in subjects):
+                    continue
+                if name not in out:
+                    out.append(name)
+    return out
