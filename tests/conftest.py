@@ -12,7 +12,17 @@ for _k in list(os.environ):
     if _k.startswith("DTR_"):
         del os.environ[_k]
 
+import resource  # noqa: E402
 from pathlib import Path  # noqa: E402
+
+# One pytest process opens and closes hundreds of corpora (Chroma, SQLite, servers); a
+# closed Chroma client keeps some files open until its process ends. The usual soft limit
+# for a user who is not root (1024 files) ran out three quarters of the way through the
+# suite (issue 30): raise it to the hard limit, as far as 65,536.
+_soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+_want = 65536 if _hard == resource.RLIM_INFINITY else min(_hard, 65536)
+if _soft != resource.RLIM_INFINITY and _soft < _want:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (_want, _hard))
 
 import pytest  # noqa: E402
 

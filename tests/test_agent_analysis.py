@@ -113,3 +113,30 @@ def test_the_self_check_fails_a_sentence_that_contradicts_the_computed_verdict(t
     yes = _ask(two, "Did AMD's revenue grow in fiscal 2025?")[0].answer.analyses[0]
     assert verdict_problem("No. AMD's revenue fell.", [yes]).startswith("it answers 'No'")
     assert verdict_problem("Yes, it grew 34.3%.", [yes]) is None
+
+
+def test_an_llm_plan_without_an_analyze_step_gets_the_rules_figure_and_analyze_steps(two):
+    from core.agent.deps import AgentDeps, CorpusInfo, fact_source
+    from core.agent.roles.planner import PLANNER_FIGURES, make_plan
+    from testkit.fakes.chat_model import FakeChatModel
+
+    settings, corpus, ids = two
+    llm = FakeChatModel()
+    text_step = {"sub_question": "Why did NVIDIA's margin change?", "tool": "filing_search",
+                 "keywords": ["margin"], "doc_ids": [ids["nvda"]], "depends_on": [1]}
+    llm.enqueue({"steps": [
+        {"sub_question": "NVIDIA operating income", "tool": "figure_lookup",
+         "metric": "operating_income", "periods": ["FY2023"], "doc_ids": [ids["nvda"]]},
+        {"sub_question": "AMD operating income", "tool": "figure_lookup",
+         "metric": "operating_income", "periods": ["FY2025"], "doc_ids": [ids["amd-"]]},
+        text_step]})
+    deps = AgentDeps(settings=settings, retriever=corpus.retriever, llm=llm,
+                     corpus=CorpusInfo.from_store(corpus.store),
+                     facts=fact_source(corpus.store))
+    steps, source, notes, _ = make_plan(COMPARE_Q, deps, [])
+    assert '"analyze"' in llm.history[0][0].content and PLANNER_FIGURES.splitlines()[0] in \
+        llm.history[0][0].content
+    assert source == "llm" and [s.tool for s in steps] == ["compute", "compute", "analyze",
+                                                           "filing_search"]
+    assert steps[2].depends_on == [0, 1] and steps[3].depends_on == []  # its figure is gone
+    assert any("replaced by the offline rule's" in n for n in notes)

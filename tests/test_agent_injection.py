@@ -81,7 +81,7 @@ def test_llm_prompts_fence_the_attack_and_the_plan_does_not_change(settings):
     # an answer that states nothing checkable is asked again once, then replaced by the
     # extractive brief of the evidence (issue 10, fault 9)
     assert record.usage["synthesizer"].calls == 2 and record.answer.source == "offline"
-    assert record.answer.text.startswith(BANNER) and record.answer.citations
+    assert record.answer.text.endswith(BANNER) and record.answer.citations
     assert "HACKED again" not in record.answer.text
     prompts = [m.content for call in llm.history for m in call]
     systems = [call[0].content for call in llm.history]

@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from core.analysis.combine import answer_analysis
-from core.analysis.question import latest_annual, parse_analysis, short_name
+from core.analysis.question import parse_analysis
+from core.analysis.subjects import latest_annual, short_name
 from core.foundation.types import DocumentMeta
 from tests.test_figures_compute import FactStore, fact
 
@@ -20,9 +21,10 @@ ACME, BIRCH, COBALT = "acme24", "birch25", "cobalt24"
 def _year(doc: str, year: int, end: str, lines: dict[str, float]) -> list:
     out = []
     for label, value in lines.items():
-        balance = label.startswith("Total assets")
+        balance = label.startswith(("Total assets", "Property and equipment"))
         out.append(fact(doc, label, value, year, "balance" if balance else
-                        "cash_flow" if label.startswith(("Net cash", "Purchases")) else
+                        "cash_flow" if label.startswith(("Net cash", "Purchases", "Dividends"))
+                        else
                         "income", end=end, instant=balance, page=40 + year % 10))
     return out
 
@@ -31,7 +33,10 @@ FACTS = [
     *_year(ACME, 2024, "2024-12-31", {"Total revenue": 1000, "Operating income": 250,
                                       "Net income": 180, "Research and development": 90,
                                       "Net cash provided by operating activities": 300,
-                                      "Purchases of property and equipment": -120}),
+                                      "Purchases of property and equipment": -120,
+                                      "Dividends paid": -40,
+                                      "Property and equipment, net": 500,
+                                      "Total assets": 2000}),
     *_year(ACME, 2023, "2023-12-31", {"Total revenue": 900, "Operating income": 200,
                                       "Net income": 150}),
     *_year(ACME, 2022, "2022-12-31", {"Total revenue": 800, "Operating income": 240,
@@ -43,6 +48,12 @@ FACTS = [
     *_year(BIRCH, 2024, "2024-06-30", {"Total revenue": 2100, "Operating income": 330,
                                        "Net income": 240}),
     *_year(COBALT, 2024, "2024-12-31", {"Total assets": 5000}),
+    # Acme's balance sheet as printed, after its assets: liabilities, then equity
+    *(fact(ACME, label, v, 2024, "balance", instant=True, end="2024-12-31", page=44)
+      for label, v in (("Accounts payable", 100), ("Debt", 150), ("Deferred revenue", 350),
+                       ("Total current liabilities", 600), ("Debt", 500),
+                       ("Other liabilities", 50), ("Total liabilities", 1150),
+                       ("Common stock", 200), ("Total stockholders' equity", 850))),
 ]
 DOCS = [DocumentMeta(doc_id=ACME, file_name="acme-10k-2024.htm", company="ACME CORP",
                      form_type="10-K", period="FY2024", period_end="2024-12-31"),
@@ -134,9 +145,11 @@ def test_a_yes_no_question_is_answered_yes_or_no_first_by_the_figures(question, 
 def test_improving_over_the_years_reads_each_year_of_the_latest_filing():
     plan, result = ask("Has Acme's operating margin been improving?")
     assert [r.periods for r in plan.requests] == [["FY2022"], ["FY2023"], ["FY2024"]]
-    assert result.verdict == "No"  # 30.0% -> 22.2% -> 25.0%
-    assert result.lead == ("No. Acme's operating margin fell from 30.0% in fiscal 2022 to "
-                           "25.0% in fiscal 2024 (22.2% in fiscal 2023).")
+    assert result.verdict == "Yes"  # 30.0% -> 22.2% -> 25.0%: the latest move is up
+    assert result.lead == ("Yes. Acme's operating margin rose from 22.2% in fiscal 2023 to "
+                           "25.0% in fiscal 2024 (30.0% in fiscal 2022).")
+    _, worse = ask("Is Acme's operating margin deteriorating?")
+    assert worse.verdict == "No"
 
 
 def test_several_figures_are_stated_in_the_order_asked():
@@ -176,3 +189,49 @@ def test_names_and_latest_fiscal_years():
                        form_type="10-Q", period="2025-03-31", period_end="2025-03-31")
     assert latest_annual([ACME, "acmeq"], [*DOCS, q10]) == "FY2024"  # a 10-Q is no year
     assert latest_annual(["acmeq"], [q10]) == ""
+
+
+def test_a_judgement_word_is_decided_by_the_named_criterion_with_its_thresholds():
+    plan, result = ask("Is Acme a capital-intensive business based on FY2024 data?")
+    assert plan.spec.kind == "criterion" and plan.spec.criterion == "capital_intensive"
+    assert result.verdict == "Yes"  # capex 12.0% of revenue, above the stated 10%
+    assert result.lead == ("Yes. By the catalogue's criterion for capital-intensive (capex / "
+                           "revenue above 10% or net PP&E / total assets above 40%): Acme's "
+                           "capex / revenue was 12.0% and its net PP&E / total assets was "
+                           "25.0% in fiscal 2024.")
+    _, growth = ask("Is Birch a high-growth company?")
+    assert growth.verdict == "No" and "revenue growth above 15%" in growth.lead
+
+
+def test_stable_either_or_and_paid_questions():
+    _, stable = ask("Are Acme's operating margins consistent (not fluctuating more than "
+                    "roughly 5% each year)?")
+    assert stable.verdict == "No" and "moved more than 5 points a year" in stable.lead
+    _, either = ask("Has Acme's revenue improved or declined in fiscal 2024?")
+    assert either.lead.startswith("It rose. Acme's revenue grew 11.1% in fiscal 2024")
+    _, paid = ask("Has Acme paid dividends in fiscal 2024?")
+    assert paid.verdict == "Yes"
+    assert parse_analysis("Were there any unusual events that increased Acme's net income?",
+                          DOCS, STORE) is None  # a question about the text, not a figure
+
+
+def test_the_largest_liability_is_picked_from_the_balance_sheet_lines():
+    plan, result = ask("What is the largest liability on Acme's balance sheet?")
+    assert plan.spec.kind == "pick" and plan.requests[0].metric == "total_liabilities"
+    assert result.verdict == "Debt (non-current)"  # 500: the two Debt lines told apart
+    assert [r.label for r in result.rows] == ["Debt (non-current)", "Deferred revenue",
+                                              "Debt (current)", "Accounts payable",
+                                              "Other liabilities"]  # no totals, no equity
+    assert result.lead == ("The largest liability on Acme's balance sheet at the end of "
+                           "fiscal 2024 was Debt (non-current): $500 million, 43% of total "
+                           "liabilities of $1,150 million.")
+
+
+def test_a_company_named_but_not_loaded_keeps_its_row_and_is_said():
+    plan, result = ask("Which had the higher revenue, Acme or Globex Industries?")
+    assert plan.spec.absent == ["Globex Industries"] and len(plan.requests) == 1
+    assert result.verdict == "" and [r.label for r in result.rows] == ["Acme",
+                                                                       "Globex Industries"]
+    assert "no filing of Globex Industries is loaded" in result.lead
+    _, ranked = ask("Rank Acme, Initech and Birch by revenue.")
+    assert ranked.verdict == "Birch, Acme" and ranked.rows[-1].label == "Initech"

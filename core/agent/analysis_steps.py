@@ -72,7 +72,7 @@ def analyze_node(state: ResearchState, deps: AgentDeps) -> dict:
         emit(StepReflected(node="analyze", step=index, elapsed_ms=clock.ms, finding=text,
                            coverage="none", attempt=record.attempt))
         return {"history": [record], "decision": "CONTINUE"}
-    result = analyze(spec, figures, subjects_of(figures, question, deps))
+    result = analyze(spec, figures, subjects_of(figures, question, deps), deps.facts)
     inputs = [i for f in figures for i in f.inputs]
     ids = fact_chunk_ids(inputs)
     evidence = fact_evidence(ids, inputs, deps)

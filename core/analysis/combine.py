@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from core.analysis.criteria import criterion, criterion_lead
 from core.analysis.model import AnalysisResult, AnalysisSpec, PeerRow
 from core.analysis.peers import peers, peers_lead
 from core.analysis.rows import row_of
@@ -23,16 +24,24 @@ def labels_for(spec: AnalysisSpec, count: int) -> list[str]:
     return labels + [f"figure {k + 1}" for k in range(len(labels), count)]
 
 
-def analyze(spec: AnalysisSpec, figures: list[FigureResult], subjects: list[str]
-            ) -> AnalysisResult:
+def analyze(spec: AnalysisSpec, figures: list[FigureResult], subjects: list[str],
+            store=None) -> AnalysisResult:
     """The analysis of ``figures`` (see the module docstring); ``subjects[i]`` is the company
-    of ``figures[i]`` as the question names it."""
+    of ``figures[i]`` as the question names it; ``store`` (the facts) is read by a pick."""
+    if spec.kind == "pick":
+        from core.analysis.pick import pick
+
+        return pick(spec, figures[0], subjects[0] if subjects else "", store)
     rows = [row_of(label, fig) for label, fig in zip(labels_for(spec, len(figures)), figures,
                                                      strict=True)]
     if spec.kind in ("compare", "rank"):
+        rows += [PeerRow(label=name, missing=f"no filing of {name} is loaded (add it in the "
+                         "Library or with `python -m core fetch`)") for name in spec.absent]
         out = peers(spec, rows)
     elif spec.kind == "verdict":
         out = verdict(spec, rows, figures, subjects)
+    elif spec.kind == "criterion":
+        out = criterion(spec, rows, subjects)
     else:
         out = multi(spec, rows, subjects)
     out.figures, out.subjects = list(figures), list(subjects)
@@ -46,6 +55,12 @@ def lead(result: AnalysisResult, mark: Callable[[PeerRow], str]) -> str:
         return peers_lead(result, mark)
     if kind == "verdict":
         return verdict_lead(result, subjects, result.figures, mark)
+    if kind == "criterion":
+        return criterion_lead(result, None, subjects, mark)
+    if kind == "pick":
+        from core.analysis.pick import pick_lead
+
+        return pick_lead(result, mark)
     return multi_lead(result, subjects, mark)
 
 
@@ -55,4 +70,4 @@ def answer_analysis(plan, store) -> AnalysisResult:
     from core.figures.compute import answer_figure
 
     figures = [answer_figure(r, store) for r in plan.requests]
-    return analyze(plan.spec, figures, plan.who)
+    return analyze(plan.spec, figures, plan.who, store)

@@ -32,10 +32,11 @@ named criterion of the catalogue; pick: the row of a statement or table that is 
 (or smallest)."""
 
 Test = Literal["positive", "negative", "grew", "declined", "less", "more", "above", "below",
-               "improving", "worsening", "equal"]
+               "improving", "worsening", "equal", "stable"]
 """What a verdict tests: the sign of one figure (positive, negative), its change (grew,
-declined; improving, worsening over the periods given), a relation between two figures
-(less, more, equal) or a figure against a threshold (above, below)."""
+declined; improving, worsening over the periods given; stable: no year-to-year change above
+the threshold), a relation between two figures (less, more, equal) or a figure against a
+threshold (above, below)."""
 
 
 class AnalysisSpec(BaseModel):
@@ -53,7 +54,13 @@ class AnalysisSpec(BaseModel):
     threshold: float | None = Field(default=None, description="verdict 'above' / 'below': the "
                                     "threshold in the figure's unit (20.0 for '20%').")
     criterion: str | None = Field(default=None, description="criterion: the catalogue key of "
-                                  "the judgement ('capital_intensive').")
+                                  "the judgement ('capital_intensive', core/metrics/"
+                                  "criteria.toml).")
+    absent: list[str] = Field(default_factory=list, description="compare / rank: companies "
+                              "the question names whose filings are not loaded (kept as rows "
+                              "without a figure, said, never dropped).")
+    either: bool = Field(default=False, description="verdict: the question asks which of two "
+                         "('improved or declined?'): the answer names the change, not yes/no.")
     labels: list[str] = Field(default_factory=list, description="What each input figure is "
                               "called in the answer, in input order: the company ('Adobe'), "
                               "the measure ('net margin') or the segment ('Digital Media').")

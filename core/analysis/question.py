@@ -28,22 +28,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from core.analysis.kinds import spec_of
 from core.analysis.model import AnalysisSpec
-from core.analysis.words import (
-    ALL_COMPANIES,
-    COMPARATIVE,
-    RANK,
-    comparative_direction,
-    relation_between,
-    test_of,
-    threshold_of,
-    yes_no,
+from core.analysis.subjects import (
+    Subject,
+    corpus_subjects,
+    latest_annual,
+    subjects_named,
+    unloaded,
 )
+from core.analysis.words import ALL_COMPANIES, PICK, RANK, asks_existence
 from core.figures.asked import decimals_asked, periods_asked
 from core.figures.definitions import definition, read_definitions
 from core.figures.model import FigureRequest
 from core.foundation.types import DocumentMeta
-from core.retrieval.scope import match_companies
+from core.metrics.criteria import criterion_asked
 
 _SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z(\[])")
 _PERIOD = re.compile(
@@ -52,50 +51,6 @@ _PERIOD = re.compile(
     r"\d{2,4}(?:\s*-?\s*Q[1-4])?|(?<![\d$.,])(?:19|20)\d\d(?!\d|,\d)|fiscal\s+years?|years?)\b",
     re.I)
 _GROWTH = re.compile(r"\b(?:growth|change|increase|decrease|cagr)\b", re.I)
-_MULTI_GAP = re.compile(r"^\s*(?:,\s*)?(?:(?:and|as\s+well\s+as|&|plus)\s+)?(?:(?:its|their|the"
-                        r"|his|her)\s+)?$", re.I)
-
-
-@dataclass
-class Subject:
-    """A company the question is about: its words in the question, its registry name."""
-
-    words: str
-    company: str
-    doc_ids: list[str]
-    period: str = ""
-    """The period asked for this company ('FY2024', 'Q1 FY2024'); '' for its latest fiscal
-    year."""
-
-
-_SUFFIX = re.compile(r"[\s,]+(?:inc|incorporated|corp|corporation|company|co|ltd|limited|plc|"
-                     r"llc|lp|the)\.?$", re.I)
-
-
-def short_name(company: str) -> str:
-    """A registry name as an analyst writes it: corporate suffixes dropped, capitals only
-    where the filer's name is not all capitals ("COCA COLA CO" -> "Coca Cola", "GAINSCO,
-    INC." -> "Gainsco", "Alphabet Inc." -> "Alphabet")."""
-    name = company.strip()
-    while (cut := _SUFFIX.sub("", name)) != name and cut:
-        name = cut
-    name = name.strip(" ,.")
-    if name.isupper():
-        name = " ".join(w if len(w) <= 3 and w.isalpha() else w.capitalize()
-                        for w in name.split())
-    return name or company
-
-
-def latest_annual(doc_ids: list[str], documents: list[DocumentMeta]) -> str:
-    """The latest fiscal year of an annual report among ``doc_ids`` ('FY2024'); '' when there
-    is none (a company known only by its 10-Qs: their latest period is read as asked)."""
-    from core.figures.question import doc_period
-
-    annual = [d for d in documents if d.doc_id in doc_ids
-              and (d.form_type or "").upper().startswith(("10-K", "20-F", "40-F"))]
-    dated = sorted(((d.period_end or d.period or "", p) for d in annual
-                    if (p := doc_period(d)) and "-" not in p), key=lambda x: x[0])
-    return dated[-1][1] if dated else ""
 
 
 @dataclass
@@ -115,40 +70,6 @@ class AnalysisPlan:
         if len(self.subjects) > 1 and len(self.subjects) == len(self.requests):
             return [s.words for s in self.subjects]
         return [self.subjects[0].words] * len(self.requests) if self.subjects else []
-
-
-def subjects_named(question: str, documents: list[DocumentMeta]) -> list[Subject]:
-    """The companies ``question`` names, in the order it names them."""
-    found = match_companies(question, documents)
-    order = sorted(found, key=lambda raw: question.find(raw))
-    out: list[Subject] = []
-    for raw in order:
-        shown, ids = found[raw]
-        if not any(s.company == shown for s in out):
-            out.append(Subject(raw.rstrip(".,;:") if raw[-2:-1].islower() or raw.endswith(
-                (",", ";", ":")) or raw[:-1].isupper() else raw, shown, ids))
-    return out
-
-
-def corpus_subjects(documents: list[DocumentMeta], store) -> list[Subject]:
-    """Every company of the corpus whose filings hold facts, by name (each under the name its
-    filings are grouped by)."""
-    from core.store.companies import companies
-
-    counts = _fact_counts(store)
-    out = []
-    for group in companies(documents):
-        ids = [i for i in group.doc_ids if counts is None or counts.get(i, 0) > 0]
-        if ids and group.name != "unknown":
-            out.append(Subject(short_name(group.name), group.name, ids))
-    return out
-
-
-def _fact_counts(store) -> dict[str, int] | None:
-    try:
-        return store.facts_status()
-    except (AttributeError, TypeError):
-        return None
 
 
 def _blank(text: str, spans: list[tuple[int, int]]) -> str:
@@ -215,66 +136,122 @@ def _read(text: str, documents, store, decimals: int | None) -> FigureRequest | 
     return request
 
 
+def _main_sentence(sentences: list[str]) -> str:
+    """The sentence that asks: the first question (not a definition, not an instruction
+    such as "If X is not a useful metric, state that"), else the first sentence."""
+    plain = [s for s in sentences if not definition(s)] or sentences
+    asking = [s for s in plain if s.endswith("?")]
+    return (asking or plain)[0]
+
+
+def _unique(found: list) -> list:
+    """Measures named once each (the first mention), in order."""
+    seen: set[str] = set()
+    return [f for f in found if not (f[0] in seen or seen.add(f[0]))]
+
+
 def parse_analysis(question: str, documents: list[DocumentMeta], store=None
                    ) -> AnalysisPlan | None:
     """The analysis ``question`` asks for, or None (see the module docstring)."""
     text = " ".join(question.replace("\u2019", "'").split())
     sentences = [s for s in _SENTENCE.split(text) if s.strip()]
-    asked = [s for s in sentences if not definition(s)] or sentences
-    body = " ".join(asked)
+    body = _main_sentence(sentences)
     defs = " ".join(s for s in sentences if definition(s))
     _, names, _ = read_definitions(sentences)
-    subjects = subjects_named(body, documents)
-    everyone = bool(ALL_COMPANIES.search(body))
-    if everyone or (not subjects and RANK.search(body)):
-        subjects = corpus_subjects(documents, store) or subjects
-    elif not subjects:
-        groups = corpus_subjects(documents, store)
-        subjects = groups if len(groups) == 1 else []
-    if not subjects:
+    subjects = _subjects(body, documents, store)
+    if not subjects or asks_existence(body):
         return None
+    _assign_periods(body, subjects, documents)
+    decimals = decimals_asked(question)
+    picked = PICK.search(body)
+    if picked and len(subjects) == 1:
+        return _pick_plan(picked, subjects[0], documents, store, decimals)
+    criterion = criterion_asked(body)
+    if criterion is not None and len(subjects) == 1:
+        return _criterion_plan(criterion, subjects[0], documents, store, decimals)
     plain = _blank(body, _company_spans(body, subjects))
     plain = _PERIOD.sub(lambda m: " " * len(m.group(0)), plain)
-    found = _measures(plain, names)
+    found = _unique(_measures(plain, names))
     if not found:
         return None
     periods = _period_words(body)
-    _assign_periods(body, subjects, documents)
-    decimals = decimals_asked(question)
-    several = len(subjects) > 1
-    read = _spec(body, plain, found, several)
+    absent = unloaded(body, subjects)
+    several = len(subjects) + len(absent) > 1
+    read = spec_of(body, plain, found, several)
     if read is None:
         return None
     spec, power = read if isinstance(read, tuple) else (read, None)
     plan = AnalysisPlan(spec=spec, subjects=subjects)
-    key, words, _, _ = found[0]
-    if spec.kind in ("compare", "rank") or (several and spec.kind in ("verdict", "multi")):
+    _, words, _, _ = found[0]
+    series = spec.test in ("improving", "worsening", "stable")
+    if spec.kind in ("compare", "rank"):
+        spec.absent = absent
+    if several and spec.kind in ("compare", "rank", "verdict", "multi"):
         words = _growth_words(words, spec)
-        for s in subjects:
-            plan.questions.append(_figure_question(s, words))
+        plan.questions = [_figure_question(s, words) for s in subjects]
         spec.labels = [s.words for s in subjects]
-    elif spec.test in ("improving", "worsening"):
+    elif series:
         years = periods if len(periods) > 1 else []
-        for p in years or [subjects[0].period]:
-            plan.questions.append(_figure_question(subjects[0], words, p))
+        plan.questions = [_figure_question(subjects[0], words, p)
+                          for p in years or [subjects[0].period]]
         spec.labels = years or [subjects[0].period or "latest"]
-    elif spec.kind == "multi" or (spec.kind == "verdict" and spec.test in ("less", "more")):
-        for _, w, _, _ in found[:4]:
-            plan.questions.append(_figure_question(subjects[0], w))
-        spec.labels = [w for _, w, _, _ in found[:4]]
+    elif spec.kind in ("multi", "compare") or spec.test in ("less", "more", "equal"):
+        plan.questions = [_figure_question(subjects[0], w) for _, w, _, _ in found[:6]]
+        spec.labels = [w for _, w, _, _ in found[:6]]
     else:
-        words = _growth_words(words, spec)
-        plan.questions.append(_figure_question(subjects[0], words))
+        plan.questions = [_figure_question(subjects[0], _growth_words(words, spec))]
         spec.labels = [subjects[0].words]
     for q in plan.questions:
         request = _read(f"{q} {defs}".strip(), documents, store, decimals)
         if request is None:
             return None
         plan.requests.append(request)
-    if spec.test in ("improving", "worsening") and len(periods) < 2:
+    if series and len(periods) < 2:
         plan = _over_years(plan, documents, store, decimals, words, defs)
     if spec.threshold is not None and power:
         spec.threshold = _in_unit(spec.threshold * 10 ** power, plan.requests[0].unit or "")
+    return plan
+
+
+def _subjects(body: str, documents: list[DocumentMeta], store) -> list[Subject]:
+    """The companies the question is about (step 1 of the module docstring)."""
+    subjects = subjects_named(body, documents)
+    if ALL_COMPANIES.search(body) or (not subjects and RANK.search(body)):
+        return corpus_subjects(documents, store) or subjects
+    if not subjects:
+        groups = corpus_subjects(documents, store)
+        return groups if len(groups) == 1 else []
+    return subjects
+
+
+def _pick_plan(picked: re.Match, subject: Subject, documents, store, decimals
+               ) -> AnalysisPlan | None:
+    """The largest (smallest) line of a balance sheet: the side's total looked up (its
+    filing and date), the lines read beside it."""
+    way = picked.group("way").lower()
+    side = "asset" if picked.group("side").lower().startswith("asset") else "liability"
+    spec = AnalysisSpec(kind="pick", name=f"{way} {side}",
+                        direction="lower" if way in ("smallest", "lowest") else "higher",
+                        labels=[subject.words])
+    question = _figure_question(subject, f"total {'assets' if side == 'asset' else 'liabilities'}")
+    request = _read(question, documents, store, decimals)
+    if request is None:
+        return None
+    return AnalysisPlan(spec=spec, requests=[request], questions=[question], subjects=[subject])
+
+
+def _criterion_plan(criterion, subject: Subject, documents, store, decimals
+                    ) -> AnalysisPlan | None:
+    """A judgement decided by a named criterion: one figure per test of the criterion."""
+    spec = AnalysisSpec(kind="criterion", name=criterion.label, criterion=criterion.key,
+                        labels=[t.name for t in criterion.tests])
+    plan = AnalysisPlan(spec=spec, subjects=[subject])
+    plan.questions = [_figure_question(subject, t.measure) for t in criterion.tests]
+    for q in plan.questions:
+        request = _read(q, documents, store, decimals)
+        if request is None:
+            return None
+        plan.requests.append(request)
     return plan
 
 
@@ -309,49 +286,3 @@ def _over_years(plan: AnalysisPlan, documents, store, decimals, words: str, defs
                      if (r := _read(f"{q} {defs}".strip(), documents, store, decimals))]
     plan.spec.labels = years
     return plan
-
-
-def _spec(body: str, plain: str, found: list, several: bool
-          ) -> AnalysisSpec | tuple[AnalysisSpec, int | None] | None:
-    """The kind and settings of the analysis, or None for a plain figure question; a
-    threshold comes with the power of ten it was written in ("$50 billion": 9)."""
-    name = found[0][1]
-    if several:
-        if RANK.search(body):
-            return AnalysisSpec(kind="rank", name=name, direction=_rank_order(body))
-        if yes_no(body):
-            test = test_of(plain, found[0][3])
-            more = comparative_direction(body)
-            if more is not None and test in (None, "more", "less"):
-                return AnalysisSpec(kind="verdict", name=name,
-                                    test="more" if more == "higher" else "less")
-        direction = comparative_direction(body)
-        if direction is not None or COMPARATIVE.search(body):
-            return AnalysisSpec(kind="compare", name=name, direction=direction or "higher")
-        return AnalysisSpec(kind="multi", name=name)
-    if yes_no(body):
-        if len(found) >= 2:
-            relation = relation_between(plain, found[0][3], found[1][2])
-            if relation:
-                return AnalysisSpec(kind="verdict", name=f"{name} and {found[1][1]}",
-                                    test=relation)
-        threshold = threshold_of(plain, found[0][3])
-        if threshold is not None:
-            test, value, power = threshold
-            return AnalysisSpec(kind="verdict", name=name, test=test, threshold=value), power
-        test = test_of(plain, found[0][3])
-        if test is not None:
-            return AnalysisSpec(kind="verdict", name=name, test=test)
-        return None
-    if len(found) >= 2 and all(_MULTI_GAP.match(plain[a[3]:b[2]])
-                               for a, b in zip(found, found[1:], strict=False)):
-        return AnalysisSpec(kind="multi", name=" and ".join(w for _, w, _, _ in found[:4]))
-    return None
-
-
-def _rank_order(body: str) -> str:
-    low = body.lower()
-    if re.search(r"\blowest\s+(?:first|to\s+highest)|\bfrom\s+(?:the\s+)?lowest|\bascending|"
-                 r"\bsmallest\s+(?:first|to\s+largest)|\bleast\s+to\s+most", low):
-        return "lower"
-    return "higher"

@@ -43,14 +43,32 @@ def _decide(spec: AnalysisSpec, rows: list[PeerRow]) -> tuple[bool, str] | None:
     if len(rows) < 2 or len({r.unit for r in rows}) > 1:
         return None
     last = vals[-1]
-    if test in ("improving", "worsening"):
-        yes = last > first if test == "improving" else last < first
-        return yes, f"{rows[0].display} ({period_words(rows[0].period)}) -> {rows[-1].display} " \
-                    f"({period_words(rows[-1].period)})"
+    if test == "stable" and spec.threshold is not None:
+        steps = _moves(rows)
+        worst = max(steps, key=abs) if steps else 0.0
+        return abs(worst) <= spec.threshold, f"largest year-to-year move {abs(worst):.1f} " \
+            f"{_move_unit(rows)} (limit {spec.threshold:g})"
+    if test in ("improving", "worsening"):  # the latest move: the profile as it is now
+        prev = vals[-2]
+        yes = last > prev if test == "improving" else last < prev
+        return yes, f"{rows[-2].display} ({period_words(rows[-2].period)}) -> " \
+                    f"{rows[-1].display} ({period_words(rows[-1].period)})"
     sign = "<" if first < last else ">" if first > last else "="
     yes = {"less": first < last, "more": first > last, "equal": rows[0].display == rows[1].display
            }.get(test or "", False)
     return yes, f"{rows[0].label} {rows[0].display} {sign} {rows[1].label} {rows[1].display}"
+
+
+def _moves(rows: list[PeerRow]) -> list[float]:
+    """Year-to-year moves of a series: in points for a percentage, else in percent."""
+    vals = [r.value for r in rows]
+    if rows and rows[0].unit == "percent":
+        return [b - a for a, b in zip(vals, vals[1:], strict=False)]
+    return [(b - a) / abs(a) * 100 for a, b in zip(vals, vals[1:], strict=False) if a]
+
+
+def _move_unit(rows: list[PeerRow]) -> str:
+    return "points" if rows and rows[0].unit == "percent" else "%"
 
 
 def verdict(spec: AnalysisSpec, rows: list[PeerRow], figures: list[FigureResult],
@@ -97,6 +115,8 @@ def verdict_lead(result: AnalysisResult, subjects: list[str], figures: list[Figu
         return f"{word} {whose} {spec.name} in {when} was {r0.display}{mark(r0)}, {side} zero."
     if spec.test in ("grew", "declined"):
         move = "grew" if r0.value > 0 else "declined" if r0.value < 0 else "was unchanged"
+        if spec.either:  # "improved or declined?": the change is the answer
+            word = {"grew": "It rose.", "declined": "It fell."}.get(move, "It was unchanged.")
         size = r0.display.lstrip("-")
         base = (spec.name.removesuffix(" growth"))
         text = f"{word} {whose} {base} {move} {size} in {when}{mark(r0)}"
@@ -109,14 +129,22 @@ def verdict_lead(result: AnalysisResult, subjects: list[str], figures: list[Figu
             side = "below"
         limit = stated(spec.threshold, r0.unit, r0)
         return f"{word} {whose} {spec.name} in {when} was {r0.display}{mark(r0)}, {side} {limit}."
+    if spec.test == "stable":
+        series = ", ".join(f"{r.display} in {period_words(r.period)}{mark(r)}" for r in rows)
+        moves = _moves(rows)
+        worst = max((abs(m) for m in moves), default=0.0)
+        within = "stayed within" if result.verdict == "Yes" else "moved more than"
+        return (f"{word} {whose} {spec.name} {within} {spec.threshold:g} {_move_unit(rows)} a "
+                f"year: {series} (largest move {worst:.1f} {_move_unit(rows)}).")
     if spec.test in ("improving", "worsening"):
-        last = rows[-1]
-        move = "rose" if last.value > r0.value else "fell" if last.value < r0.value else \
+        prev, last = rows[-2], rows[-1]
+        move = "rose" if last.value > prev.value else "fell" if last.value < prev.value else \
             "was unchanged"
-        between = "; ".join(f"{r.display} in {period_words(r.period)}{mark(r)}" for r in rows[1:-1])
-        text = (f"{word} {whose} {spec.name} {move} from {r0.display} in {when}{mark(r0)} to "
-                f"{last.display} in {period_words(last.period)}{mark(last)}")
-        return text + (f" ({between})." if between else ".")
+        before = "; ".join(f"{r.display} in {period_words(r.period)}{mark(r)}" for r in rows[:-2])
+        text = (f"{word} {whose} {spec.name} {move} from {prev.display} in "
+                f"{period_words(prev.period)}{mark(prev)} to {last.display} in "
+                f"{period_words(last.period)}{mark(last)}")
+        return text + (f" ({before})." if before else ".")
     r1 = rows[1]
     rel = "less than" if r0.value < r1.value else "more than" if r0.value > r1.value else \
         "equal to"

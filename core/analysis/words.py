@@ -32,6 +32,14 @@ _SIGN = re.compile(r"\b(?P<pos>positive)\b|\b(?P<neg>negative)\b", re.I)
 _SERIES = re.compile(r"\b(?P<up>improving|expanding|widening|strengthening)\b|"
                      r"\b(?P<down>deteriorating|worsening|contracting|narrowing|weakening|"
                      r"declining\s+over)\b", re.I)
+PICK = re.compile(r"\b(?P<way>largest|biggest|highest|greatest|smallest|lowest)\s+(?:single\s+)?"
+                  r"(?P<side>liabilit(?:y|ies)|assets?)\b", re.I)
+""""The largest liability", "its biggest asset": a line of the balance sheet picked."""
+_STABLE = re.compile(r"\b(?:consistent|stable|steady|flat|not\s+fluctuat\w*|fluctuat\w*|"
+                     r"volatile)\b", re.I)
+_EXISTENCE = re.compile(r"^(?:[^,?]{0,100},\s*)?(?:are|were|is|was|has|have|had)\s+there\b|"
+                        r"\bany\s+(?:\w+\s+){0,3}?(?:events?|items?|factors?|transactions?|"
+                        r"acquisitions?|risks?|charges?|changes|reasons?|developments?)\b", re.I)
 _GREW = (r"grow|grew|grown|growing|increas(?:e|ed|ing)|ris(?:e|en|ing)|rose|go\s+up|went\s+up|"
          r"expand(?:ed)?|improv(?:e|ed)|climb(?:ed)?")
 _DECLINED = (r"declin(?:e|ed|ing)|decreas(?:e|ed|ing)|fall(?:en)?|fell|falling|drop(?:ped)?|"
@@ -45,6 +53,7 @@ _EQUAL = re.compile(r"\b(?:equal(?:\s+to)?|the\s+same\s+as|as\s+much\s+as)\b", r
 _THRESHOLD = re.compile(
     r"\b(?P<op>above|below|over|under|more\s+than|less\s+than|greater\s+than|higher\s+than|"
     r"lower\s+than|exceed(?:s|ed|ing)?|at\s+least|at\s+most|beyond)\s+(?:the\s+|a\s+)?"
+    r"(?:(?:roughly|about|approximately|around|some)\s+)?"
     r"(?P<num>-?\$?\s?\d[\d,]*(?:\.\d+)?)\s*(?P<scale>%|percent\b|(?:thousand|million|billion|"
     r"trillion|bn|mn|[mbk])\b)?", re.I)
 _SCALES = {"%": 0, "percent": 0, "thousand": 3, "k": 3, "million": 6, "mn": 6, "m": 6,
@@ -68,6 +77,9 @@ def test_of(plain: str, after: int) -> str | None:
     """What a yes/no question about one figure tests: its sign, its change over a series of
     periods, or its change from the year before (the first such word wins)."""
     hits = []
+    stable = _STABLE.search(plain)
+    if stable:
+        hits.append((stable.start(), "stable"))
     for rx, up, down in ((_SIGN, "positive", "negative"), (_SERIES, "improving", "worsening"),
                          (_CHANGE, "grew", "declined")):
         m = rx.search(plain)
@@ -107,3 +119,9 @@ def threshold_of(plain: str, after: int) -> tuple[str, float, int | None] | None
     value = float(re.sub(r"[$,\s]", "", m.group("num")))
     scale = (m.group("scale") or "").lower()
     return test, value, _SCALES.get(scale)
+
+
+def asks_existence(text: str) -> bool:
+    """Whether a yes/no asks if something exists ("Were there any events that increased net
+    income?"): a question about the text, not a test of a figure."""
+    return any(_EXISTENCE.search(s.strip()) for s in re.split(r"(?<=[.?!])\s+", text))

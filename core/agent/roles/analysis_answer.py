@@ -46,8 +46,14 @@ def analysis_paragraph(result: AnalysisResult, cite: Callable[[str], str]) -> st
         marks = "".join(dict.fromkeys(cite(c) for c in row.chunk_ids if cite(c)))
         return f" {marks}" if marks else ""
 
+    from core.figures.statement import work_lines
+
     lines = [lead(result, mark)]
-    lines += [row_line(r, mark) for r in result.rows]
+    for k, row in enumerate(result.rows):
+        lines.append(row_line(row, mark))
+        if row.value is None and k < len(result.figures):  # what was found of it, cited
+            lines += [f"  {w}" for w in work_lines(result.figures[k], cite)
+                      if "missing" not in w and not w.lstrip("- ").startswith("Note:")]
     lines += [f"Note: {n}" for n in result.notes]
     return "\n".join(lines)
 

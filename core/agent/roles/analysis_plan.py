@@ -18,7 +18,8 @@ from core.analysis.question import AnalysisPlan, parse_analysis
 from core.figures.model import FigureRequest
 
 KINDS = {"compare": "compares", "rank": "ranks", "verdict": "decides yes or no from",
-         "multi": "states together"}
+         "multi": "states together", "criterion": "judges by the catalogue's criterion",
+         "pick": "picks the balance-sheet line beside"}
 
 
 def analysis_part(question: str, deps: AgentDeps, scope: list[str]) -> AnalysisPlan | None:

@@ -96,7 +96,7 @@ def _lead_with_figure(draft: str, records: list[StepRecord], numbered: dict[int,
     from core.figures.statement import figure_sentence
 
     analysed = [r for r in records if r.analysis is not None and r.analysis.decided
-                and r.analysis.spec.kind in ("compare", "rank", "verdict")]
+                and r.analysis.spec.kind in ("compare", "rank", "verdict", "criterion", "pick")]
     if analysed:
         return _lead_with_analysis(draft, analysed[0].analysis, numbered)
     ok = [r for _, r in stated_figures(records) if r.ok]

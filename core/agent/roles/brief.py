@@ -10,7 +10,9 @@ unit, e.g.
     Net income: $457.3 (Fiscal Year Ended December 28, 2024); $181.0 (December 30,
     2023) — Consolidated Statements of Income, in millions [2]
 
-``BANNER`` opens the answer and says it is extractive.
+Each part opens with the line that answers it (``answer_first``: the quoted sentence that
+shares most of the part's own words, a full sentence before a table row or a heading), the
+other sources' lines under it; ``BANNER`` closes the answer and says it is extractive.
 """
 
 from __future__ import annotations
@@ -97,3 +99,28 @@ def part_lines(rec: StepRecord, n_of: dict[str, int], used: list[str]) -> list[s
             out.append(f"{quoted}{end} [{n_of[source]}]")
             break
     return out
+
+
+_GENERIC = frozenset("""company companies business businesses its their it they we our us what
+    which who whom how does do did is are was were has have had be been being the a an of in on
+    for to and or primary primarily main mainly major key subject any there this that these those
+    fiscal year years filing report according based state explain describe""".split())
+
+
+def answer_first(lines: list[str], question: str, names: str = "") -> list[str]:
+    """``lines`` with the one that answers ``question`` first: most of the question's own
+    words (company names and question words aside), a sentence before a table row or a
+    heading; among equals, the better-ranked (earlier) line."""
+    from core.agent.roles.sentences import terms
+
+    asked = terms(question) - terms(" ".join(_GENERIC)) - terms(names)
+    if len(lines) < 2 or not asked:
+        return lines
+
+    def score(k: int) -> tuple:
+        line = re.sub(r"\[\d+\]", "", lines[k])
+        plain = not is_table_line(row_core(line)) and not is_heading(line)
+        return (len(asked & terms(line)) if plain else -1, plain, -k)
+
+    best = max(range(len(lines)), key=score)
+    return [lines[best], *lines[:best], *lines[best + 1:]]

@@ -46,8 +46,15 @@ class FigureKnowledge:
     """The run's analyses (``AnalysisResult``): their figures, thresholds and verdicts."""
 
     def given(self) -> list[float]:
-        """Numbers an analysis states that no fact holds: a verdict's threshold."""
-        return [a.spec.threshold for a in self.analyses if a.spec.threshold is not None]
+        """Numbers an analysis states that no fact holds: a verdict's threshold, the
+        thresholds of the criterion that decided it."""
+        from core.metrics.criteria import get_criterion
+
+        out = [a.spec.threshold for a in self.analyses if a.spec.threshold is not None]
+        for a in self.analyses:
+            found = get_criterion(a.spec.criterion or "")
+            out += [t.threshold for t in found.tests] if found else []
+        return out
 
     def metrics(self) -> set[str]:
         out = {r.request.metric for r in self.results if r.request.metric}

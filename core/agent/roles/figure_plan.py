@@ -266,22 +266,3 @@ def shift_steps(steps: list[PlanStep], offset: int) -> list[PlanStep]:
         return list(steps)
     return [s.model_copy(update={"depends_on": [d + offset for d in s.depends_on]})
             for s in steps]
-
-
-def ensure_figures(steps: list[PlanStep], question: str, deps: AgentDeps, scope: list[str],
-                   notes: list[str]) -> list[PlanStep]:
-    """An LLM plan for a figure question that has no look-up step gets the offline rule's
-    figure steps first (figures are read from the facts, never left to the text)."""
-    if any(s.tool == "figure_lookup" for s in steps):
-        return steps
-    split = split_question(question, deps, scope)
-    if not split.figures:
-        return steps
-    blocks, _ = figure_blocks(split, question, deps, scope, [])
-    figure = [s for key in sorted(blocks) for s in shift_steps(
-        blocks[key], sum(len(blocks[k]) for k in blocks if k < key))]
-    if not figure:
-        return steps
-    notes.append(f"the plan had no look-up for the figure the question asks for; added "
-                 f"{len(figure)} figure step(s) from the offline rule")
-    return figure + shift_steps(steps, len(figure))

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from core.agent.deps import AgentDeps, CorpusInfo, ask_llm
-from core.agent.roles.brief import BANNER, part_lines  # noqa: F401 - BANNER re-exported
+from core.agent.roles.brief import BANNER, answer_first, part_lines  # noqa: F401 - BANNER re-exported
 from core.agent.roles.citations import best_records
 from core.agent.roles.connect import LINK_NOTE, build_link, link_text
 from core.agent.state import Evidence, StepRecord, StopReason
@@ -86,28 +86,36 @@ def _link_paragraph(rec: StepRecord, earlier: list[StepRecord], numbered: dict[i
 def offline_answer(question: str, records: list[StepRecord], numbered: dict[int, Evidence],
                    stop: StopReason | None, corpus: CorpusInfo | None = None
                    ) -> tuple[str, list[str]]:
-    """The extractive brief: the banner; per step, the best line of each kept source with its
-    [n] marker (each line once; a step whose evidence is weak is quoted under "Only weak
-    evidence" and still listed as not found); a connect clause ("explain how X bears on Y")
-    juxtaposes the earlier steps' findings; then the gaps."""
+    """The extractive brief: per step, the line that answers it first, then the best line of
+    each other kept source, each with its [n] marker (each line once; a step whose evidence is
+    weak is quoted under "Only weak evidence" and still listed as not found); a connect clause
+    ("explain how X bears on Y") juxtaposes the earlier steps' findings; then the gaps, and the
+    banner saying the brief is extractive."""
     n_of = {ev.id: n for n, ev in numbered.items()}
     paragraphs: list[str] = []
     not_found: list[str] = []
     used: list[str] = []
+    names = " ".join(d.company for d in corpus.documents) if corpus is not None else ""
     for k, rec in enumerate(records):
         link = _link_paragraph(rec, records[:k], numbered, corpus, question)
         if link:
             paragraphs.append(link)
             continue
         lines = part_lines(rec, n_of, used)
-        body = "\n".join(f"- {line}" for line in lines)
-        if rec.coverage == "none" or not body:
+        if rec.coverage == "none" or not lines:
             not_found.append(rec.sub_question)
-        if not body:
+        if not lines:
             continue
-        lead = {"partial": "Partly answered — ", "none": "Only weak evidence — "}.get(
-            rec.coverage, "")
-        paragraphs.append(f"{lead}{rec.sub_question}\n{body}")
+        if rec.coverage == "none":
+            body = "\n".join(f"- {line}" for line in lines)
+            paragraphs.append(f"Only weak evidence — {rec.sub_question}\n{body}")
+            continue
+        first, *rest = answer_first(lines, rec.sub_question, names)
+        body = "\n".join([first, *(f"- {line}" for line in rest)])
+        if rec.coverage == "partial":
+            part = rec.sub_question.rstrip(".?")
+            body += f"\n- Note: partly answered by the evidence found ({part})."
+        paragraphs.append(body)
     if not paragraphs:
         paragraphs.append("I could not find evidence in the filings or web sources to answer: "
                           f"{question}")
@@ -116,7 +124,7 @@ def offline_answer(question: str, records: list[StepRecord], numbered: dict[int,
                           + "; ".join(q.rstrip(".?") for q in not_found) + ".")
     if stop is not None and stop.code != "completed":
         paragraphs.append(limit_note(stop))
-    return "\n\n".join([BANNER, *paragraphs]), not_found
+    return "\n\n".join([*paragraphs, BANNER]), not_found
 
 
 def synthesize(question: str, history: list[StepRecord], numbered: dict[int, Evidence],
