@@ -100,6 +100,8 @@ def test_a_look_up_with_bad_arguments_is_refused_with_what_to_send(corpus, tmp_p
      "unknown unit 'bananas'; use one of USD, USD thousands, USD millions"),
     ({"formula": "__import__('os').system('id')"}, "bad formula: Bad formula at character"),
     ({}, "bad formula: The formula is empty"),
+    ({"formula": "(" * 500 + "revenue[FY2024]" + ")" * 500},
+     "bad formula: the formula is nested too deeply"),
 ])
 def test_a_computation_with_bad_arguments_is_refused_with_what_to_send(corpus, tmp_path, args,
                                                                        said):
