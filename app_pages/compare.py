@@ -105,8 +105,9 @@ def _follow(job_id: str) -> None:
     job = jobs.get(job_id)
     if job is None:
         st.query_params.pop(Q_JOB, None)
-        st.warning("That comparison was stopped by a server restart; the runs it finished are "
-                   "on the Runs page. Press Compare to run it again.")
+        st.warning(f"There is no comparison {md_escape(preview(job_id, 60))} in this app: the "
+                   "link may be wrong, or it was stopped by a server restart (the runs it "
+                   "finished are on the Runs page). Press Compare to run it again.")
         return
     if job.running:
         with st.container(border=True):

@@ -228,6 +228,11 @@ render_policy(learned_policy.load(settings))
 
 # --- 2. results ---------------------------------------------------------------------
 evals = list_evals(settings)
+if _linked and _linked not in {e.id for e in evals} and jobs.get(f"eval-{_linked}") is None:
+    st.query_params.pop(Q_EVAL, None)  # said once; the URL no longer names it
+    st.warning(f"There is no evaluation {md_escape(preview(_linked, 60))} in this corpus (the "
+               "link may be wrong or the evaluation deleted)"
+               + ("; the latest one is shown instead." if evals else "."))
 if not evals:
     st.info("No evaluation yet: pick a set and press Run evaluation.")
     st.stop()

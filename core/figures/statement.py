@@ -17,7 +17,7 @@ from core.metrics import catalog
 
 
 def _possessive(company: str) -> str:
-    company = company.strip()
+    company = company.strip().rstrip("'’")  # the question's "Widgets'" is "Widgets"
     if not company:
         return ""
     return f"{company}'" if company.endswith("s") else f"{company}'s"

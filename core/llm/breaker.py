@@ -54,6 +54,7 @@ KIND_LABELS = {
     "connection": "connection failures",
     "garbage": "replies that are not an OpenAI-compatible response",
     "output": "unusable structured output",
+    "cut_off": "replies cut off at the token limit",
     "auth": "authentication failures",
     "forbidden": "access denied",
     "not_found": "unknown model or endpoint",
@@ -174,7 +175,7 @@ class LLMGuard:
 
 _SHORT = {"timeout": "no reply", "connection": "could not connect",
           "garbage": "not an OpenAI-compatible reply", "deadline": "no run time left",
-          "output": "unusable replies"}
+          "output": "unusable replies", "cut_off": "replies cut off at the token limit"}
 
 
 def short_reason(kind: str, message: str) -> str:

@@ -108,6 +108,10 @@ def classify(exc: BaseException, settings: Settings,
             return Failure("server", True, f"Server error from {where} (HTTP {status}): {detail}")
         return Failure("bad_request", False, f"Request rejected by {where} (HTTP {status}): "
                        f"{detail} (try DTR_LLM_STRUCTURED_METHOD=json_mode or function_calling).")
+    if isinstance(exc, openai.LengthFinishReasonError):  # the SDK's, on a json_schema reply
+        return Failure("cut_off", False, "unusable reply: cut off at the token limit before "
+                       "its JSON was complete (raise the role's reply bound, e.g. "
+                       "DTR_LLM_MAX_TOKENS='{\"<role>\": 4000}')")
     if isinstance(exc, json.JSONDecodeError):
         msg = (f"{where} replied with a body that is not JSON, so not the OpenAI chat-completion "
                f"format ({exc.msg} at character {exc.pos}): check the base URL (it usually ends "

@@ -199,7 +199,7 @@ def call_structured(
             usage = usage + Usage(calls=1)
             failure = describe(exc, settings, timeout)
             guard.failed_request(failure.kind, failure.message)
-            last, kind = failure.message, failure.kind
+            last, kind = failure.message.replace("<role>", role.split(":")[0]), failure.kind
             log.warning("%s: attempt %d/%d failed: %s", role, attempt, max_attempts, last)
             nxt = next_method(method, failure, native)
             if nxt is not None:

@@ -11,7 +11,8 @@ import json
 import re
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 from pydantic import BaseModel, Field
 
@@ -159,3 +160,96 @@ def test_citations_to_evidence_that_does_not_exist_are_dropped_and_named(parts):
     for bad in ("[99]", "[deadbeefdeadbeef-00001]", "[0]"):
         if bad in text:
             assert bad in check.invalid
+
+
+PLAN_JSON = json.dumps({"steps": [
+    {"sub_question": "What competition risks does Acme state?", "justification": "asked",
+     "tool": "filing_search", "keywords": ["competition"], "section": "Item 1A"},
+    {"sub_question": "What did Rival announce in 2024?", "justification": "asked",
+     "tool": "web_search", "keywords": ["Rival", "2024"], "section": None}]})
+
+
+@pytest.fixture(scope="module")
+def planner_server():
+    with FakeOpenAIServer() as server:
+        yield server
+
+
+def _plan_call(server, tmp_path, reply: Behaviour):
+    from core.agent.roles.planner import PlannerOutput
+
+    server.default = reply
+    settings = llm_settings(server, tmp_path, llm_max_retries=0)
+    return call_structured(make_chat_model(settings), PlannerOutput,
+                           [("system", "Plan."), ("human", QUESTION)], settings,
+                           role="planner", guard=LLMGuard())
+
+
+@hsettings(max_examples=40, deadline=None,
+           suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(min_value=1, max_value=len(PLAN_JSON) - 1), st.booleans())
+def test_a_plan_cut_anywhere_is_never_taken_for_a_shorter_plan(planner_server, tmp_path, cut,
+                                                               at_limit):
+    """A reply cut short (at the token limit or not) is refused in one line, never read as
+    the steps it got through (langchain's partial-JSON parser would keep them)."""
+    text = PLAN_JSON[:cut]
+    reply = Behaviour.text(text)
+    if at_limit:
+        reply = Behaviour.raw(json.dumps({
+            "id": "x", "object": "chat.completion", "created": 0, "model": "fake-model",
+            "choices": [{"index": 0, "finish_reason": "length",
+                         "message": {"role": "assistant", "content": text}}],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}))
+    with pytest.raises(StructuredCallError) as err:
+        _plan_call(planner_server, tmp_path, reply)
+    message = str(err.value)
+    assert message.startswith("planner: no usable PlannerOutput from the LLM after 1 "
+                              "attempt(s): unusable reply") and "\n" not in message
+    assert ("cut off at the token limit" in message) == at_limit
+    assert "Error:" not in message and "CompletionUsage" not in message
+
+
+WRONG = st.one_of(
+    st.fixed_dictionaries({"steps": st.one_of(st.text(max_size=20), st.integers(),
+                                              st.lists(st.integers(), min_size=1, max_size=3),
+                                              st.lists(st.text(max_size=10), min_size=1,
+                                                       max_size=3))}),
+    st.fixed_dictionaries({"plan": st.just([{"question": "x"}])}),
+    st.fixed_dictionaries({"steps": st.just([{"justification": "no question", "tool":
+                                              "filing_search"}])}),
+    st.fixed_dictionaries({"steps": st.just([{"sub_question": "x", "tool": "shell"}])}))
+
+
+@hsettings(max_examples=40, deadline=None,
+           suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(WRONG)
+def test_a_plan_of_the_wrong_shape_is_refused_in_one_line(planner_server, tmp_path, body):
+    with pytest.raises(StructuredCallError) as err:
+        _plan_call(planner_server, tmp_path, Behaviour.json(body))
+    message = str(err.value)
+    assert "unusable reply" in message and "\n" not in message
+    assert "sk-test-SECRET" not in message
+
+
+def _cut_off(text: str) -> Behaviour:
+    """A chat completion stopped at the token limit (``finish_reason: length``)."""
+    return Behaviour.raw(json.dumps({
+        "id": "x", "object": "chat.completion", "created": 0, "model": "fake-model",
+        "choices": [{"index": 0, "finish_reason": "length",
+                     "message": {"role": "assistant", "content": text}}],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}))
+
+
+def test_a_run_whose_replies_are_all_cut_off_says_so(tmp_path):
+    """The SDK's bare "LengthFinishReasonError: ... CompletionUsage(...)" was the warning."""
+    record, _, _ = _run(tmp_path, _cut_off('{"steps": [{"sub_question": "What dr'))
+    assert record.status == "done" and record.answer is not None
+    assert record.backend == "offline engine (LLM failed: replies cut off at the token limit)"
+    first = record.warnings[0]
+    assert first.startswith("planner: no usable LLM reply (planner: no usable PlannerOutput "
+                            "from the LLM after 1 attempt(s): unusable reply: cut off at the "
+                            "token limit before its JSON was complete (raise the role's reply "
+                            "bound, e.g. DTR_LLM_MAX_TOKENS='{\"planner\": 4000}'))"), first
+    assert "DTR_LLM_MAX_TOKENS='{\"rewriter\": 4000}'" in record.warnings[1]
+    assert not any("LengthFinishReasonError" in w or "CompletionUsage" in w
+                   for w in record.warnings)

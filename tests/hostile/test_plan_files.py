@@ -66,6 +66,11 @@ BAD_FILES = {
     b'[{"sub_question": "x", "tool": "figure_lookup", "metric": "revenue", '
     b'"periods": ["FY2023"], "decimals": -3}]': "decimals must be between 0 and 8",
     b'{"steps": [{"sub_question": "x", "keywords": 7}]}': "keywords",
+    # main: RecursionError (a traceback) from the formula parser
+    b'[{"sub_question": "x", "tool": "compute", "formula": "' + b"(" * 500 +
+    b'revenue[FY2023]' + b")" * 500 + b'"}]': "is nested too deeply",
+    b'[{"sub_question": "x", "tool": "compute", "formula": "revenue[FY2023]' + b" * 2" * 3000 +
+    b'"}]': "is nested too deeply",
 }
 
 

@@ -76,3 +76,15 @@ def test_the_answer_states_the_figure_rounded_as_statements_round(halfway, quest
     record = service.ask(question)
     first = record.answer.text.splitlines()[0]
     assert figure in first, record.answer.text
+
+
+@pytest.mark.parametrize("question", ["What was Halfway Widgets' revenue in fiscal 2024?",
+                                      "What was Halfway Widgets's revenue in fiscal 2024?",
+                                      "What was the revenue of Halfway Widgets in fiscal 2024?"])
+def test_a_possessive_in_the_question_is_not_taken_into_the_name(halfway, question):
+    """The question's "Widgets'" is the possessive of "Halfway Widgets": the answer says
+    "Halfway Widgets' FY2024 revenue", never "Halfway Widgets''s"."""
+    service, _ = halfway
+    first = service.ask(question).answer.text.splitlines()[0]
+    assert first.startswith("Halfway Widgets' FY2024 revenue was $413 million"), first
+    assert "''" not in first

@@ -51,6 +51,16 @@ def number_evidence(records: list[StepRecord], evidence: dict[str, Evidence]
     return {n: evidence[i] for n, i in enumerate(ids, start=1)}
 
 
+def known_lines(context: str, known: list[str]) -> tuple[str, list[str]]:
+    """``(context, dropped)``: ``context`` without the lines whose bracketed ids all name
+    evidence not in ``known`` (cited, but never retrieved: invented), and those lines."""
+    kept, dropped = [], []
+    for line in context.splitlines():
+        ids = [p.strip() for m in _BRACKET.finditer(line) for p in re.split(r"[,;]", m.group(1))]
+        (dropped if ids and not any(i in known for i in ids) else kept).append(line)
+    return "\n".join(kept), dropped
+
+
 def _expand(part: str) -> list[str]:
     m = re.fullmatch(r"(\d+)\s*[-–]\s*(\d+)", part)
     if m and int(m.group(2)) - int(m.group(1)) < 50:

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pydantic import BaseModel, Field
 
 from core.agent.deps import AgentDeps, RoleCall, ask_llm
+from core.agent.roles.citations import known_lines
 from core.agent.roles.sentences import (
     caption_sentences,
     content_words,
@@ -294,8 +295,13 @@ def distill(step: PlanStep, query: str, hits: list[Hit], ignore: set[str],
     call = ask_llm(deps, "distiller", DistillOutput, distiller_messages(step, query, hits))
     if call.value is not None and call.value.context.strip():
         v = call.value
-        context = restore_ids(v.context, known)
+        context, dropped = known_lines(restore_ids(v.context, known), known)
         ids = cited_ids(context, known)
+        if dropped and ids:
+            marks = dict.fromkeys(m for ln in dropped for m in re.findall(r"\[[^\[\]]+\]", ln))
+            note = (f"distiller: dropped {len(dropped)} context line(s) citing evidence that "
+                    f"was not retrieved: {', '.join(list(marks)[:5])}")
+            call = replace(call, warning=f"{call.warning} {note}" if call.warning else note)
         if ids or v.coverage == "none":
             return Distilled(context.strip(), ids, v.finding.strip(), v.coverage, v.missing,
                              "llm", call)

@@ -10,7 +10,12 @@ def formula_refs(formula: str) -> list[tuple[str, str]]:
     ``core.figures.formula.FormulaError`` (saying where and why) for a bad formula."""
     from core.figures import formula as grammar
 
-    return [(r.metric, r.period) for r in grammar.inputs(grammar.parse(formula))]
+    try:
+        return [(r.metric, r.period) for r in grammar.inputs(grammar.parse(formula))]
+    except RecursionError:  # the parser recurses once per bracket and operator
+        raise grammar.FormulaError(f"the formula is nested too deeply ({len(formula):,} "
+                                   "characters): write it with fewer brackets and terms, "
+                                   "or as several compute steps") from None
 
 
 def known_metrics() -> dict[str, str]:

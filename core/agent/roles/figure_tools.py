@@ -19,6 +19,7 @@ from typing import Any
 from core.agent.deps import AgentDeps, to_role_usage
 from core.agent.events import FactsFound, FigureComputed, emit
 from core.agent.figure_steps import answer, fact_evidence, fact_views, lookup_request
+from core.agent.plan_edit import MAX_DECIMALS, PERIOD
 from core.agent.roles.figure_answer import citer, company_of
 from core.agent.roles.figure_catalog import formula_name, formula_refs, known_metrics
 from core.agent.state import Evidence, PlanStep, RoleUsage, StepRecord
@@ -77,6 +78,18 @@ def _doc_ids(args: dict[str, Any], records: list[StepRecord], deps: AgentDeps) -
     return list(dict.fromkeys(ids)) or [d.doc_id for d in docs]
 
 
+def _unit_problem(unit: Any, decimals: Any) -> str | None:
+    """What is wrong with a compute call's ``unit`` or ``decimals`` (the plan's bounds)."""
+    from core.agent.roles.figure_catalog import unit_names
+
+    if decimals is not None and (type(decimals) is not int or
+                                 not 0 <= decimals <= MAX_DECIMALS):
+        return f"decimals must be a whole number from 0 to {MAX_DECIMALS} (got {decimals!r})"
+    if unit is not None and unit not in unit_names():
+        return f"unknown unit {unit!r}; use one of {', '.join(unit_names())}"
+    return None
+
+
 class _Runner:
     """Runs the tools for one answer, numbering the evidence their facts add."""
 
@@ -93,6 +106,9 @@ class _Runner:
             period = str(args.get("period", "")).strip().upper()
             if metric not in known_metrics():
                 return json.dumps({"error": f"unknown metric {metric!r}; use a catalogue key"})
+            if not PERIOD.fullmatch(period):
+                return json.dumps({"error": f"period {period!r} not understood; write fiscal "
+                                            "periods as FY2023 or FY2024-Q1"})
             step = PlanStep(sub_question=f"{metric} {period}", tool="figure_lookup",
                             metric=metric, periods=[period], doc_ids=doc_ids)
             result = answer(lookup_request(step, self.deps, []), self.deps)
@@ -107,6 +123,9 @@ class _Runner:
                 refs = formula_refs(formula)
             except FormulaError as exc:
                 return json.dumps({"error": f"bad formula: {exc}"})
+            problem = _unit_problem(args.get("unit") or None, args.get("decimals"))
+            if problem:
+                return json.dumps({"error": problem})
             request = FigureRequest(name=formula_name(formula), formula=formula,
                                     aggregate="formula",
                                     formula_source="question", doc_ids=doc_ids,

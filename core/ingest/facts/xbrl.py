@@ -131,13 +131,20 @@ def _precision(fact: Fact) -> float:
 
 
 def _fact(num, units: dict[str, str], doc_id: str, calendar: FiscalCalendar | None):
+    from ixbrlparse.components.formats import ixtNumWordsEn
+
     ctx = num.context
     if num.value is None or isinstance(num.value, bool) or not hasattr(ctx, "segments"):
         return None
     tag = num.soup_tag
+    if str(tag.get("xsi:nil", tag.get("nil", ""))).strip().lower() in ("true", "1"):
+        return None  # nil: no value reported (ixbrlparse reads its empty text as 0)
     unit = units.get(tag.get("unitRef", ""), str(num.unit or ""))
     concept = f"{num.schema}:{num.name}"
     fmt = num.format
+    value = float(num.value)
+    if isinstance(fmt, ixtNumWordsEn):  # ixbrlparse applies neither sign nor scale to words
+        value *= (-1 if fmt.sign == "-" else 1) * 10 ** fmt.scale
     start, end = ctx.startdate, ctx.enddate or ctx.instant
     if end is None:
         return None
@@ -152,7 +159,7 @@ def _fact(num, units: dict[str, str], doc_id: str, calendar: FiscalCalendar | No
         concept=concept, period_type="instant" if instant else "duration",
         fiscal_year=fiscal_year, fiscal_period=fiscal_period, months=months,
         start=start.isoformat() if start and not instant else None, end=end.isoformat(),
-        value=float(num.value), unit=unit, scale=int(getattr(fmt, "scale", 0) or 0),
+        value=value, unit=unit, scale=int(getattr(fmt, "scale", 0) or 0),
         decimals=getattr(fmt, "decimals", None), dims=_dims(ctx.segments),
         printed=(tag.text or "").strip(),
     )
