@@ -14,7 +14,9 @@ for "FY2024-Q1". Candidates are ranked:
    else the period's own filing (a later one restates comparatives), else the nearest
    later one;
 5. XBRL before a table fact of the same value (exact, and linked to its chunk), a fact
-   with a chunk before a hidden one; among equals, the value most facts agree on.
+   with a chunk before a hidden one; among equals, the value most facts agree on; a table
+   cell that no tag of its iXBRL filing prints (a column misread) gives way to the
+   filing's tagged fact of the metric for that period.
 
 Other candidates whose value differs are kept as ``alternatives``, shown beside the one
 used.
@@ -170,6 +172,7 @@ def choose(metric: Metric, period: str, found: list[tuple[int, Fact]], prefer: l
         value = max(pages, key=lambda v: (len(pages[v]), -best_rank[v], abs(v)))
         tier = [f for _, f in same_doc]
     pick = next(f for f in tier if round(f.value, 0) == value)
+    pick = _tagged_instead(metric, pick, found)
     # The same figure as tagged in XBRL (exact) wins over the table row, wherever ranked.
     same = [f for _, f in found if not f.dims and f.doc_id == pick.doc_id
             and _close(f.value, pick.value)]
@@ -189,6 +192,21 @@ def choose(metric: Metric, period: str, found: list[tuple[int, Fact]], prefer: l
         if not any(_close(a.value, f.value) and a.doc_id == f.doc_id for a in alternatives):
             alternatives.append(f)
     return fact, alternatives[:4]
+
+
+def _tagged_instead(metric: Metric, pick: Fact, found: list[tuple[int, Fact]]) -> Fact:
+    """A table cell no tag of its filing prints (a misread column: the filing tags every
+    figure of its statements) gives way to the filing's own tagged fact of the metric for
+    that period, the best concept first."""
+    if pick.source != "table" or pick.concept:
+        return pick
+    cat = catalog()
+    tagged = [(rank, f) for f in (f for _, f in found) if f.source == "xbrl" and not f.dims
+              and f.doc_id == pick.doc_id
+              and (rank := cat.concept_rank(metric.key, f.concept)) is not None]
+    if not tagged or any(_close(f.value, pick.value) for _, f in tagged):
+        return pick
+    return min(tagged, key=lambda rf: rf[0])[1]
 
 
 _EXPENSES = ("cogs", "sga", "rnd", "operating_expenses")
