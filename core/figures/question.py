@@ -51,7 +51,7 @@ from core.figures.precision import (
     two_compared,
     unmapped_measure,
 )
-from core.figures.segments import named_member, of_member
+from core.figures.segments_asked import named_member, of_member
 from core.figures.units import default_decimals, fits_unit, natural_unit
 from core.foundation.types import DocumentMeta
 from core.retrieval.scope import match_companies, resolve_scope

@@ -12,7 +12,8 @@ column (a PDF's segment table) is the same member when it prints the same name.
   (one per member, the best fact), in the order the filing prints them;
 * ``match_member(words, members)``: the member some words name ("Med Tech" ~ "MedTech");
 * ``member_facts(facts, words)``: the facts of the member ``words`` name, its dimensions set
-  aside, so the look-up ranks them as it ranks an entity's (``core.figures.compute``).
+  aside, so the look-up ranks them as it ranks an entity's (``core.figures.compute``);
+* which member a question names: ``core.figures.segments_asked``.
 
 A member's figure never stands beside the entity total as a disagreeing alternative: its
 facts are looked up among its own.
@@ -22,12 +23,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import replace
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from core.figures.formula import BinOp, FormulaError, Node, Ref, with_member
+from core.figures.formula import FormulaError
 from core.figures.lookup import (
     candidates,
     choose,
@@ -50,7 +50,7 @@ from core.metrics import catalog
 
 Kind = Literal["segment", "product", "geography", "other"]
 _KINDS = ("segment", "product", "geography", "other")
-_GENERIC = frozenset("other others all corporate total unallocated remaining rest".split())
+GENERIC = frozenset("other others all corporate total unallocated remaining rest".split())
 
 
 class Member(BaseModel):
@@ -135,7 +135,7 @@ def match_member(words: str, members: list[Member]) -> Member | None:
             key = _key(name)
             if not key:
                 continue
-            generic = all(w in _GENERIC for w, _, _ in tokens(name))
+            generic = all(w in GENERIC for w, _, _ in tokens(name))
             if generic and key != whole:
                 continue
             if key == whole or find_name(name, words):
@@ -227,84 +227,3 @@ def members(store, doc_ids: list[str] | None, metric: str, period: str,
         if item.fact is not None:
             out.append((member, item))
     return out
-
-
-_CACHE: dict[tuple, list[tuple[Member, list[Fact]]]] = {}
-_AFTER = re.compile(r"^\s*(?:(?:generated|earned|derived|reported)\s+)?(?:from|in|by|for)\s+"
-                    r"(?:the\s+|its\s+|their\s+)?$", re.I)
-
-
-def members_in_scope(store, doc_ids: list[str]) -> list[tuple[Member, list[Fact]]]:
-    """Every member of the facts of ``doc_ids`` (empty: every filing) with its facts,
-    remembered while the store's facts stay as they are."""
-    try:
-        status = tuple(sorted(store.facts_status().items()))
-    except (AttributeError, TypeError):
-        status = None
-    key = (id(store), tuple(sorted(doc_ids)), status)
-    if status is None or key not in _CACHE:
-        found = group(store.facts(list(doc_ids) or None))
-        if status is None:
-            return found
-        if len(_CACHE) > 16:
-            _CACHE.clear()
-        _CACHE[key] = found
-    return _CACHE[key]
-
-
-def _adjacent(m: Member, before: str, after: str) -> bool:
-    """Whether ``m`` is named right before the metric or after it ("from ...")."""
-    for name in dict.fromkeys((m.name, member_words(m.member))):
-        if all(w in _GENERIC for w, _, _ in tokens(name)):
-            continue
-        span = find_name(name, before)
-        if span and not before[span[1]:].strip():
-            return True
-        span = find_name(name, after)
-        if span and _AFTER.match(after[:span[0]]):
-            return True
-    return False
-
-
-def named_member(text: str, start: int, end: int, anywhere: bool, store,
-                 doc_ids: list[str], metric: str | None = None, raw: str = ""
-                 ) -> Member | None:
-    """The member a question's asked sentence ``text`` names for the metric at
-    ``text[start:end]``: anywhere in it when ``anywhere`` (it says "segment", or asks a
-    share of the metric), else right before the metric ("Data Center revenue") or after
-    it ("revenue from Greater China"); None when none is named or no store is given.
-    ``raw``: the sentence before company names were blanked (a member's word read as a
-    company's name, "Med Tech"), read when ``text`` names none."""
-    if store is None:
-        return None
-    grouped = members_in_scope(store, doc_ids)
-    if anywhere:
-        found = pick(grouped, text, metric) or (pick(grouped, raw, metric) if raw else None)
-        return found[0] if found else None
-    before, after = text[:start].rstrip(), text[end:]
-    for tier in (reporting(grouped, metric), grouped):
-        for m in sorted((m for m, _ in tier), key=lambda m: -len(m.name)):
-            if _adjacent(m, before[-80:], after[:80]):
-                return m
-    return None
-
-
-def member_phrase(member: Member) -> str:
-    """'Digital Media segment', 'Data Center', 'United States'."""
-    if member.kind == "segment" and "segment" not in member.name.lower():
-        return f"{member.name} segment"
-    return member.name
-
-
-def of_member(node: Node, words: str, member: Member, share: bool) -> tuple[Node, str]:
-    """The asked formula and its name made ``member``'s: its figure (every reference the
-    member's: a segment's margin is its income over its revenue), or with ``share`` its
-    part of the entity's (member / total)."""
-    if share and isinstance(node, Ref):
-        return (BinOp("/", replace(node, member=member.name), node),
-                f"{member_phrase(member)} share of {words}")
-    if isinstance(node, BinOp) and node.op == "/" and isinstance(node.left, Ref) and \
-            isinstance(node.right, Ref) and node.left.metric == node.right.metric:
-        return BinOp("/", replace(node.left, member=member.name), node.right), \
-            f"{member_phrase(member)} share of {words}"  # "X revenue as a % of revenue"
-    return with_member(node, member.name), f"{member_phrase(member)} {words}"
