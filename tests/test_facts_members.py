@@ -92,3 +92,8 @@ def test_a_segment_named_apart_from_its_qname(amd):
                  "amd:DatacenterMember", 2025)
     assert dc.member_names["amd:DatacenterMember"] == "Data Center"
     assert dc.value == 16_635_000_000.0 and dc.chunk_id is not None
+
+
+def test_a_plural_is_the_same_name():
+    assert find_name("Service", "Net sales – services") is not None
+    assert find_name("Google Services", "Google Service") is not None

@@ -153,3 +153,21 @@ def test_a_table_member_column_joins_the_tagged_member_of_its_name():
     found = members(store, [doc], "revenue", "FY2024")
     assert [(m.name, m.member, i.fact.source) for m, i in found] == \
         [("Cloud Services", "x:CloudMember", "xbrl"), ("Devices", "Devices", "table")]
+
+
+@pytest.mark.parametrize("question, formula, value", [
+    ("How much did Data Center contribute to NVIDIA's revenue in fiscal 2023?",
+     "revenue{Data Center}[FY2023]", 15005),
+    ("How much revenue did NVIDIA generate in Taiwan in fiscal 2023?",
+     "revenue{Taiwan}[FY2023]", 6986),
+    ("What was AMD's revenue from Singapore in 2025?", "revenue{Singapore}[FY2025]", 4284),
+    ("What portion of NVIDIA's fiscal 2023 revenue came from Gaming?",
+     "revenue{Gaming}[FY2023] / revenue[FY2023]", round(9067 / 26974 * 100, 1)),
+    ("What was the growth rate of NVIDIA's Data Center revenue in fiscal 2023?",
+     "(revenue{Data Center}[FY2023] - revenue{Data Center}[FY2022]) / "
+     "revenue{Data Center}[FY2022]", round((15005 - 10613) / 10613 * 100, 1)),
+])
+def test_members_named_in_other_words(corpus, question, formula, value):
+    request, result = _ask(question, corpus)
+    assert request.formula == formula
+    assert result.value == value

@@ -51,7 +51,7 @@ from core.figures.precision import (
     two_compared,
     unmapped_measure,
 )
-from core.figures.segments_asked import named_member, of_member
+from core.figures.segments_asked import named_member, of_member, without_member
 from core.figures.units import default_decimals, fits_unit, natural_unit
 from core.foundation.types import DocumentMeta
 from core.retrieval.scope import match_companies, resolve_scope
@@ -265,7 +265,8 @@ def parse_figure_question(question: str, documents: list[DocumentMeta], store=No
     if times_of_an_amount(asked, natural_unit(node, "value", False, defs)):
         return None  # "how many times": a turnover, not the balance
     money_asked = (unit_asked(question) or "").startswith("USD")
-    aggregate = aggregate_asked(stripped, start, end, percent, amount, money_asked)
+    read = without_member(stripped, start, end, member) if member else (stripped, start, end)
+    aggregate = aggregate_asked(*read, percent, amount, money_asked)
     in_scope = [d for d in documents if not doc_ids or d.doc_id in doc_ids]
     periods = _periods(asked, in_scope, store) or _periods(
         " ".join(s for s in sentences if s not in definitions), in_scope, store)

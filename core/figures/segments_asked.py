@@ -20,6 +20,7 @@ from core.figures.formula import BinOp, Node, Ref, with_member
 from core.figures.segments import GENERIC, Member, group, pick, reporting
 from core.foundation.types import Fact
 from core.ingest.facts.members import find_name, member_words, tokens
+from core.metrics import catalog
 
 _CACHE: dict[tuple, list[Fact]] = {}
 _AFTER = re.compile(r"^\s*(?:(?:generated|earned|derived|reported)\s+)?(?:from|in|by|for)\s+"
@@ -89,7 +90,8 @@ def named_member(text: str, start: int, end: int, anywhere: bool, store,
     it ("revenue from Greater China"); None when none is named or no store is given.
     ``raw``: the sentence before company names were blanked (a member's word read as a
     company's name, "Med Tech"), read when ``text`` names none."""
-    if store is None or not (anywhere or _may_name(text[:start], text[end:])):
+    proper = bool(_PROPER.search(text))
+    if store is None or not (anywhere or proper or _may_name(text[:start], text[end:])):
         return None
     grouped = members_in_scope(store, doc_ids)
     if anywhere:
@@ -97,10 +99,28 @@ def named_member(text: str, start: int, end: int, anywhere: bool, store,
         return found[0] if found else None
     before, after = text[:start].rstrip(), text[end:]
     for tier in (reporting(grouped, metric), grouped):
-        for m in sorted((m for m, _ in tier), key=lambda m: -len(m.name)):
+        ordered = sorted((m for m, _ in tier), key=lambda m: -len(m.name))
+        for m in ordered:
             if _adjacent(m, before[-80:], after[:80]):
                 return m
+        for m in ordered if proper else ():
+            if _capitalised(m, text):  # "How much did Google Cloud contribute to revenue"
+                return m
     return None
+
+
+_PROPER = re.compile(r"(?<=\w)\s+(?!(?:FY|Q[1-4]|H[12])\b)[A-Z]")
+
+
+def _capitalised(m: Member, text: str) -> bool:
+    """Whether ``text`` names ``m`` as a proper name (capitalised, past its first word)."""
+    for name in dict.fromkeys((m.name, member_words(m.member))):
+        if all(w in GENERIC for w, _, _ in tokens(name)):
+            continue
+        span = find_name(name, text)
+        if span and span[0] > 0 and text[span[0]].isupper():
+            return True
+    return False
 
 
 def member_phrase(member: Member) -> str:
@@ -116,9 +136,29 @@ def of_member(node: Node, words: str, member: Member, share: bool) -> tuple[Node
     part of the entity's (member / total)."""
     if share and isinstance(node, Ref):
         return (BinOp("/", replace(node, member=member.name), node),
-                f"{member_phrase(member)} share of {words}")
+                f"{member_phrase(member)} share of {_label(node)}")
     if isinstance(node, BinOp) and node.op == "/" and isinstance(node.left, Ref) and \
             isinstance(node.right, Ref) and node.left.metric == node.right.metric:
         return BinOp("/", replace(node.left, member=member.name), node.right), \
-            f"{member_phrase(member)} share of {words}"  # "X revenue as a % of revenue"
+            f"{member_phrase(member)} share of {_label(node.right)}"  # "X as a % of Y"
     return with_member(node, member.name), f"{member_phrase(member)} {words}"
+
+
+def _label(ref: Ref) -> str:
+    entry = catalog().get(ref.metric)
+    return entry.label if entry is not None else ref.metric.replace("_", " ")
+
+
+def without_member(text: str, start: int, end: int, member: Member) -> tuple[str, int, int]:
+    """The asked sentence with the member's name and the blanks before the metric taken
+    out, and the metric's new offsets: what the sentence asks of the figure ("the growth
+    rate of Innovative Medicine sales") read as for an entity's ("the growth rate of
+    sales")."""
+    before = text[:start]
+    for name in dict.fromkeys((member.name, member_words(member.member))):
+        span = find_name(name, before)
+        if span:
+            before = before[:span[0]] + before[span[1]:]
+            break
+    before = re.sub(r"\s+", " ", before)
+    return before + text[start:], len(before), len(before) + end - start

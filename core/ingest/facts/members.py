@@ -24,7 +24,8 @@ NEUTRAL = frozenset({"srt:ConsolidationItemsAxis=us-gaap:OperatingSegmentsMember
 _TOKEN = re.compile(r"[A-Za-z0-9]+|&")
 _STOP = frozenset({"and", "the", "of"})
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=\d)|\.")
-_TRAILING = re.compile(r"(?:\s+(?:segments?|member))+$", re.I)
+_TRAILING = re.compile(r"(?:\s+(?:segments?|member|revenues?|sales))+$", re.I)
+_STANDARD = ("us-gaap:", "srt:", "country:", "ifrs-full:", "dei:")
 # Members that total, reconcile or eliminate (us-gaap's and the filers' own): no segment.
 _AGGREGATE = re.compile(r"aggregat|eliminat|reconcil|segmentstotal|^total|intersegment|"
                         r"consolidat", re.I)
@@ -71,11 +72,13 @@ def member_words(member: str) -> str:
 
 
 def tokens(text: str) -> list[tuple[str, int, int]]:
-    """Words of ``text`` as matched: lower case, '&' as 'and', stop words left out;
-    ``(word, start, end)``."""
+    """Words of ``text`` as matched: lower case, '&' as 'and', a plural's "s" dropped
+    ("Services" ~ "Service"), stop words left out; ``(word, start, end)``."""
     out = []
     for m in _TOKEN.finditer(text):
         word = "and" if m.group(0) == "&" else m.group(0).lower()
+        if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+            word = word[:-1]
         if word not in _STOP:
             out.append((word, m.start(), m.end()))
     return out
@@ -181,12 +184,21 @@ def printed_names(tagged: list, table: list, text: str) -> dict[str, str]:
         if len(words) <= 3 and words.isupper():
             continue  # a code ('country:US'): the row it is printed in names it
         name = headings.find(words)
-        if name is None and len(words) > 2 and kind != "other":
+        if name is None and len(words) > 2 and kind != "other" and not _by_row(member, kind):
             body = body or NameIndex([text])
             name = body.find(words)
         if name:
             names[member] = name
     return names
+
+
+def _by_row(member: str, kind: str) -> bool:
+    """Whether a member no heading names is named by the rows its facts are printed in: a
+    code, a region, a standard member ('us-gaap:AllOtherSegmentsMember' is "Other Bets"
+    at one filer, "All Other" at another); the text's words name only the filer's own."""
+    words = member_words(member)
+    return (len(words) <= 3 and words.isupper()) or kind == "geography" or \
+        member.startswith(_STANDARD)
 
 
 def names_row(fact, names: dict[str, str], row) -> bool:
@@ -197,14 +209,16 @@ def names_row(fact, names: dict[str, str], row) -> bool:
 
 
 def finish_names(tagged: list, names: dict[str, str]) -> None:
-    """Give each dimensional XBRL fact its members' printed names (in place). A code no
-    heading or text names ('country:TW') takes the line item of the row its one-member
-    facts are printed in, the most common one; other members unnamed keep their words."""
+    """Give each dimensional XBRL fact its members' printed names (in place). A member no
+    heading names and the rows name (``_by_row``: 'country:TW', 'us-gaap:NonUsMember') takes
+    the line item of the row its one-member facts are printed in, the most common one;
+    other members unnamed keep their words."""
     rows: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for f in tagged:
         found = entries(f.dims)
         if len(found) == 1 and found[0][1] not in names and f.chunk_id and f.label and \
-                len(member_words(found[0][1])) <= 3:  # a code ('country:TW'), no words
+                axis_kind(found[0][0]) != "other" and _by_row(found[0][1],
+                                                            axis_kind(found[0][0])):
             rows[found[0][1]][f.label] += 1
     for member, labels in rows.items():
         names[member] = max(labels, key=lambda k: labels[k])
