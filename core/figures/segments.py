@@ -105,16 +105,16 @@ def group(facts: Iterable[Fact]) -> list[tuple[Member, list[Fact]]]:
             continue
         key = (member.axis, member.member)
         if key not in by_key:
-            joined = names.get(_key(member.name)) if member.axis == "column" else None
+            joined = names.get(_key(member.name)) if ":" not in member.axis else None
             if joined is not None:
                 key = joined
             else:
                 by_key[key] = (member, [])
-                if member.axis != "column":
+                if ":" in member.axis:
                     names.setdefault(_key(member.name), key)
         by_key[key][1].append(f)
     # a table column seen before its tagged member: join it now
-    for key in [k for k in by_key if k[0] == "column"]:
+    for key in [k for k in by_key if ":" not in k[0]]:
         other = names.get(_key(by_key[key][0].name))
         if other is not None and other != key:
             by_key[other][1].extend(by_key.pop(key)[1])
