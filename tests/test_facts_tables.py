@@ -413,3 +413,30 @@ def test_a_quarterly_release_with_numeric_dates_and_12_week_quarters():
     got = {(f.fiscal_year, f.fiscal_period, f.months): f.value for f in facts
            if f.label == "Net Revenue"}
     assert got == {(2023, "Q1", 3): 17_846e6, (2022, "Q1", 3): 16_200e6}
+
+
+BALANCE_LABELLED_HEADING = """<html><body>
+<p>CONSOLIDATED BALANCE SHEETS</p><p>(In millions except par value)</p>
+<table>
+<tr><td>December 31,</td><td>2024</td><td>2023</td></tr>
+<tr><td>Cash and cash equivalents</td><td>$10,828</td><td>$9,366</td></tr>
+<tr><td>Total Assets</td><td>$100,549</td><td>$97,703</td></tr>
+</table>
+<p>CONSOLIDATED STATEMENTS OF INCOME</p><p>(In millions except per share data)</p>
+<table>
+<tr><td>Year Ended December 31,</td><td>2024</td><td>2023</td></tr>
+<tr><td>Net Income</td><td>$10,631</td><td>$10,714</td></tr>
+<tr><td>Diluted Net Income Per Share1</td><td>$2.46</td><td>$2.47</td></tr>
+</table></body></html>"""
+
+
+def test_a_heading_row_whose_label_cell_names_the_date_heads_every_column():
+    """"December 31, | 2024 | 2023": the label cell is the shared date, not the first
+    column's heading (the first column's figures are 2024's, not missing)."""
+    facts = extract_facts(_meta("FY2024", "2024-12-31"),
+                          load_html(BALANCE_LABELLED_HEADING.encode()), [])
+    assets = _find(facts, "Total Assets", 2024)
+    assert assets.value == 100_549_000_000.0 and assets.end == "2024-12-31"
+    assert _find(facts, "Total Assets", 2023).value == 97_703_000_000.0
+    eps = _find(facts, "Diluted Net Income Per Share1", 2024)  # a footnote mark glued on
+    assert (eps.value, eps.unit, eps.metric) == (2.46, "USD/share", "eps_diluted")

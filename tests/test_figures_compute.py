@@ -368,3 +368,21 @@ def test_a_quarter_and_a_year_to_date_are_never_combined():
     assert result.value is None and result.display in ("", None)
     assert any("cannot combine" in m and "9 months" in m and "3 months" in m
                for m in result.missing), result.missing
+
+
+def test_a_table_cell_no_tag_prints_gives_way_to_the_tagged_fact():
+    """A balance sheet column misread (the prior year's figure read as this year's): the
+    iXBRL filing tags every statement figure, so a cell no tag prints is not the figure;
+    the filing's tagged fact of the metric for that period is used, the cell shown beside."""
+    doc = "ko24"
+    misread = fact(doc, "Total Assets", 97_703, 2024, "balance", instant=True, page=66)
+    tagged = [fact(doc, "Assets", v, y, None, instant=True, source="xbrl",
+                   concept="us-gaap:Assets", chunk=None) for v, y in
+              ((100_549, 2024), (97_703, 2023))]
+    found = lookup(FactStore([misread, *tagged]), "total_assets", "FY2024", [doc])
+    assert found.value == 100_549 * M and found.fact.source == "xbrl"
+    assert [a.value for a in found.alternatives] == [97_703 * M]
+    # a cell the tags print (linked: it carries the concept) stays the figure
+    linked = misread.model_copy(update={"value": 100_549 * M, "concept": "us-gaap:Assets"})
+    again = lookup(FactStore([linked, *tagged]), "total_assets", "FY2024", [doc])
+    assert again.value == 100_549 * M and again.fact.chunk_id == linked.chunk_id

@@ -44,6 +44,8 @@ def test_parse_and_render():
     "(2 ^ 3) ^ 2",
     "365 * avg(inventory[t-1], inventory[t]) / cogs[t]",
     "abs(capex[FY2024-Q1]) + 0.5",
+    "revenue{Google Services}[FY2024] / revenue[FY2024]",
+    "revenue{Europe, Middle East & Africa}[t] - revenue{Europe, Middle East & Africa}[t-1]",
 ])
 def test_round_trip(text):
     assert render(parse(text)) == text
@@ -89,11 +91,28 @@ def test_evaluate_and_bind():
     ("median(revenue[FY2019])", "unknown function"),
     ("revenue[FY2019] $ 2", "unexpected character"),
     ("abs(cogs[t], capex[t])", "takes 1 argument"),
+    ("revenue{ }[FY2024]", "an empty member"),
+    ("revenue{Digital Media}", "needs a period"),
     ("revnue[FY2019] / 2", "did you mean 'revenue'"),
 ])
 def test_errors_say_what_and_where(text, message):
     with pytest.raises(FormulaError, match=message):
         parse(text, known=catalog().metrics)
+
+
+def test_member_references_keep_their_member_through_bind_and_expansion():
+    node = parse("revenue{Digital Media}[t] / revenue[t]")
+    assert node == BinOp("/", Ref("revenue", "t", "Digital Media"), Ref("revenue", "t"))
+    bound = bind(node, "FY2024")
+    assert [str(r) for r in inputs(bound)] == ["revenue{Digital Media}[FY2024]",
+                                               "revenue[FY2024]"]
+    assert evaluate(bound, {"revenue{Digital Media}[FY2024]": 15864.0,
+                            "revenue[FY2024]": 21505.0}) == pytest.approx(0.7377, abs=1e-4)
+    # a segment's derived metric is computed from the segment's own figures
+    margin = expand(parse("operating_margin{Graphics}[FY2023]", known=catalog().metrics), {})
+    assert render(margin) == "operating_income{Graphics}[FY2023] / revenue{Graphics}[FY2023]"
+    # spaces inside the braces are tidied
+    assert parse("revenue{  Med   Tech }[FY2024]") == Ref("revenue", "FY2024", "Med Tech")
 
 
 def test_evaluation_errors_name_the_problem():

@@ -113,6 +113,17 @@ def test_value_with_a_comparison():
     assert r.periods == ["FY2022", "FY2023"] and r.unit == "USD millions"
 
 
+@pytest.mark.parametrize("question", [
+    "How much did Acme earn per diluted share in 2020?",
+    "What were Acme's earnings per diluted share for fiscal 2020?",
+    "What was Acme's FY2020 net income per diluted share?",
+])
+def test_per_diluted_share_is_diluted_eps(question):
+    r = ask(question)
+    assert (r.metric, r.formula, r.unit) == ("eps_diluted", "eps_diluted[FY2020]",
+                                             "per share")
+
+
 def test_no_period_named_takes_the_latest_filing():
     r = ask("What is Acme's current ratio?")
     assert r.formula == "current_assets[FY2020] / current_liabilities[FY2020]"

@@ -29,7 +29,7 @@ from core.agent.events import (
     StepReflected,
     emit,
 )
-from core.agent.roles.figure_catalog import formula_name, formula_refs, metric_label
+from core.agent.roles.figure_catalog import formula_inputs, formula_name, formula_refs, metric_label
 from core.agent.roles.figure_plan import named_company, parse_request
 from core.agent.roles.retrieval import hit_to_evidence
 from core.agent.state import Evidence, PlanStep, ResearchState, StepRecord
@@ -44,17 +44,21 @@ def _same(a: str, b: str) -> bool:
 def lookup_request(step: PlanStep, deps: AgentDeps, scope: list[str]) -> FigureRequest:
     """What a look-up step asks (see the module docstring)."""
     metric = step.metric or ""
+    member = " ".join((step.member or "").split()) or None
     periods = sorted(dict.fromkeys(p.strip().upper() for p in step.periods if p.strip()))
     update = {"unit": step.unit, "decimals": step.decimals, "doc_ids": list(step.doc_ids)}
     base = parse_request(step.sub_question, deps, scope)
     if base is not None and base.aggregate == "value":
-        refs = formula_refs(base.formula)
+        refs = formula_inputs(base.formula)
         if len(refs) == 1 and refs[0][0] == metric and refs[0][1] in periods \
-                and set(base.periods) <= set(periods):
+                and set(base.periods) <= set(periods) and refs[0][2] == member:
             return base.model_copy(update={**update, "periods": periods})
-    return FigureRequest(name=metric_label(metric), metric=metric,
-                         formula=f"{metric}[{periods[-1] if periods else ''}]",
-                         formula_source="lookup", periods=periods, aggregate="value", **update)
+    own = f"{{{member}}}" if member else ""
+    name = f"{member} {metric_label(metric)}" if member else metric_label(metric)
+    return FigureRequest(name=name, metric=metric,
+                         formula=f"{metric}{own}[{periods[-1] if periods else ''}]",
+                         formula_source="lookup", periods=periods, aggregate="value",
+                         member=member, **update)
 
 
 def compute_request(step: PlanStep, deps: AgentDeps, scope: list[str]) -> FigureRequest:

@@ -13,8 +13,20 @@ concept=None, statement=None) -> list[Fact]`` (the corpus store; a fake in tests
 
 from __future__ import annotations
 
+import re
+
 from core.figures.definitions import expand
-from core.figures.formula import FormulaError, Node, Ref, bind, evaluate, inputs, parse, render
+from core.figures.formula import (
+    FormulaError,
+    Node,
+    Ref,
+    bind,
+    evaluate,
+    inputs,
+    parse,
+    render,
+    with_member,
+)
 from core.figures.formula import substitute as substitute_refs
 from core.figures.lookup import (
     _doc_rank,
@@ -26,6 +38,7 @@ from core.figures.lookup import (
 )
 from core.figures.model import FigureInput, FigureRequest, FigureResult, WorkRow
 from core.figures.quarters import own_quarters
+from core.figures.segments import member_facts, member_input
 from core.figures.units import (
     SCALE,
     amount,
@@ -90,7 +103,7 @@ def gather(request: FigureRequest, store) -> tuple[Node, list[FigureInput], list
     extra: list[Ref] = []
     if request.aggregate == "value" and isinstance(node, Ref) and len(request.periods) > 1:
         # "What was X in 2023 and how did it change from 2022?": the earlier values beside.
-        extra = [Ref(node.metric, p) for p in request.periods if p != node.period]
+        extra = [Ref(node.metric, p, node.member) for p in request.periods if p != node.period]
     node, extra = own_quarters(request, store, node, extra, notes)
     for _ in range(4):
         refs = inputs(node) + [r for r in extra if r not in inputs(node)]
@@ -100,16 +113,20 @@ def gather(request: FigureRequest, store) -> tuple[Node, list[FigureInput], list
         if years not in cache:
             cache[years] = _fetch(store, doc_ids, set(years))
         facts = cache[years]
-        found = {r: candidates(cat.get(r.metric), r.period, facts) for r in refs}
+        parts = {(r.member, r.metric): member_facts(facts, r.member, r.metric)
+                 for r in refs if r.member}
+        found = {r: candidates(cat.get(r.metric), r.period,
+                               parts[r.member, r.metric][1] if r.member else facts)
+                 for r in refs}
         swap = {r: cat.get(r.metric).fallback for r in refs
                 if not found[r] and cat.get(r.metric).fallback}
         if not swap:
             break
         for ref, text in swap.items():
-            notes.append(f"{cat.get(ref.metric).label} {ref.period} is not printed: computed "
+            notes.append(f"{_ref_label(ref)} {ref.period} is not printed: computed "
                          f"as {text.replace('[t]', '')}.")
-        node = substitute_refs(node, lambda r, s=swap: bind(parse(s[r]), r.period)
-                               if r in s else r)
+        node = substitute_refs(node, lambda r, s=swap: with_member(
+            bind(parse(s[r]), r.period), r.member) if r in s else r)
     dyears = doc_years(facts)
     names = _doc_names(store)
     periods = {r.period for r in refs}
@@ -122,7 +139,19 @@ def gather(request: FigureRequest, store) -> tuple[Node, list[FigureInput], list
     out = []
     for ref in refs:
         metric = cat.get(ref.metric)
-        fact, alts = choose(metric, ref.period, found[ref], [single] if single else [], dyears)
+        prefer = [single] if single else []
+        member = parts[ref.member, ref.metric][0] if ref.member else None
+        if ref.member and member is None:
+            out.append(FigureInput(ref=str(ref), label=f"{_ref_label(ref)}, {ref.period}",
+                                   metric=ref.metric, period=ref.period, unit=metric.unit,
+                                   note=f"no {ref.member} in the filings loaded (no segment, "
+                                   "product line or region of that name)"))
+            continue
+        if member is not None:
+            out.append(member_input(ref.metric, ref.period, member, found[ref], facts,
+                                    prefer, dyears, names, str(ref)))
+            continue
+        fact, alts = choose(metric, ref.period, found[ref], prefer, dyears)
         out.append(to_input(metric, ref.period, fact, alts, names, dyears, facts))
         if alts:
             notes.append(f"{metric.label} {ref.period}: other filings or tables differ "
@@ -139,12 +168,17 @@ def _money_text(value: float) -> str:
         f"{millions:,.1f}"
 
 
+def _ref_label(ref: Ref) -> str:
+    """'revenue', 'revenue (Digital Media)'."""
+    label = catalog().get(ref.metric).label
+    return f"{label} ({ref.member})" if ref.member else label
+
+
 def work_text(node: Node, ins: list[FigureInput], result: str) -> str:
     """'revenue FY2019 / avg(net PP&E FY2018, net PP&E FY2019) = 6,489 / avg(253, 242)
     = 26.22' (amounts in USD millions)."""
     by_ref = {i.ref: i for i in ins}
-    cat = catalog()
-    words = render(node, lambda r: f"{cat.get(r.metric).label} {r.period}")
+    words = render(node, lambda r: f"{_ref_label(r)} {r.period}")
 
     def number(r: Ref) -> str:
         item = by_ref.get(str(r))
@@ -165,7 +199,8 @@ def _row(item: FigureInput) -> WorkRow:
     if fact is not None:
         source = f"XBRL {fact.concept}" if fact.source == "xbrl" else \
             f"table row: {fact.row or fact.label}"
-    label = catalog().get(item.metric).label
+    member = re.search(r"\{([^{}]*)\}", item.ref)
+    label = item.label.rsplit(", ", 1)[0] if member else catalog().get(item.metric).label
     return WorkRow(input=label[:1].upper() + label[1:], period=item.period,
                    value=amount(item.value, item.unit) if item.value is not None else
                    "missing", unit=item.unit, chunk_id=fact.chunk_id if fact else None,

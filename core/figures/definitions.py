@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from core.figures.formula import FormulaError, Node, Ref, bind, parse, substitute
+from core.figures.formula import FormulaError, Node, Ref, bind, parse, substitute, with_member
 from core.figures.phrases import Names, read_expression
 from core.metrics import catalog
 
@@ -72,11 +72,13 @@ def expand(node: Node, defs: dict[str, Node], used: set[str] | None = None,
         if ref.metric in defs:
             used.add(f"question:{ref.metric}")
             inner = {k: v for k, v in defs.items() if k != ref.metric}
-            return expand(bind(defs[ref.metric], ref.period), inner, used, depth + 1)
+            own = with_member(bind(defs[ref.metric], ref.period), ref.member)
+            return expand(own, inner, used, depth + 1)
         metric = cat.get(ref.metric)
         if metric is not None and metric.derived:
             used.add(f"catalogue:{ref.metric}")
-            return expand(bind(parse(metric.formula), ref.period), defs, used, depth + 1)
+            inner = with_member(bind(parse(metric.formula), ref.period), ref.member)
+            return expand(inner, defs, used, depth + 1)
         if metric is None:
             raise FormulaError(f"Unknown metric {ref.metric!r}: not in the catalogue and "
                                "not defined by the question.")

@@ -6,13 +6,16 @@
     unary    := "-" unary | power
     power    := atom ("^" unary)?                 (right-associative)
     atom     := number | ref | func "(" formula ("," formula)* ")" | "(" formula ")"
-    ref      := metric "[" period "]"             revenue[FY2019], capex[FY2024-Q1]
+    ref      := metric member? "[" period "]"     revenue[FY2019], capex[FY2024-Q1]
+    member   := "{" name "}"                      revenue{Digital Media}[FY2024]: a segment's,
+                                                  product line's or region's figure
     period   := FY2019 | FY2024-Q1 | FY2024-H1 | FY2024-9M | t | t-1 | t+1
                 (H1, 9M: six and nine months to date; t: the period asked, catalogue formulas)
     func     := avg | abs | sum | min | max
 
 Examples: ``capex[FY2018]``; ``revenue[FY2019] / avg(ppe_net[FY2018], ppe_net[FY2019])``;
-``(revenue[FY2022] / revenue[FY2020]) ^ (1 / 2) - 1``. ``parse`` gives a tree,
+``(revenue[FY2022] / revenue[FY2020]) ^ (1 / 2) - 1``; a segment's share of the total,
+``revenue{Google Services}[FY2024] / revenue[FY2024]``. ``parse`` gives a tree,
 ``render`` writes it back (``parse(render(f)) == f``), ``inputs`` lists the references,
 ``bind`` turns relative periods into absolute ones, ``evaluate`` computes it.
 """
@@ -23,7 +26,7 @@ import difflib
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from core.foundation.errors import AppError
 
@@ -37,7 +40,7 @@ FUNCTIONS: dict[str, Callable[[list[float]], float]] = {
 _ARITY = {"abs": (1, 1)}
 _PERIOD = re.compile(r"FY(\d{4})(?:-(Q[1-4]|H1|9M))?|t(?:([+-])(\d+))?")
 _TOKEN = re.compile(r"\s*(?:(?P<num>\d+(?:\.\d+)?|\.\d+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
-                    r"|(?P<period>\[[^\]]*\])|(?P<op>[-+*/^(),]))")
+                    r"|(?P<member>\{[^{}\[\]]*\})|(?P<period>\[[^\]]*\])|(?P<op>[-+*/^(),]))")
 _PREC = {"+": 1, "-": 1, "*": 2, "/": 2, "^": 3}
 
 
@@ -54,9 +57,12 @@ class Num:
 class Ref:
     metric: str
     period: str
+    member: str | None = None
+    """A segment, product line or region as named ('Digital Media'); None: the entity's."""
 
     def __str__(self) -> str:
-        return f"{self.metric}[{self.period}]"
+        member = f"{{{self.member}}}" if self.member else ""
+        return f"{self.metric}{member}[{self.period}]"
 
 
 @dataclass(frozen=True)
@@ -166,6 +172,14 @@ class _Parser:
         nxt = self.peek()
         if nxt and nxt[1] == "(":
             return self.call(value.lower(), pos)
+        member = None
+        if nxt and nxt[0] == "member":
+            self.take()
+            member = " ".join(nxt[1][1:-1].split()) or None
+            if member is None:
+                raise self.error(nxt[2], "an empty member {}: name the segment, e.g. "
+                                 f"{value}{{Digital Media}}[FY2024]")
+            nxt = self.peek()
         if not nxt or nxt[0] != "period":
             raise self.error(pos, f"metric {value!r} needs a period, e.g. {value}[FY2019] "
                              f"or {value}[t]")
@@ -178,7 +192,7 @@ class _Parser:
             near = difflib.get_close_matches(value, sorted(self.known), n=1)
             hint = f"; did you mean {near[0]!r}?" if near else ""
             raise self.error(pos, f"unknown metric {value!r}{hint}")
-        return Ref(value, period)
+        return Ref(value, period, member)
 
     def call(self, func: str, pos: int) -> Node:
         if func not in FUNCTIONS:
@@ -275,7 +289,13 @@ def resolve_period(period: str, base: str) -> str:
 
 def bind(node: Node, base: str) -> Node:
     """``node`` with relative periods (t, t-1) made absolute against ``base``."""
-    return substitute(node, lambda r: Ref(r.metric, resolve_period(r.period, base)))
+    return substitute(node, lambda r: replace(r, period=resolve_period(r.period, base)))
+
+
+def with_member(node: Node, member: str | None) -> Node:
+    """``node`` with every reference made ``member``'s (a segment's gross profit is its
+    revenue less its cost of sales); None leaves it as it is."""
+    return node if not member else substitute(node, lambda r: replace(r, member=member))
 
 
 def substitute(node: Node, fn: Callable[[Ref], Node]) -> Node:

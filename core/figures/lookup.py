@@ -4,17 +4,20 @@ A fact is a candidate when it is tagged with the metric, carries one of its XBRL
 or its printed line matches one of its line-item patterns (facts extracted before the
 catalogue knew a line still count), and its period is the one asked: a full-year duration
 for a flow metric in "FY2019", the fiscal year-end balance for an instant one, the quarter
-for "FY2024-Q1". Candidates are ranked:
+for "FY2024-Q1"; a dimensional fact (a segment's, a product line's) is no candidate for the
+entity's figure (``core.figures.segments`` looks up a member's among its own). Candidates
+are ranked:
 
-1. an entity total before a dimensional fact (a segment, a product line);
-2. the metric's own statement before a note or MD&A table, before another statement;
-3. the best concept or line-item pattern ("Property, plant and equipment - net" before the
+1. the metric's own statement before a note or MD&A table, before another statement;
+2. the best concept or line-item pattern ("Property, plant and equipment - net" before the
    gross line);
-4. the filing wanted: the one covering every period of a computation when there is one,
+3. the filing wanted: the one covering every period of a computation when there is one,
    else the period's own filing (a later one restates comparatives), else the nearest
    later one;
-5. XBRL before a table fact of the same value (exact, and linked to its chunk), a fact
-   with a chunk before a hidden one; among equals, the value most facts agree on.
+4. XBRL before a table fact of the same value (exact, and linked to its chunk), a fact
+   with a chunk before a hidden one; among equals, the value most facts agree on; a table
+   cell that no tag of its iXBRL filing prints (a column misread) gives way to the
+   filing's tagged fact of the metric for that period.
 
 Other candidates whose value differs are kept as ``alternatives``, shown beside the one
 used.
@@ -90,9 +93,10 @@ def candidates(metric: Metric, period: str, facts: Iterable[Fact]) -> list[tuple
     facts = list(facts)
     ytd = _YTD_QUARTER.get(period[7:])
     if ytd and metric.kind != "instant":  # "FY2024-H1": six months to date, never a quarter
-        return [(r, f) for f in facts if year_to_date(f, year, ytd)
+        return [(r, f) for f in facts if year_to_date(f, year, ytd) and not f.dims
                 and (r := match_rank(metric, f)) is not None]
     quarter = quarter or ytd  # a balance at the end of the first half: its Q2 date
+    facts = [f for f in facts if not f.dims]  # a part's figure never stands for the whole
     out = []
     for f in facts:
         if not period_matches(metric, f, year, quarter):
@@ -170,6 +174,7 @@ def choose(metric: Metric, period: str, found: list[tuple[int, Fact]], prefer: l
         value = max(pages, key=lambda v: (len(pages[v]), -best_rank[v], abs(v)))
         tier = [f for _, f in same_doc]
     pick = next(f for f in tier if round(f.value, 0) == value)
+    pick = _tagged_instead(metric, pick, found)
     # The same figure as tagged in XBRL (exact) wins over the table row, wherever ranked.
     same = [f for _, f in found if not f.dims and f.doc_id == pick.doc_id
             and _close(f.value, pick.value)]
@@ -189,6 +194,21 @@ def choose(metric: Metric, period: str, found: list[tuple[int, Fact]], prefer: l
         if not any(_close(a.value, f.value) and a.doc_id == f.doc_id for a in alternatives):
             alternatives.append(f)
     return fact, alternatives[:4]
+
+
+def _tagged_instead(metric: Metric, pick: Fact, found: list[tuple[int, Fact]]) -> Fact:
+    """A table cell no tag of its filing prints (a misread column: the filing tags every
+    figure of its statements) gives way to the filing's own tagged fact of the metric for
+    that period, the best concept first."""
+    if pick.source != "table" or pick.concept:
+        return pick
+    cat = catalog()
+    tagged = [(rank, f) for f in (f for _, f in found) if f.source == "xbrl" and not f.dims
+              and f.doc_id == pick.doc_id
+              and (rank := cat.concept_rank(metric.key, f.concept)) is not None]
+    if not tagged or any(_close(f.value, pick.value) for _, f in tagged):
+        return pick
+    return min(tagged, key=lambda rf: rf[0])[1]
 
 
 _EXPENSES = ("cogs", "sga", "rnd", "operating_expenses")

@@ -44,7 +44,8 @@ _SHARE_OF = re.compile(
     r"\bdivided\s+by|\brelative\s+to)\s+(?:the\s+|its\s+|their\s+)?$", re.I)
 # The share word right before the metric (its "of" may be blanked with a period after it:
 # "what percentage of [fiscal 2023] revenue").
-_SHARE_BEFORE = re.compile(r"(?:%|\bpercent(?:age)?|\bshare|\bproportion|\bfraction)(?:\s+of)?"
+_SHARE_BEFORE = re.compile(r"(?:%|\bpercent(?:age)?|\bshare|\bproportion|\bportion|\bfraction)"
+                           r"(?:\s+of)?"
                            r"\s+(?:the\s+|its\s+|their\s+|total\s+)?$", re.I)
 _FRAME = frozenset("""what how which did does do has have is was were in for from by the
     total net our its their please calculate compute determine find according based and

@@ -10,6 +10,7 @@ year-over-year pair stays a pair.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import date, timedelta
 
 from core.figures.formula import Node, Ref, inputs
@@ -88,5 +89,5 @@ def own_quarters(request: FigureRequest, store, node: Node, extra: list[Ref],
     notes += [f"{p} read as the filing's own fiscal quarter, {m}." for p, m in moves.items()]
     if not moves:
         return node, extra
-    move = lambda r: Ref(r.metric, moves.get(r.period, r.period))  # noqa: E731
+    move = lambda r: replace(r, period=moves.get(r.period, r.period))  # noqa: E731
     return substitute_refs(node, move), [move(r) for r in extra]

@@ -51,6 +51,7 @@ from core.figures.precision import (
     two_compared,
     unmapped_measure,
 )
+from core.figures.segments_asked import named_member, of_member, without_member
 from core.figures.units import default_decimals, fits_unit, natural_unit
 from core.foundation.types import DocumentMeta
 from core.retrieval.scope import match_companies, resolve_scope
@@ -233,33 +234,39 @@ def parse_figure_question(question: str, documents: list[DocumentMeta], store=No
     if refined:
         asked, stripped, found = refined
     node, words, start, end = found
-    if _qualified(stripped, start, end):
-        return None  # a segment's or a product's figure, not the entity total
+    qualified = _qualified(stripped, start, end)
     if unmapped_measure(stripped, start, end, not isinstance(node, Ref)) or \
             not_reported(names.blank(stripped)):
         return None  # a measure the catalogue cannot map, or not a reported GAAP figure
     part = share_numerator(stripped, start, end, names.find) if isinstance(node, Ref) \
         else None
-    if part == "":
-        return None  # "what percent of revenue ...": a share of it, never the whole
-    if part:  # "what percentage of revenue went to R&D": R&D / revenue
+    scope = resolve_scope(question, documents) if documents else None
+    doc_ids = list(scope.doc_ids or []) if scope else []
+    member = named_member(stripped, start, end, qualified or part == "", store, doc_ids,
+                          node.metric if isinstance(node, Ref) else None, asked)
+    if member is None and (qualified or part == ""):
+        # a part's figure ("Data Center segment revenue") no member of the filings names,
+        # or "what percent of revenue ..." with no part named: never the entity total
+        return None
+    if member is not None:
+        node, words = of_member(node, words, member, share=part == "")
+    elif part:  # "what percentage of revenue went to R&D": R&D / revenue
         node, words = BinOp("/", Ref(part, "t"), node), f"{words} share"
     margin = re.match(r"\s*%?\s*margin\b", stripped[end:], re.I)
     if margin and isinstance(node, Ref) and natural_unit(node, "value", False) == \
             "USD millions":
         # "COGS % margin", "SG&A margin": the line as a share of revenue.
-        node = BinOp("/", node, Ref("revenue", "t"))
+        node = BinOp("/", node, Ref("revenue", "t", node.member))
         words = f"{words} % margin"
         end += margin.end()
     percent = unit_asked(question) == "percent" or percent_of(stripped[start:end]) or \
-        bool(margin) or bool(part)
+        bool(margin) or bool(part) or (member is not None and part == "")
     amount = natural_unit(node, "value", False, defs).startswith("USD")
     if times_of_an_amount(asked, natural_unit(node, "value", False, defs)):
         return None  # "how many times": a turnover, not the balance
     money_asked = (unit_asked(question) or "").startswith("USD")
-    aggregate = aggregate_asked(stripped, start, end, percent, amount, money_asked)
-    scope = resolve_scope(question, documents) if documents else None
-    doc_ids = list(scope.doc_ids or []) if scope else []
+    read = without_member(stripped, start, end, member) if member else (stripped, start, end)
+    aggregate = aggregate_asked(*read, percent, amount, money_asked)
     in_scope = [d for d in documents if not doc_ids or d.doc_id in doc_ids]
     periods = _periods(asked, in_scope, store) or _periods(
         " ".join(s for s in sentences if s not in definitions), in_scope, store)
@@ -299,4 +306,5 @@ def parse_figure_question(question: str, documents: list[DocumentMeta], store=No
         aggregate="formula" if aggregate == "value" and not isinstance(formula, Ref) else
         aggregate,
         unit=unit, decimals=decimals, companies=list(scope.companies) if scope else [],
-        doc_ids=doc_ids, definition=" ".join(definitions))
+        doc_ids=doc_ids, definition=" ".join(definitions),
+        member=member.name if member is not None else None)

@@ -36,7 +36,8 @@ def _cites(inputs: list[FigureInput], cite: Callable[[str], str]) -> str:
 def _label(result: FigureResult) -> str:
     req = result.request
     entry = catalog().get(req.metric) if req.metric else None
-    return entry.label if entry is not None and req.formula_source == "lookup" else req.name
+    return entry.label if entry is not None and req.formula_source == "lookup" and \
+        not req.member else req.name
 
 
 def _end(cites: str) -> str:
@@ -84,6 +85,8 @@ def figure_sentence(result: FigureResult, company: str,
                     f"{amount(older[0].value, older[0].unit)} in {first} ({pct})"
                     f"{cites}").strip()
     entry = catalog().get(req.metric) if req.metric else None
+    if req.member:  # "Adobe's Digital Media segment revenue in FY2024 was ..."
+        return f"{who} {label} in {last} was {result.display}{cites}".strip()
     if entry is not None and entry.kind == "instant" and req.formula_source == "lookup":
         return f"{who} {label} at the end of {last} was {result.display}{cites}".strip()
     return f"{who} {last} {label} was {result.display}{cites}".strip()

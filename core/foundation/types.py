@@ -242,6 +242,10 @@ class Fact(BaseModel):
                                  "million); for a table fact, -scale.")
     dims: str = Field(default="", description="'' for an entity total; otherwise the "
                       "dimensions, 'axis=member; ...' (a segment, a product line).")
+    member_names: dict[str, str] = Field(
+        default_factory=dict, description="Each member of ``dims`` with its name as the "
+        "filing prints it ('adbe:DigitalMediaMember' -> 'Digital Media'; a table's member "
+        "column is its heading); empty for an entity total or a fact read before names were.")
     chunk_id: str | None = Field(default=None, description="The chunk the figure is printed "
                                  "in (None: not printed, e.g. hidden XBRL).")
     page: int | None = Field(default=None, description="Physical page (1-based) it is on.")

@@ -18,6 +18,15 @@ def formula_refs(formula: str) -> list[tuple[str, str]]:
                                    "or as several compute steps") from None
 
 
+def formula_inputs(formula: str) -> list[tuple[str, str, str | None]]:
+    """``(metric, period, member)`` of every input of ``formula`` (member: the segment,
+    product line or region a reference names, ``revenue{Digital Media}[FY2024]``; None for
+    the entity's), in order, once each; raises ``FormulaError`` like ``formula_refs``."""
+    from core.figures import formula as grammar
+
+    return [(r.metric, r.period, r.member) for r in grammar.inputs(grammar.parse(formula))]
+
+
 def known_metrics() -> dict[str, str]:
     """The metric catalogue's keys and their names (what a figure step may look up)."""
     from core.metrics import catalog

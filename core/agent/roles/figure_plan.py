@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field
 
 from core.agent.deps import AgentDeps
-from core.agent.roles.figure_catalog import formula_refs, metric_label
+from core.agent.roles.figure_catalog import formula_inputs, metric_label
 from core.agent.roles.plan_rules import split_clauses
 from core.agent.state import PlanStep
 from core.analysis.question import AnalysisPlan
@@ -198,19 +198,19 @@ def figure_steps(part: FigurePart, split: FigureSplit, question: str, deps: Agen
     if not doc_ids:
         return [], (f"the figure ({request.name}) names no company of the corpus; searched "
                     "the text instead")
-    refs = formula_refs(request.formula)
-    periods: dict[str, list[str]] = {}
-    for metric, period in refs:
-        periods.setdefault(metric, [])
-        if period not in periods[metric]:
-            periods[metric].append(period)
+    refs = formula_inputs(request.formula)
+    periods: dict[tuple[str, str | None], list[str]] = {}
+    for metric, period, member in refs:
+        periods.setdefault((metric, member), [])
+        if period not in periods[metric, member]:
+            periods[metric, member].append(period)
     text = part.text or question
     single = len(refs) == 1 and request.aggregate == "value"
     if single:  # "X in FY2023 and how it changed from FY2022": the earlier periods beside
-        periods[refs[0][0]] = sorted(set(request.periods) | {refs[0][1]})
+        periods[refs[0][0], refs[0][2]] = sorted(set(request.periods) | {refs[0][1]})
     steps = []
-    for metric, wanted in periods.items():
-        label = metric_label(metric)
+    for (metric, member), wanted in periods.items():
+        label = metric_label(metric) + (f" of {member}" if member else "")
         steps.append(PlanStep(
             sub_question=text if single else f"Look up {label} for {', '.join(wanted)}.",
             justification=f"A figure the question asks for ({request.name}): its reported "
@@ -218,7 +218,7 @@ def figure_steps(part: FigurePart, split: FigureSplit, question: str, deps: Agen
                           f"search, no LLM); filings: {why_docs}.",
             tool="figure_lookup", keywords=[label, *wanted], doc_ids=doc_ids, metric=metric,
             periods=sorted(wanted), unit=request.unit if single else None,
-            decimals=request.decimals if single else None))
+            decimals=request.decimals if single else None, member=member))
     if single:
         return steps, None
     steps.append(PlanStep(

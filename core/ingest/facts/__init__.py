@@ -18,6 +18,7 @@ from collections import Counter
 from core.foundation.types import Chunk, DocumentMeta, Fact, ParsedDocument
 from core.ingest.facts.calendar import FiscalCalendar
 from core.ingest.facts.link import chunk_finder, link_xbrl, page_finder
+from core.ingest.facts.members import finish_names, printed_names
 from core.ingest.facts.metric import metric_of
 from core.ingest.facts.table_facts import read_tables
 from core.ingest.facts.xbrl import is_inline_xbrl, read_xbrl
@@ -131,7 +132,9 @@ def extract_facts(meta: DocumentMeta, parsed: ParsedDocument, chunks: list[Chunk
         table.append(fact)
     tagged = [t.fact for t in read_xbrl(data, meta.doc_id, calendar)] \
         if is_inline_xbrl(data) else []
-    link_xbrl(tagged, table)
+    names = printed_names(tagged, table, parsed.text)
+    link_xbrl(tagged, table, names)
+    finish_names(tagged, names)
     facts = primary_statements(table + tagged, chunks)
     for n, fact in enumerate(facts):
         fact.fact_id = f"{meta.doc_id}-f{n:05d}"

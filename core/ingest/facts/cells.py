@@ -28,7 +28,8 @@ _SCALES = (
                    r"\(\$thousand|dollarsinthousands|amountsinthousands|\(000'?s\)|in000'?s")),
 )
 _PER_SHARE = re.compile(r"\bper\s+(?:common\s+|ordinary\s+|diluted\s+|basic\s+|average\s+)*"
-                        r"(?:share|unit)\b|\bearnings\s+per\b|\beps\b", re.I)
+                        r"(?:share|unit)(?=\d{0,2}\b)|\bearnings\s+per\b|\beps\b", re.I)
+# (a footnote mark glued to the word, "Diluted Net Income Per Share1", still reads)
 _SHARES = re.compile(r"^(?:weighted[-\s]average|average|number\s+of|(?:common\s+)?shares)\b.*"
                      r"\bshares?\b|\bshares\s+(?:used|outstanding|issued)\b", re.I)
 

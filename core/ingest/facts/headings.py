@@ -108,6 +108,12 @@ def spread(rows: list[list[str]], n: int, used: list[int] | None = None) -> list
             pieces = [c for c in filled for _ in range(share)]
         elif len(filled) < n:
             pieces = [""] * (n - len(filled)) + filled  # headings of the right-hand columns
+        elif not has_period_words(" ".join(filled[:len(filled) - n])):
+            # More headings than value columns, the first ones naming no period (a label
+            # cell, "December 31, | 2024 | 2023"): the right-hand ones head the columns,
+            # the others head them all.
+            lead = " ".join(filled[:len(filled) - n])
+            pieces = [f"{lead} {c}" for c in filled[-n:]]
         else:
             pieces = filled[:n]
         for k, piece in enumerate(pieces):

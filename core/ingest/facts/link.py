@@ -7,8 +7,9 @@ XBRL fact is printed as a table fact with the same magnitude (tables print an ex
 "(262)" that XBRL tags as 262 with no sign), the same period end (within a few days: a
 bare-year column's end is the fiscal year's approximate end) and the same kind and length
 of period; among several, a statement table's row wins, then the first in reading order.
-A dimensional fact may be printed in a table of segments; an entity total never links to
-a row whose column is a member.
+A dimensional fact (a segment's) is printed in a row or column that names its member: when
+the filing prints the member's name (``members.printed_names``), only such a row links;
+an entity total never links to a row whose column is a member.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections import defaultdict
 from datetime import date
 
 from core.foundation.types import Chunk, Fact, Page
+from core.ingest.facts.members import entries, names_row
 
 END_DAYS = 10
 
@@ -60,9 +62,12 @@ def _close(a: str | None, b: str | None) -> bool:
     return abs((date.fromisoformat(a) - date.fromisoformat(b)).days) <= END_DAYS
 
 
-def link_xbrl(tagged: list[Fact], table: list[Fact]) -> None:
+def link_xbrl(tagged: list[Fact], table: list[Fact], names: dict[str, str] | None = None
+              ) -> None:
     """Give each XBRL fact the chunk, page, row, column and label of the table fact it is
-    printed as, and each matched table fact its concept (in place)."""
+    printed as, and each matched table fact its concept (in place). ``names``: members'
+    printed names (a member named there links only to a row naming it)."""
+    names = names or {}
     by_value: dict[float, list[int]] = defaultdict(list)
     for i, f in enumerate(table):
         if f.value and f.unit != "percent":
@@ -71,6 +76,7 @@ def link_xbrl(tagged: list[Fact], table: list[Fact]) -> None:
         if not x.value:
             continue
         best = None
+        named = bool(x.dims) and any(m in names for _, m in entries(x.dims))
         for i in by_value.get(_key(x.value), []):
             t = table[i]
             if t.period_type != x.period_type or not _close(t.end, x.end):
@@ -78,6 +84,8 @@ def link_xbrl(tagged: list[Fact], table: list[Fact]) -> None:
             if x.period_type == "duration" and t.months and x.months and t.months != x.months:
                 continue
             if not x.dims and t.dims:
+                continue
+            if named and not names_row(x, names, t):
                 continue
             rank = (t.statement is None, bool(t.concept), i)
             if best is None or rank < best[0]:

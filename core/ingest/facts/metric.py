@@ -11,10 +11,11 @@ from core.metrics import metric_for_concept, metric_for_label
 
 
 def metric_of(fact: Fact) -> str | None:
-    """Catalogue key for a fact, or None when the catalogue does not know it. A member of
-    a dimension (a segment's column, an XBRL axis member) is printed under the member's
-    name, not the line item's: it is known by its concept only."""
-    if fact.dims:
+    """Catalogue key for a fact, or None when the catalogue does not know it. A tagged
+    member's fact (an XBRL axis member) is printed under the member's name, not the line
+    item's: it is known by its concept only; a table's member (a segment column or row)
+    carries the line it breaks down as its label ("Revenue")."""
+    if fact.dims and fact.source == "xbrl":
         return metric_for_concept(fact.concept) if fact.concept else None
     return _metric(fact.concept, fact.label, fact.statement, fact.unit)
 

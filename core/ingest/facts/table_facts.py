@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 
 from core.foundation.types import Fact, ParsedDocument
+from core.ingest.facts.breakdown import kind_of, mark_breakdowns
 from core.ingest.facts.calendar import FiscalCalendar, iso
 from core.ingest.facts.cells import Figure, read_figure, scale_of, unit_of
 from core.ingest.facts.headings import (
@@ -132,7 +133,7 @@ def _read_table(ctx: _Context, a: int, b: int, floor: int, prev: _Table | None,
             scale = ctx.default_scale if "$" in text[a:b] else 0
         percent_table = bool(_PERCENT_TABLE.search(shared))
         _emit(ctx, body, columns, scale, statement, percent_table,
-              shared if by_rows is not None else None)
+              shared if by_rows is not None else None, shared)
         last = _Table(columns, scale, statement, b)
     return last
 
@@ -166,16 +167,22 @@ def _row_periods(body, n: int, shared: str) -> list[Column] | None:
     return [Column(heading=clean_heading(t)) for t in spread(heads, n)]
 
 
-def _member(heading: str) -> str:
-    """dims of a member column: '' for the entity total ("Consolidated", "Total")."""
+def _member(heading: str, shared: str) -> str:
+    """dims of a member column: '' for the entity total ("Consolidated", "Total"); the
+    axis is the kind of breakdown the table's words name ('segment=Graphics'), else
+    'column'."""
     if not heading or _TOTAL.match(heading):
         return ""
-    return f"column={heading}"
+    return f"{kind_of(shared) or 'column'}={heading}"
+
 
 def _emit(ctx: _Context, body, columns: list[Column], scale: int, statement: str | None,
-          percent_table: bool, row_shared: str | None = None) -> None:
+          percent_table: bool, row_shared: str | None = None, shared: str = "") -> None:
     """Facts of a block's data rows. ``row_shared`` is set when periods head groups of
-    rows (``_row_periods``): each row group's period then applies to every member column."""
+    rows (``_row_periods``): each row group's period then applies to every member column.
+    Rows that break a line down by segment, market or region are members
+    (``breakdown``)."""
+    rows: list[tuple[str, str, list[Fact]]] = []
     group, totalled = "", False
     period: Column | None = None
     members = columns
@@ -216,9 +223,14 @@ def _emit(ctx: _Context, body, columns: list[Column], scale: int, statement: str
                          percent_table or columns[k].percent, group)
             if fact is not None:
                 if row_shared is not None:
-                    fact.dims = _member(columns[k].heading)
+                    fact.dims = _member(columns[k].heading, row_shared)
+                    fact.member_names = {columns[k].heading: columns[k].heading} \
+                        if fact.dims else {}
                 found.append(fact)
-        ctx.out.extend(TableFact(offset, f) for f in _consistent(found))
+        kept = _consistent(found)
+        rows.append((group, label, kept if row_shared is None else []))
+        ctx.out.extend(TableFact(offset, f) for f in kept)
+    mark_breakdowns(rows, shared)
 
 
 def _consistent(facts: list[Fact]) -> list[Fact]:
