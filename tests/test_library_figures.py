@@ -67,7 +67,7 @@ def test_segments_and_regions_by_period(corpus):
     assert products["Data Center"].cells["FY2023"].value == 15_005e6
     assert products["Data Center"].cells["FY2023"].fact.chunk_id
     regions = {s.name for s in view.segments if s.kind == "geography"}
-    assert "China Including Hong Kong" in regions
+    assert "China (including Hong Kong)" in regions  # as the filing prints it
     frame = segments_frame([products["Data Center"], products["Gaming"]], view.periods)
     assert frame.columns.tolist() == ["member", "FY2023", "FY2022", "FY2021",
                                       "source (latest)"]
