@@ -32,6 +32,9 @@ def combined(records: list[StepRecord]) -> list[FigureResult]:
 def row_line(row: PeerRow, mark: Callable[[PeerRow], str]) -> str:
     """'- Alphabet, fiscal 2024 (ended 2024-12-31): 32.1% = operating income ... [1]'."""
     when = period_words(row.period) + (f" (ended {row.period_end})" if row.period_end else "")
+    if row.label == row.period:  # a year of a series: the period is its name
+        return f"- {when}: {row.display}" + (f"; {row.inputs}" if row.inputs else "") + \
+            mark(row) if row.value is not None else f"- {when}: not found ({row.missing})"
     if row.value is None:
         return f"- {row.label}, {when}: not found ({row.missing})"
     work = f"; {row.inputs}" if row.inputs else ""

@@ -51,6 +51,8 @@ class FigureKnowledge:
         from core.metrics.criteria import get_criterion
 
         out = [a.spec.threshold for a in self.analyses if a.spec.threshold is not None]
+        # what the analysis computed from the facts itself: a series' largest move, a share
+        out += [v for a in self.analyses for v, _ in amounts(f"{a.lead} {a.basis}")]
         for a in self.analyses:
             found = get_criterion(a.spec.criterion or "")
             out += [t.threshold for t in found.tests] if found else []
