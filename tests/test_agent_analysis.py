@@ -140,3 +140,16 @@ def test_an_llm_plan_without_an_analyze_step_gets_the_rules_figure_and_analyze_s
                                                            "filing_search"]
     assert steps[2].depends_on == [0, 1] and steps[3].depends_on == []  # its figure is gone
     assert any("replaced by the offline rule's" in n for n in notes)
+
+
+def test_segments_in_analyses_the_largest_and_a_segments_own_change(two):
+    record, _, answer = _ask(two, "Which of AMD's segments had the largest revenue in fiscal "
+                                  "2025?")
+    result = record.answer.analyses[0]
+    assert result.verdict == "Data Center" and len(result.rows) >= 3
+    assert answer.startswith("Data Center had the highest revenue: $16,635 million in fiscal "
+                             "2025 [")
+    assert all(s.member for s in record.plan if s.tool == "figure_lookup")
+    record, _, answer = _ask(two, "Did AMD's Data Center segment revenue grow in fiscal 2025?")
+    assert answer.startswith("Yes. AMD's Data Center segment revenue grew ")
+    assert "$12,579 million in fiscal 2024 to $16,635 million" in answer.splitlines()[0]

@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass, field
 
 from core.analysis.kinds import spec_of
+from core.analysis.members import member_kind, member_names, with_member
 from core.analysis.model import AnalysisSpec
 from core.analysis.subjects import (
     Subject,
@@ -37,7 +38,13 @@ from core.analysis.subjects import (
     subjects_named,
     unloaded,
 )
-from core.analysis.words import ALL_COMPANIES, PICK, RANK, asks_existence
+from core.analysis.words import (
+    ALL_COMPANIES,
+    PICK,
+    RANK,
+    asks_existence,
+    comparative_direction,
+)
 from core.figures.asked import decimals_asked, periods_asked
 from core.figures.definitions import definition, read_definitions
 from core.figures.model import FigureRequest
@@ -172,6 +179,9 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
     plain = _blank(body, _company_spans(body, subjects))
     plain = _PERIOD.sub(lambda m: " " * len(m.group(0)), plain)
     found = _unique(_measures(plain, names))
+    kind = member_kind(body) if len(subjects) == 1 else None
+    if kind is not None:
+        return _members_plan(body, kind, found, subjects[0], documents, store, decimals)
     if not found:
         return None
     periods = _period_words(body)
@@ -183,6 +193,11 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
     spec, power = read if isinstance(read, tuple) else (read, None)
     plan = AnalysisPlan(spec=spec, subjects=subjects)
     _, words, _, _ = found[0]
+    if not several and spec.kind != "multi":
+        named = with_member(body, plain, found[0], words, subjects[0], store)
+        if named != words and spec.name == words:
+            spec.name = named  # "North America segment revenue", not the company's
+        words = named
     series = spec.test in ("improving", "worsening", "stable")
     if spec.kind in ("compare", "rank"):
         spec.absent = absent
@@ -222,6 +237,26 @@ def _subjects(body: str, documents: list[DocumentMeta], store) -> list[Subject]:
         groups = corpus_subjects(documents, store)
         return groups if len(groups) == 1 else []
     return subjects
+
+
+def _members_plan(body: str, kind: str, found: list, subject: Subject, documents, store,
+                  decimals) -> AnalysisPlan | None:
+    """Every member of ``kind`` compared by the measure named (revenue when none is)."""
+    key, words = (found[0][0], found[0][1]) if found else ("revenue", "revenue")
+    names = member_names(store, subject.doc_ids, key, subject.period, kind)
+    if len(names) < 2:
+        return None
+    way = comparative_direction(body) or "higher"
+    spec = AnalysisSpec(kind="compare", name=words, direction=way, labels=names)
+    plan = AnalysisPlan(spec=spec, subjects=[subject])
+    for name in names:
+        question = _figure_question(subject, f"{name} {words}")
+        request = _read(question, documents, store, decimals)
+        if request is None or request.member is None:
+            return None
+        plan.questions.append(question)
+        plan.requests.append(request)
+    return plan
 
 
 def _pick_plan(picked: re.Match, subject: Subject, documents, store, decimals

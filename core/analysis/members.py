@@ -1,0 +1,60 @@
+"""Segments, product lines and regions in analysis questions.
+
+* A test or comparison of a member's figure ("Did Coca-Cola's North America segment revenue
+  grow?") keeps the member in the figure question it asks (``with_member``), as a figure
+  question alone would (``core.figures.segments_asked``).
+* "Which of AMD's segments had the largest revenue?", "its biggest region by sales": every
+  member of that kind compared (``member_question``): one figure question per member the
+  filing reports for the measure (revenue unless another is named), in its latest fiscal
+  year.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.figures.segments_asked import member_phrase, named_member
+
+_KIND_WORDS = (("segment", r"segments?|business(?:es)?|divisions?|reportable\s+units?"),
+               ("geography", r"regions?|geograph\w*|countr(?:y|ies)|markets?\s+by\s+region"),
+               ("product", r"product(?:\s+lines?|\s+categor(?:y|ies))?s?|brands?"))
+_WHICH = re.compile(r"\b(?:which|what)\s+(?:(?:of\s+)?(?:[\w&.'-]+\s+){0,4}?)?(?P<kind>"
+                    + "|".join(w for _, w in _KIND_WORDS) + r")\b", re.I)
+_LARGEST = re.compile(r"\b(?:largest|biggest|highest|greatest|most|smallest|lowest|least)\s+"
+                      r"(?:(?:single|reportable|operating|business)\s+)?(?P<kind>"
+                      + "|".join(w for _, w in _KIND_WORDS) + r")\b", re.I)
+_SUPERLATIVE = re.compile(r"\b(?:largest|biggest|highest|greatest|most|smallest|lowest|least|"
+                          r"fastest|slowest)\b", re.I)
+
+
+def with_member(body: str, plain: str, hit: tuple, words: str, subject, store) -> str:
+    """``words`` prefixed by the member the question names for the measure ``hit``, if any."""
+    key, _, start, end = hit
+    anywhere = bool(re.search(r"\b(?:segments?|divisions?|regions?)\b", body, re.I))
+    member = named_member(plain, start, end, anywhere, store, list(subject.doc_ids), key,
+                          raw=body)
+    return f"{member_phrase(member)} {words}" if member is not None else words
+
+
+def member_kind(body: str) -> str | None:
+    """The kind of member a "which segment / region ... largest" question compares."""
+    m = _LARGEST.search(body) or (_WHICH.search(body) if _SUPERLATIVE.search(body) else None)
+    if m is None:
+        return None
+    word = m.group("kind").lower()
+    return next(kind for kind, rx in _KIND_WORDS if re.fullmatch(rx, word, re.I))
+
+
+def member_names(store, doc_ids: list[str], metric: str, period: str, kind: str) -> list[str]:
+    """The members of ``kind`` the filings report ``metric`` for in ``period``, in print
+    order."""
+    from core.figures.formula import FormulaError
+    from core.figures.segments import members
+
+    if not period:
+        return []
+    try:
+        found = members(store, doc_ids, metric, period, kind)
+    except FormulaError:
+        return []
+    return list(dict.fromkeys(m.name for m, _ in found))
