@@ -8,6 +8,8 @@ statement. The store is the corpus store's read side over a list (tests/test_fig
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.analysis.combine import answer_analysis
 from core.analysis.question import parse_analysis
@@ -235,3 +237,18 @@ def test_a_company_named_but_not_loaded_keeps_its_row_and_is_said():
     assert "no filing of Globex Industries is loaded" in result.lead
     _, ranked = ask("Rank Acme, Initech and Birch by revenue.")
     assert ranked.verdict == "Birch, Acme" and ranked.rows[-1].label == "Initech"
+
+
+_WORDS = ["Acme", "Birch", "Cobalt", "Globex", "which", "higher", "lower", "rank", "Q1",
+          "FY2024", "fiscal", "2023", "revenue", "margin", "operating", "segments", "region",
+          "largest", "did", "grow", "decline", "above", "20%", "$1.5", "billion", "than",
+          "less", "or", "and", "vs", ",", "?", "'s", "capital-intensive", "liability", "the"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=14))
+def test_no_question_text_makes_the_analysis_reader_fail(words):
+    plan = parse_analysis(" ".join(words), DOCS, STORE)
+    if plan is not None:  # whatever it read, it can be answered without raising
+        result = answer_analysis(plan, STORE)
+        assert result.spec.kind == plan.spec.kind and result.lead

@@ -51,10 +51,20 @@ def member_names(store, doc_ids: list[str], metric: str, period: str, kind: str)
     from core.figures.formula import FormulaError
     from core.figures.segments import members
 
-    if not period:
+    label = _label(period)
+    if not label:
         return []
     try:
-        found = members(store, doc_ids, metric, period, kind)
-    except FormulaError:
+        found = members(store, doc_ids, metric, label, kind)
+    except (FormulaError, ValueError):
         return []
     return list(dict.fromkeys(m.name for m, _ in found))
+
+
+def _label(period: str) -> str:
+    """A period as a figure question names it ('Q1 FY2021', 'FY2024') as a formula names it
+    ('FY2021-Q1', 'FY2024'); '' when it is neither."""
+    m = re.fullmatch(r"(?:Q([1-4])\s+)?FY(\d{4})", period.strip())
+    if not m:
+        return ""
+    return f"FY{m.group(2)}" + (f"-Q{m.group(1)}" if m.group(1) else "")

@@ -48,6 +48,7 @@ from core.analysis.words import (
 from core.figures.asked import decimals_asked, periods_asked
 from core.figures.definitions import definition, read_definitions
 from core.figures.model import FigureRequest
+from core.figures.precision import unmapped_measure
 from core.foundation.types import DocumentMeta
 from core.metrics.criteria import criterion_asked
 
@@ -182,8 +183,8 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
     kind = member_kind(body) if len(subjects) == 1 else None
     if kind is not None:
         return _members_plan(body, kind, found, subjects[0], documents, store, decimals)
-    if not found:
-        return None
+    if not found or any(unmapped_measure(plain, a, b, False) for _, _, a, b in found[:1]):
+        return None  # "wages expense as a percent of net sales": a measure not catalogued
     periods = _period_words(body)
     absent = unloaded(body, subjects)
     several = len(subjects) + len(absent) > 1

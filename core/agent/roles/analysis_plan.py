@@ -11,11 +11,16 @@ stays editable in review. Clauses that ask why stay text steps.
 
 from __future__ import annotations
 
+import logging
+
 from core.agent.deps import AgentDeps
 from core.agent.roles.figure_catalog import formula_refs, metric_label
 from core.agent.state import ANALYZE, PlanStep
 from core.analysis.question import AnalysisPlan, parse_analysis
+from core.figures.formula import FormulaError
 from core.figures.model import FigureRequest
+
+log = logging.getLogger(__name__)
 
 KINDS = {"compare": "compares", "rank": "ranks", "verdict": "decides yes or no from",
          "multi": "states together", "criterion": "judges by the catalogue's criterion",
@@ -27,7 +32,11 @@ def analysis_part(question: str, deps: AgentDeps, scope: list[str]) -> AnalysisP
     if deps.facts is None or deps.corpus.fact_counts is None:
         return None
     docs = [d for d in deps.corpus.documents if not scope or d.doc_id in scope]
-    return parse_analysis(question, docs, deps.facts)
+    try:
+        return parse_analysis(question, docs, deps.facts)
+    except (ValueError, KeyError, IndexError, FormulaError) as exc:  # a reader's fault must
+        log.warning("analysis reading failed (%s): planned without it", exc)  # not end a run
+        return None
 
 
 def plan_doc_ids(plan: AnalysisPlan) -> list[str]:
