@@ -29,12 +29,11 @@ def _summary(report, repaired: bool = False) -> dict:
 
 
 def _run(settings: Settings, open_store: Callable[[], object], fix: bool) -> None:
-    from core.app.doctor import examine, repair
+    from core.app.doctor import examine, repair_until_sound
 
     try:
-        report = examine(settings, open_store)
-        if fix:
-            report = repair(report)
+        report = repair_until_sound(settings, open_store) if fix else \
+            examine(settings, open_store)
     except Exception as exc:  # noqa: BLE001 - shown in the panel, never a traceback
         st.session_state[REPORT] = {"error": f"{type(exc).__name__}: {exc}"}
         return

@@ -35,7 +35,7 @@ from core.app import doctor_stores as stores
 from core.app.doctor_findings import Finding, Report
 from core.foundation.config import Settings
 
-__all__ = ["Finding", "Report", "examine", "repair"]
+__all__ = ["Finding", "Report", "examine", "repair", "repair_until_sound"]
 
 
 def _sqlite_problem(path: Path) -> str | None:
@@ -210,3 +210,20 @@ def repair(report: Report) -> Report:
             finding.repair = finding._fix()
             finding.repaired = True
     return report
+
+
+def repair_until_sound(settings: Settings, open_store, passes: int = 3) -> Report:
+    """Examine and repair, then examine again, until nothing more can be repaired (at most
+    ``passes`` times): a repair can uncover what it hid (chunk texts restored from the
+    originals show the vectors a deleted segment lost), and one ``--repair`` mends both. The
+    report holds every pass's findings; what is still wrong and cannot be repaired stays."""
+    report = repair(examine(settings, open_store))
+    findings = list(report.findings)
+    for _ in range(passes - 1):
+        again = examine(settings, open_store)
+        if not any(f._fix is not None for f in again.findings):
+            seen = {f.line() for f in findings}
+            findings += [f for f in again.findings if f.line() not in seen]
+            break
+        findings += repair(again).findings
+    return Report(findings, report.checked)

@@ -191,11 +191,13 @@ def cmd_delete(args, settings: Settings) -> int:
 
 def cmd_doctor(args, settings: Settings) -> int:
     from core.app.corpus import Corpus
-    from core.app.doctor import examine, repair
+    from core.app.doctor import examine, repair_until_sound
 
-    report = examine(settings, lambda: Corpus(settings, sweep=False).store)
-    if args.repair:
-        report = repair(report)
+    def open_store():
+        return Corpus(settings, sweep=False).store
+
+    report = repair_until_sound(settings, open_store) if args.repair else \
+        examine(settings, open_store)
     for finding in report.findings:
         print(("✓ " if finding.repaired else "✗ ") + finding.line())
     if not report.findings:

@@ -222,3 +222,30 @@ def test_a_paused_run_whose_checkpoint_is_gone_is_named_and_marked(settings, mon
     assert kept.status == "failed" and "checkpoint was lost" in kept.error
     assert kept.plan == record.plan  # the record is kept, plan and all
     assert lost_checkpoints(settings) == []
+
+
+def test_one_repair_mends_a_segment_the_chunks_and_the_facts_lost_together(copy):
+    """A repair can uncover what it hid: with the chunk texts gone no vector is missing;
+    once they are read again from the originals, the lost segment shows and is embedded."""
+    from core.app.doctor import repair_until_sound
+
+    settings, open_corpus = copy
+    corpus = open_corpus()
+    before = _state(corpus)
+    corpus.close()
+    reopen_client(settings, get_client(settings))
+    shutil.rmtree(next(p for p in settings.chroma_dir.iterdir() if p.is_dir()))
+    reopen_client(settings, get_client(settings))
+    with sqlite3.connect(settings.registry_path) as conn:
+        conn.execute("DROP TABLE chunks")
+        conn.execute("DROP TABLE facts")
+    corpus, opener = _opened(open_corpus)
+    first = examine(settings, opener)
+    assert _lines(first, "vectors") == [] and _lines(first, "keyword index")  # hidden
+    fixed = repair_until_sound(settings, opener)
+    assert fixed.ok and {f.what for f in fixed.findings} >= {"keyword index", "facts",
+                                                             "vectors"}
+    corpus.close()
+    corpus, opener = _opened(open_corpus)
+    assert examine(settings, opener).findings == [] and _state(corpus) == before
+    corpus.close()
