@@ -105,3 +105,51 @@ def test_an_extraction_failure_keeps_the_filing_and_rebuild_recovers(
                  "--concept", "us-gaap:Revenues"]) == 0
     listed = capsys.readouterr().out
     assert "2,184,600,000 USD" in listed and "1 of 1 fact(s)" in listed
+
+
+BALANCE = ("Item 8. Financial Statements\nCONSOLIDATED BALANCE SHEETS\n(In millions)\n"
+           "December 31, 2024    December 31, 2023\n"
+           "Cash and cash equivalents      $ 1,874      $ 2,936\n"
+           "Total current assets      8,802      10,539\n"
+           "Total assets      $ 15,803      $ 17,504\n4")
+
+
+SELECTED = "Item 6. Selected Financial Data\n(In millions)\n2024    2023\n" + "\n".join(
+    f"Line item {k}      $ {k},{k:03d}      $ {k + 1},{k:03d}" for k in range(1, 40))
+
+
+@pytest.mark.parametrize(("first", "later"), [("pypdf", "pdfium"), ("pypdf", "pypdf"),
+                                              ("pdfium", "pypdf")])
+def test_rebuilt_pdf_facts_cite_the_chunk_that_prints_their_row(
+        tmp_path, hash_embedder, monkeypatch, capsys, first, later):
+    """The two PDF readers lay a page out a few characters apart, so chunk offsets hold only
+    for the reader the filing was ingested with: a rebuild reads the PDF the way its chunks
+    were cut, whatever DTR_PDF_TEXT says now (a fact beside its row cited the wrong chunk)."""
+    from core.cli.main import main
+    from core.foundation.config import Settings
+    from tests.test_cited_render import PAGES, make_pdf
+
+    pdf = tmp_path / "acme-10k-fy2024.pdf"
+    pdf.write_bytes(make_pdf([*PAGES, SELECTED, BALANCE]))
+    settings = Settings(data_dir=tmp_path / "store", cache_enabled=False, pdf_text=first,
+                        _env_file=None)
+    corpus = Corpus(settings, embedder=hash_embedder)
+    try:
+        doc_id = corpus.ingest_path(pdf).meta.doc_id
+        ingested = {(f.label, f.value): f.chunk_id for f in corpus.store.facts([doc_id])}
+    finally:
+        corpus.close()
+    assert ingested[("Total assets", 15_803e6)]
+    monkeypatch.setenv("DTR_DATA_DIR", str(settings.data_dir))
+    monkeypatch.setenv("DTR_PDF_TEXT", later)
+    assert main(["facts", "--rebuild"]) == 0
+    assert "[1/1] ✓ acme-10k-fy2024.pdf" in capsys.readouterr().out
+    corpus = Corpus(settings, embedder=hash_embedder)
+    try:
+        facts = corpus.store.facts([doc_id])
+        texts = {c.chunk_id: c.text for c in corpus.store.chunks(doc_id)}
+    finally:
+        corpus.close()
+    assert {(f.label, f.value): f.chunk_id for f in facts} == ingested
+    for f in facts:
+        assert f.label in texts[f.chunk_id], (f.label, f.chunk_id)

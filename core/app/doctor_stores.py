@@ -121,14 +121,14 @@ def facts(settings: Settings, store) -> list:
 def reextract_facts(settings: Settings, store, doc) -> int:
     """Extract ``doc``'s facts again from its kept original and store them; the count."""
     from core.ingest.facts import extract_facts
-    from core.ingest.pipeline import parse
+    from core.ingest.pipeline import reparse
     from core.store.facts_table import with_statements
     from core.store.files import original_path
 
     data = original_path(settings, doc).read_bytes()
     chunks = store.registry.chunks(doc.doc_id)
-    found = with_statements(extract_facts(doc, parse(data, doc.file_name, settings.pdf_text),
-                                          chunks, data), chunks)
+    parsed = reparse(data, doc.file_name, chunks, settings.pdf_text)
+    found = with_statements(extract_facts(doc, parsed, chunks, data), chunks)
     store.registry.write_facts(doc.doc_id, found)
     return len(found)
 

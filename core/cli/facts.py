@@ -160,7 +160,7 @@ def _list(registry, args) -> int:
 def rebuild(args, settings: Settings) -> int:
     """Re-extract facts from the kept originals (see the module docstring)."""
     from core.ingest.facts import extract_facts
-    from core.ingest.pipeline import parse
+    from core.ingest.pipeline import reparse
     from core.store.facts_table import with_statements
     from core.store.files import original_path
 
@@ -184,8 +184,8 @@ def rebuild(args, settings: Settings) -> int:
             t0 = time.perf_counter()
             data = path.read_bytes()
             try:
-                parsed = parse(data, doc.file_name)
                 chunks = registry.chunks(doc.doc_id)
+                parsed = reparse(data, doc.file_name, chunks, settings.pdf_text)
                 parse_s = time.perf_counter() - t0
                 t1 = time.perf_counter()
                 facts = with_statements(extract_facts(doc, parsed, chunks, data), chunks)

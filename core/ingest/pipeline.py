@@ -86,6 +86,36 @@ def parse(data: bytes, file_name: str = "", pdf_text: str | None = None) -> Pars
     return doc
 
 
+def reparse(data: bytes, file_name: str, chunks: list, pdf_text: str | None = None
+            ) -> ParsedDocument:
+    """The document parsed again as it was when its ``chunks`` were cut (their offsets
+    point into this text): a PDF is read by the engine ``pdf_text`` names first, then by
+    the others, until the chunks' texts sit where they say. Facts linked to chunks of another
+    parse would cite the chunk beside their row. ``IngestError`` when no engine gives the
+    chunks back (the original changed): ingest the file again."""
+    from core.ingest.pdf import ENGINES
+
+    first = parse(data, file_name, pdf_text)
+    if sniff(data, file_name) != "pdf" or _holds(first.text, chunks):
+        return first
+    for engine in ENGINES:
+        if engine != pdf_text:
+            other = parse(data, file_name, engine)
+            if _holds(other.text, chunks):
+                return other
+    raise IngestError(
+        f"'{file_name}' no longer parses to the text its chunks were cut from (its kept "
+        "original or the PDF reader changed); ingest the file again to extract its facts.")
+
+
+def _holds(text: str, chunks: list, sample: int = 24) -> bool:
+    """Whether ``chunks`` (a spread sample of them) sit in ``text`` at their offsets."""
+    if not chunks:
+        return True
+    step = max(1, len(chunks) // sample)
+    return all(text[c.start:c.end].strip() == c.text.strip() for c in chunks[::step])
+
+
 def prepare(
     data: bytes,
     file_name: str,
