@@ -28,6 +28,9 @@ _SIGN_ALTERNATIVE = re.compile(
     r"\((?:net )?(?:loss|losses|deficit|benefit|income|gain|gains|expense|expenses|"
     r"used in|used for|used by|provided by|provided|used|decrease|increase|"
     r"benefit\s*\)?\s*\(?expense|[a-z]|\d{1,2}|\*+)\)")
+# A note reference printed in the line item: "Long-term debt (Note 7)", "(Notes 1 and 4)".
+_NOTE_REF = re.compile(r"\(\s*(?:see\s+)?notes?\s+[0-9a-z]{1,3}(?:\s*(?:,|and|&)\s*[0-9a-z]{1,3})*"
+                       r"\s*\)")
 _APOSTROPHE = re.compile(r"['\u2019\u2018`]")
 _PUNCT = re.compile(r"[^a-z0-9&%]+")
 _MOJIBAKE = ("\u00e2\u20ac\u201d", "\u00e2\u20ac\u201c", "\u00e2\u20ac\u2122", "\u00e2")
@@ -44,6 +47,7 @@ def normalise_label(label: str) -> str:
     text = label.lower()
     for bad in _MOJIBAKE:
         text = text.replace(bad, " ")
+    text = _NOTE_REF.sub(" ", text)
     text = _SIGN_ALTERNATIVE.sub(" ", text)
     text = _APOSTROPHE.sub("", text)
     return " ".join(_PUNCT.sub(" ", text).split())

@@ -30,6 +30,7 @@ _SCALES = (
 _PER_SHARE = re.compile(r"\bper\s+(?:common\s+|ordinary\s+|diluted\s+|basic\s+|average\s+)*"
                         r"(?:share|unit)(?=\d{0,2}\b)|\bearnings\s+per\b|\beps\b", re.I)
 # (a footnote mark glued to the word, "Diluted Net Income Per Share1", still reads)
+_PAR_VALUE = re.compile(r"\bpar\s+value\b|\bauthorized\b", re.I)  # a stock line, no heading
 _SHARES = re.compile(r"^(?:weighted[-\s]average|average|number\s+of|(?:common\s+)?shares)\b.*"
                      r"\bshares?\b|\bshares\s+(?:used|outstanding|issued)\b", re.I)
 
@@ -86,7 +87,9 @@ def unit_of(label: str, group: str) -> str:
     heading ("Net income per share:" above "Basic"). A count of shares is named as one
     ("Weighted average shares used in per share computation", "Shares outstanding");
     "Proceeds from issuance of shares" is an amount."""
-    for text in (label, group if len(label.split()) <= 3 else ""):
+    heading = group if len(label.split()) <= 3 and not label.lower().startswith("total") \
+        and not _PAR_VALUE.search(group) else ""
+    for text in (label, heading):
         if text and _SHARES.search(text):
             return "shares"
         if text and _PER_SHARE.search(text):

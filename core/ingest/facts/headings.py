@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 from datetime import date
 
 from core.ingest.facts.cells import NUMERIC_DATE
@@ -178,6 +179,37 @@ def read_column(own: str, shared: str) -> Column:
     elif _INSTANT.search(both) or col.end is not None:
         col.instant = True
     return col
+
+
+def read_columns(texts: list[str], shared: str) -> list[Column]:
+    """Each column's period (``read_column``), the bare years set against the caption's dates
+    in order when it lists one date per year column: "At January 1, 2023 and January 2, 2022"
+    above "2022 | 2021" is fiscal 2022 ending 2023-01-01, not the column whose date's
+    calendar year is 2022."""
+    columns = [read_column(t, shared) for t in texts]
+    bare = [k for k, t in enumerate(texts) if _bare_year(t) is not None]
+    dates = list(dict.fromkeys(d for d in (to_date(*m.groups()) for m in _DATE.finditer(shared))
+                               if d))
+    if len(bare) < 2 or len(bare) != len(dates):
+        return columns
+    years = [_bare_year(texts[k]) for k in bare]
+    pairs = list(zip(years, dates, strict=True))
+    same_order = all((y1 > y2) == (d1 > d2) and y1 != y2
+                     for (y1, d1), (y2, d2) in pairwise(pairs))
+    if not same_order or any(d.year - y not in (0, 1) for y, d in pairs):
+        return columns
+    for k, day in zip(bare, dates, strict=True):
+        columns[k].end, columns[k].year = day, None
+    return columns
+
+
+def _bare_year(text: str) -> int | None:
+    """The one year a heading prints with no month and day of its own."""
+    if _CHANGE.search(text) or _DATE.search(text) or NUMERIC_DATE.search(text) \
+            or _MONTH_DAY.search(text):
+        return None
+    years = {int(y) for y in _YEAR.findall(text)}
+    return years.pop() if len(years) == 1 else None
 
 
 def _single_month_day(text: str):

@@ -27,6 +27,7 @@ from core.ingest.facts.headings import (
     durations,
     has_period_words,
     read_column,
+    read_columns,
     spread,
 )
 from core.ingest.facts.rows import (
@@ -91,9 +92,10 @@ def _read_table(ctx: _Context, a: int, b: int, floor: int, prev: _Table | None,
                 statement_at) -> _Table | None:
     text = ctx.parsed.text
     captions, rows = table_rows(text, a, b, floor)
-    statement = statement_of(captions)
+    titled = statement_of(captions)
+    statement = titled
     if statement is None and statement_at is not None:
-        statement = statement_at(a)
+        statement = statement_at(a)  # the chunk's tag: a guess a continued table overrides
     shared_caption = " ".join(line for line in captions if len(line) <= CAPTION_CHARS
                               and not line.endswith((".", ";")))  # no sentence of prose
     heads_text = " ".join(c[0] for _, c, k in rows if k == "head")
@@ -104,7 +106,7 @@ def _read_table(ctx: _Context, a: int, b: int, floor: int, prev: _Table | None,
     if rows and all(k == "head" for _, _, k in rows):  # headings printed apart from rows
         heads = [c for _, c, _ in rows]
         n = max(len(c) - 1 for c in heads)
-        columns = [read_column(t, shared_caption) for t in spread(heads, n)]
+        columns = read_columns(spread(heads, n), shared_caption)
         if n and any(c.has_period for c in columns):
             return _Table(columns, table_scale, statement, b)
     for heads, body in blocks(rows):
@@ -116,7 +118,7 @@ def _read_table(ctx: _Context, a: int, b: int, floor: int, prev: _Table | None,
         heads = _with_groups(heads, captions, n)
         used = sorted({k for _, c, kind in body if kind == "data"
                        for k, cell in enumerate(c[1:]) if read_figure(cell) is not None})
-        columns = [read_column(t, shared) for t in spread(heads, n, used)] if heads else []
+        columns = read_columns(spread(heads, n, used), shared) if heads else []
         by_rows = None
         if not any(c.has_period for c in columns):
             by_rows = _row_periods(body, n, shared)
@@ -126,7 +128,8 @@ def _read_table(ctx: _Context, a: int, b: int, floor: int, prev: _Table | None,
             if last is None or len(last.columns) != n or a - last.end > CONTINUES_CHARS:
                 continue
             columns = last.columns
-            statement = statement or last.statement
+            statement = titled or last.statement or statement  # a balance sheet's second
+            # half in a chunk tagged by the cash-flow title below it is still the balance
             table_scale = table_scale if table_scale is not None else last.scale
         scale = table_scale
         if scale is None:
@@ -164,6 +167,10 @@ def _row_periods(body, n: int, shared: str) -> list[Column] | None:
     if not any(kind != "data" and has_period_words(cells[0]) and
                read_column(cells[0], shared).has_period for _, cells, kind in body):
         return None
+    first = next((cells for _, cells, kind in body if kind == "data" or len(cells) == 1), None)
+    if not heads and (first is None or len(first) > 1):
+        return None  # rows of figures before any period: a continued table, a line between
+        # its rows ("Shares outstanding - December 31, 2022: 549,245,105") no period heading
     return [Column(heading=clean_heading(t)) for t in spread(heads, n)]
 
 
