@@ -119,12 +119,16 @@ def gather(request: FigureRequest, store) -> tuple[Node, list[FigureInput], list
                                parts[r.member, r.metric][1] if r.member else facts)
                  for r in refs}
         swap = {r: cat.get(r.metric).fallback for r in refs
-                if not found[r] and cat.get(r.metric).fallback}
+                if _fallback_fits(cat.get(r.metric).fallback, node) and (not found[r] or (
+                    not r.member and _off_statement(cat.get(r.metric), r.period, found[r],
+                                                    facts)))}
         if not swap:
             break
         for ref, text in swap.items():
-            notes.append(f"{_ref_label(ref)} {ref.period} is not printed: computed "
-                         f"as {text.replace('[t]', '')}.")
+            where = f" on the {cat.get(ref.metric).statement} statement" if found[ref] else ""
+            how = "counted as 0" if _CONSTANT.match(text) else \
+                f"computed as {text.replace('[t]', '')}"
+            notes.append(f"{_ref_label(ref)} {ref.period} is not printed{where}: {how}.")
         node = substitute_refs(node, lambda r, s=swap: with_member(
             bind(parse(s[r]), r.period), r.member) if r in s else r)
     dyears = doc_years(facts)
@@ -160,6 +164,28 @@ def gather(request: FigureRequest, store) -> tuple[Node, list[FigureInput], list
     if all(i.value is None for i in out):  # nothing read: no filing to speak of
         notes = [n for n in notes if not n.startswith("No single filing")]
     return node, out, notes
+
+
+_CONSTANT = re.compile(r"^\s*-?\d+(?:\.\d+)?\s*$")
+
+
+def _fallback_fits(text: str | None, node: Node) -> bool:
+    """Whether a fallback stands in here: a formula always; a constant ("0": the filer holds
+    none) only inside a larger formula, never as the figure asked itself."""
+    return bool(text) and not (_CONSTANT.match(text) and isinstance(node, Ref))
+
+
+def _off_statement(metric, period: str, found: list, facts: list[Fact]) -> bool:
+    """Whether a line is found only off its statement (a joint venture's "Gross margin" in a
+    note) while the statement prints every line its fallback is computed from (the income
+    statement's net sales and cost of sales): the statement's own lines are the figure."""
+    if not metric.statement or any(f.statement == metric.statement or f.source == "xbrl"
+                                   for _, f in found):
+        return False
+    cat = catalog()
+    refs = inputs(bind(parse(metric.fallback), period))
+    return bool(refs) and all(any(f.statement == metric.statement
+                   for _, f in candidates(cat.get(r.metric), r.period, facts)) for r in refs)
 
 
 def _money_text(value: float) -> str:
