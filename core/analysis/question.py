@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from core.analysis.kinds import spec_of
 from core.analysis.members import member_kind, member_names, with_member
 from core.analysis.model import AnalysisSpec
+from core.analysis.rows import possessive
 from core.analysis.subjects import (
     Subject,
     corpus_subjects,
@@ -96,7 +97,20 @@ def _company_spans(text: str, subjects: list[Subject]) -> list[tuple[int, int]]:
 
 def _measures(text: str, names) -> list[tuple[str, str, int, int]]:
     """``(metric key, words, start, end)`` of the measures named in ``text``."""
-    return [(key, " ".join(text[a:b].split()), a, b) for key, a, b in names.find(text)]
+    return [(key, _singular(key, " ".join(text[a:b].split())), a, b)
+            for key, a, b in names.find(text)]
+
+
+def _singular(key: str, words: str) -> str:
+    """A measure named in the plural ("operating margins") as the catalogue names it once."""
+    from core.metrics import catalog
+
+    metric = catalog().get(key)
+    known = {n.lower() for n in metric.names} if metric else set()
+    low = words.lower()
+    if low not in known and low.endswith("s") and low[:-1] in known:
+        return words[:-1]
+    return words
 
 
 def _period_words(question: str) -> list[str]:
@@ -132,7 +146,7 @@ _QUARTER_ASKED = re.compile(r"\b(?:quarter(?:ly)?|10-?Q|Q[1-4])\b", re.I)
 def _figure_question(subject: Subject, words: str, period: str | None = None) -> str:
     period = subject.period if period is None else period
     when = f" in {period}" if period else ""
-    return f"What was {subject.words}'s {words}{when}?"
+    return f"What was {possessive(subject.words)} {words}{when}?"
 
 
 def _read(text: str, documents, store, decimals: int | None) -> FigureRequest | None:
@@ -200,12 +214,16 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
             spec.name = named  # "North America segment revenue", not the company's
         words = named
     series = spec.test in ("improving", "worsening", "stable")
+    span = _span(spec, several, periods, subjects[0], found[0][0])
     if spec.kind in ("compare", "rank"):
         spec.absent = absent
     if several and spec.kind in ("compare", "rank", "verdict", "multi"):
         words = _growth_words(words, spec)
         plan.questions = [_figure_question(s, words) for s in subjects]
         spec.labels = [s.words for s in subjects]
+    elif span:
+        plan.questions = [_figure_question(subjects[0], words, p) for p in span]
+        spec.labels = span
     elif series:
         years = periods if len(periods) > 1 else []
         plan.questions = [_figure_question(subjects[0], words, p)
@@ -298,6 +316,28 @@ def _in_unit(amount: float, unit: str) -> float:
     """A threshold amount in base units, in the figure's unit ($50 billion in USD millions:
     50,000)."""
     return amount / 10 ** _UNIT_POWER.get(unit, 0)
+
+
+def _span(spec: AnalysisSpec, several: bool, periods: list[str], subject: Subject,
+          key: str) -> list[str]:
+    """The two periods a change is read between, oldest first: the first and last named
+    ("from 2017 to 2019"), or the year before and the year asked for a percentage (a margin
+    grows in points, not by its own growth rate); [] when the change is one growth figure."""
+    from core.metrics import catalog
+
+    if spec.kind != "verdict" or spec.test not in ("grew", "declined") or several:
+        return []
+    years = sorted(p for p in periods if _FY_LABEL.fullmatch(p))
+    if len(years) >= 2 and years[0] != years[-1]:
+        return [years[0], years[-1]]
+    metric = catalog().get(key)
+    end = years[-1] if years else subject.period
+    if metric is None or metric.unit != "percent" or not _FY_LABEL.fullmatch(end or ""):
+        return []
+    return [f"FY{int(end[2:]) - 1}", end]
+
+
+_FY_LABEL = re.compile(r"FY\d{4}")
 
 
 def _growth_words(words: str, spec: AnalysisSpec) -> str:

@@ -74,6 +74,7 @@ def stated(value: float, unit: str, like: PeerRow | None = None) -> str:
 
 def possessive(name: str) -> str:
     """"Adobe's", "Advanced Micro Devices'"."""
+    name = name.rstrip("'\u2019")
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 

@@ -65,8 +65,10 @@ def subjects_named(question: str, documents: list[DocumentMeta]) -> list[Subject
     for raw in order:
         shown, ids = found[raw]
         if not any(s.company == shown for s in out):
-            out.append(Subject(raw.rstrip(".,;:") if raw[-2:-1].islower() or raw.endswith(
-                (",", ";", ":")) or raw[:-1].isupper() else raw, shown, ids))
+            words = raw.rstrip(".,;:") if raw[-2:-1].islower() or raw.endswith(
+                (",", ";", ":")) or raw[:-1].isupper() else raw
+            words = re.sub(r"(?:['\u2019]s?)$", "", words) or words  # "General Mills'"
+            out.append(Subject(words, shown, ids))
     return out
 
 
@@ -98,6 +100,9 @@ _NOT_NAMES = frozenset("""Which What Who How Did Does Do Was Is Were Are Has Hav
     April May June July August September October November December""".split())
 
 
+_PERIOD = re.compile(r"^(?:(?:FY|CY|Q[1-4]|H[12])?['\u2019]?\d{2,4}|Q[1-4]|H[12])[,.]?$")  # "FY2022", "Q3", "2021"
+
+
 def unloaded(body: str, subjects: list[Subject]) -> list[str]:
     """Names the question lists beside the companies it names that no loaded filing is of
     ("Adobe or Microsoft": Microsoft), in the order written."""
@@ -107,8 +112,10 @@ def unloaded(body: str, subjects: list[Subject]) -> list[str]:
         for rx in (rf"{word}(?:'s)?{_JOIN}({_NAME})", rf"({_NAME}){_JOIN}{word}"):
             for m in re.finditer(rx, body):
                 words = re.sub(r"(?:'s|')$", "", m.group(1)).strip(" .,").split()
-                while words and words[0] in _NOT_NAMES:
+                while words and (words[0] in _NOT_NAMES or _PERIOD.match(words[0])):
                     words.pop(0)
+                while words and _PERIOD.match(words[-1]):
+                    words.pop()
                 name = " ".join(words)
                 if not name or any(name in t.words or t.words in name for t in subjects):
                     continue

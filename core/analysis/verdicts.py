@@ -33,6 +33,10 @@ def _decide(spec: AnalysisSpec, rows: list[PeerRow]) -> tuple[bool, str] | None:
     if test in ("positive", "negative"):
         yes = first > 0 if test == "positive" else first < 0
         return yes, f"{rows[0].display} {'>' if first > 0 else '<' if first < 0 else '='} 0"
+    if test in ("grew", "declined") and len(rows) >= 2:  # a figure in two periods
+        yes = vals[-1] > first if test == "grew" else vals[-1] < first
+        return yes, f"{rows[0].display} ({period_words(rows[0].period)}) -> " \
+                    f"{rows[-1].display} ({period_words(rows[-1].period)})"
     if test in ("grew", "declined"):
         yes = first > 0 if test == "grew" else first < 0
         return yes, f"change {rows[0].display}"
@@ -113,6 +117,8 @@ def verdict_lead(result: AnalysisResult, subjects: list[str], figures: list[Figu
     if spec.test in ("positive", "negative"):
         side = "above" if r0.value > 0 else "below" if r0.value < 0 else "exactly"
         return f"{word} {whose} {spec.name} in {when} was {r0.display}{mark(r0)}, {side} zero."
+    if spec.test in ("grew", "declined") and len(rows) >= 2:
+        return _span_lead(result, whose, word, mark)
     if spec.test in ("grew", "declined"):
         move = "grew" if r0.value > 0 else "declined" if r0.value < 0 else "was unchanged"
         if spec.either:  # "improved or declined?": the change is the answer
@@ -155,6 +161,25 @@ def verdict_lead(result: AnalysisResult, subjects: list[str], figures: list[Figu
                 f"{second} ({r1.display}, {period_words(r1.period)}){mark(r1)}.")
     return (f"{word} {whose} {r0.label} in {when} ({r0.display}){mark(r0)} was {rel} its "
             f"{r1.label} ({r1.display}){mark(r1)}.")
+
+
+def _span_lead(result: AnalysisResult, whose: str, word: str, mark: Mark) -> str:
+    """A figure's move between two periods: in points for a percentage, else in percent."""
+    first, last = result.rows[0], result.rows[-1]
+    move = "rose" if last.value > first.value else "fell" if last.value < first.value else \
+        "was unchanged"
+    if result.spec.either:
+        word = {"rose": "It rose.", "fell": "It fell."}.get(move, "It was unchanged.")
+    if first.unit == "percent":
+        size = f"{last.value - first.value:+.1f} points"
+    elif first.value:
+        size = f"{(last.value - first.value) / abs(first.value) * 100:+.1f}%"
+    else:
+        size = ""
+    text = (f"{word} {whose} {result.spec.name} {move} from {first.display} in "
+            f"{period_words(first.period)}{mark(first)} to {last.display} in "
+            f"{period_words(last.period)}{mark(last)}")
+    return text + (f" ({size})." if size and move != "was unchanged" else ".")
 
 
 def multi(spec: AnalysisSpec, rows: list[PeerRow], subjects: list[str]) -> AnalysisResult:

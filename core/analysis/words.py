@@ -49,6 +49,9 @@ _CHANGE = re.compile(rf"\b(?:(?P<up>{_GREW})|(?P<down>{_DECLINED}))\b", re.I)
 _LESS = re.compile(r"\b(?:less|lower|smaller|fewer|below|under|short\s+of)\b", re.I)
 _MORE = re.compile(r"\b(?:more|greater|higher|larger|bigger|above|over|exceed(?:s|ed|ing)?)\b",
                    re.I)
+_VERB = re.compile(r"\b(?:(?P<more>exceed(?:s|ed|ing)?|surpass(?:es|ed|ing)?|outpac(?:e|es|ed|ing)|"
+                   r"outstrip(?:s|ped|ping)?|top(?:s|ped)?)|(?P<less>f[ae]ll(?:s|ing)?\s+short\s+of|"
+                   r"trail(?:s|ed|ing)?|lag(?:s|ged|ging)?(?:\s+behind)?))\b", re.I)
 _EQUAL = re.compile(r"\b(?:equal(?:\s+to)?|the\s+same\s+as|as\s+much\s+as)\b", re.I)
 _THRESHOLD = re.compile(
     r"\b(?P<op>above|below|over|under|more\s+than|less\s+than|greater\s+than|higher\s+than|"
@@ -97,6 +100,9 @@ def relation_between(plain: str, first_end: int, second_start: int) -> str | Non
         return None
     if _EQUAL.search(gap):
         return "equal"
+    verb = _VERB.search(gap)
+    if verb:  # "R&D exceeded its capex", "fell short of its dividends"
+        return "more" if verb.group("more") else "less"
     if not re.search(r"\bthan\b", gap, re.I):
         return None
     for text in (gap, plain[max(0, first_end - 60):first_end]):

@@ -43,6 +43,7 @@ from core.ingest.facts.members import (
     entries,
     find_name,
     is_aggregate,
+    is_place,
     member_words,
     tokens,
 )
@@ -219,7 +220,8 @@ def members(store, doc_ids: list[str] | None, metric: str, period: str,
         names = {}
     out = []
     for member, own in group(recorded):
-        if kind is not None and member.kind != kind:
+        if kind is not None and member.kind != kind \
+                and not (kind == "geography" and is_place(member.name)):
             continue
         stripped = [f.model_copy(update={"dims": ""}) for f in own]
         item = member_input(metric, period, member, candidates(entry, period, stripped), own,

@@ -54,6 +54,22 @@ def axis_kind(axis: str) -> str:
     return "other"
 
 
+_PLACE = re.compile(
+    r"\b(?:north|south|latin|central)\s+america|\bamericas\b|\beurope\w*|\bemea\b|\bapac\b|"
+    r"\bapla\b|\bmiddle\s+east\b|\bafrica\b|\basia\b|\bpacific\b|\beurasia\b|\bchina\b|"
+    r"\bjapan\b|\bindia\b|\bcanada\b|\bmexico\b|\bbrazil\b|\bunited\s+(?:states|kingdom)\b|"
+    r"^u\.?s\.?$|^uk$|\bgermany\b|\bfrance\b|\bkorea\b|\btaiwan\b|\bsingapore\b|"
+    r"\baustralia\b|\binternational\b|\bdomestic\b|\bforeign\b|\brest\s+of\s+(?:the\s+)?world\b|"
+    r"\bother\s+countries\b|\bworldwide\b", re.I)
+
+
+def is_place(name: str) -> bool:
+    """Whether a member's printed name is a place ("North America", "Greater China",
+    "Europe, Middle East & Africa", "International"): a region, whatever the axis or table
+    it is printed under (a filer whose operating segments are its regions)."""
+    return bool(_PLACE.search(name))
+
+
 def is_aggregate(member: str) -> bool:
     """A member that totals or reconciles others (eliminations, 'segments total', the
     reportable segments before other ones): not a part of the entity."""

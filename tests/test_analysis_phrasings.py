@@ -1,0 +1,114 @@
+"""Analysis questions in the words analysts use beyond the first ones read: a change between
+two years named, a margin's move in points, "exceed" / "fall short of", a period written
+beside the companies ("in FY2024, Acme or Birch"), a plural measure, curly apostrophes, a
+name ending in "s", regions by their printed names, and a line a filer does not print
+counted as zero inside a ratio. Fictional filers (tests/test_analysis)."""
+
+from __future__ import annotations
+
+from core.analysis.combine import answer_analysis
+from core.analysis.question import parse_analysis
+from core.figures.compute import answer_figure
+from core.figures.model import FigureRequest
+from core.figures.segments import members
+from core.foundation.types import DocumentMeta
+from core.ingest.facts.members import is_place
+from tests.test_analysis import ACME, ask
+from tests.test_figures_compute import M, FactStore, fact
+
+
+def test_a_change_between_two_years_named_compares_those_years():
+    plan, result = ask("Did Acme's operating margin improve from 2022 to 2024?")
+    assert [r.periods for r in plan.requests] == [["FY2022"], ["FY2024"]]
+    assert result.verdict == "No"  # 30.0% in 2022, 25.0% in 2024 (2023's 22.2% in between)
+    assert result.lead == ("No. Acme's operating margin fell from 30.0% in fiscal 2022 to "
+                           "25.0% in fiscal 2024 (-5.0 points).")
+    plan, result = ask("Did Acme's revenue grow between 2022 and 2024?")
+    assert result.verdict == "Yes" and result.lead.endswith("(+25.0%).")
+
+
+def test_a_margins_growth_is_its_move_in_points_from_the_year_before():
+    plan, result = ask("Did Acme's operating margin grow in FY2024?")
+    assert [r.periods for r in plan.requests] == [["FY2023"], ["FY2024"]]
+    assert result.verdict == "Yes"  # 22.2% -> 25.0%, not the margin's own growth rate
+    assert result.lead == ("Yes. Acme's operating margin rose from 22.2% in fiscal 2023 to "
+                           "25.0% in fiscal 2024 (+2.8 points).")
+    _, either = ask("Did Acme's operating margin improve or decline in FY2023?")
+    assert either.lead.startswith("It fell. Acme's operating margin fell from 30.0%")
+
+
+def test_exceed_and_fall_short_of_relate_two_measures():
+    _, result = ask("Did Acme's R&D expense exceed its capex in FY2024?")
+    assert (result.spec.test, result.verdict) == ("more", "No")  # 90 against 120
+    _, result = ask("Did Acme's capex exceed its R&D expense in FY2024?")
+    assert result.verdict == "Yes"
+    _, result = ask("Did Acme's R&D expense fall short of its capex in FY2024?")
+    assert (result.spec.test, result.verdict) == ("less", "Yes")
+
+
+def test_a_period_written_beside_the_companies_is_no_company():
+    plan, result = ask("Which had the higher operating margin in FY2024, Acme or Birch?")
+    assert plan.spec.absent == [] and len(result.rows) == 2
+    assert result.verdict == "Acme"  # 25.0% against Birch's FY2024 15.7%
+    assert result.lead.startswith("Acme had the higher operating margin: 25.0% in fiscal 2024 "
+                                  "against Birch's 15.7% in fiscal 2024")
+
+
+def test_a_plural_measure_is_named_once_and_curly_apostrophes_read():
+    _, result = ask("Compare the operating margins of Acme and Cobalt.")
+    assert result.spec.name == "operating margin"
+    assert "operating margins" not in result.lead
+    assert "Acme's operating margin was 25.0%" in result.lead
+    _, curly = ask("Was Acme’s net income positive in 2024?")
+    assert curly.verdict == "Yes"
+
+
+def test_a_name_ending_in_s_takes_an_apostrophe_alone():
+    doc = "halfway24"
+    store = FactStore([fact(doc, "Net income", 412.5, 2024, "income")],
+                      [DocumentMeta(doc_id=doc, file_name="halfway-10k-2024.htm",
+                                    company="HALFWAY WIDGETS INC", form_type="10-K",
+                                    period="FY2024", period_end="2024-12-31")])
+    plan = parse_analysis("Was Halfway Widgets' net income in fiscal 2024 above $400 million?",
+                          store.documents(), store)
+    assert plan is not None and plan.questions == [
+        "What was Halfway Widgets' net income in FY2024?"]
+    result = answer_analysis(plan, store)
+    assert result.lead.startswith("Yes. Halfway Widgets' net income in fiscal 2024 was")
+    assert "''" not in result.lead and "'s'" not in result.lead
+
+
+def test_regions_are_the_members_named_as_places_whatever_their_table_says():
+    assert all(is_place(n) for n in ("North America", "Europe, Middle East & Africa",
+                                     "Greater China", "Asia Pacific & Latin America",
+                                     "International", "United States"))
+    assert not any(is_place(n) for n in ("Global Brand Divisions", "Footwear", "Converse",
+                                         "Digital Media", "Data Center"))
+    doc = "stride23"
+    rows = [fact(doc, "Revenues", v, 2023, None, dims=f"product={name}")
+            for name, v in (("North America", 21_608), ("Greater China", 7_248),
+                            ("Global Brand Divisions", 58))]
+    store = FactStore([*rows, fact(doc, "Total revenues", 28_914, 2023, "income")])
+    found = members(store, [doc], "revenue", "FY2023", kind="geography")
+    assert [(m.name, i.value / M) for m, i in found] == \
+        [("North America", 21_608), ("Greater China", 7_248)]
+
+
+def test_a_line_not_printed_counts_as_zero_inside_a_ratio_only():
+    doc = "ledger23"
+    store = FactStore([fact(doc, label, v, 2023, "balance", instant=True)
+                       for label, v in (("Cash and cash equivalents", 1874),
+                                        ("Receivables, net", 1141),
+                                        ("Total current liabilities", 8979))])
+    quick = answer_figure(FigureRequest(name="quick ratio", metric="quick_ratio",
+                                        formula="quick_ratio[FY2023]", periods=["FY2023"],
+                                        unit="ratio", doc_ids=[doc]), store)
+    assert quick.value == round((1874 + 1141) / 8979, 2)
+    assert any("short-term investments FY2023 is not printed: counted as 0" in n
+               for n in quick.notes)
+    alone = answer_figure(FigureRequest(name="short-term investments",
+                                        metric="short_term_investments",
+                                        formula="short_term_investments[FY2023]",
+                                        periods=["FY2023"], unit="USD millions",
+                                        doc_ids=[doc]), store)
+    assert alone.value is None  # never "$0" for the line asked itself
