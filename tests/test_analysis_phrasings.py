@@ -112,3 +112,39 @@ def test_a_line_not_printed_counts_as_zero_inside_a_ratio_only():
                                         periods=["FY2023"], unit="USD millions",
                                         doc_ids=[doc]), store)
     assert alone.value is None  # never "$0" for the line asked itself
+
+
+def test_comparative_judgements_compare_by_the_criterions_measure_and_say_so():
+    _, result = ask("Is Acme more profitable than Birch?")
+    assert (result.spec.name, result.verdict) == ("net margin", "Yes")  # 18.0% against 13.0%
+    assert result.notes[0] == ("Compared by net margin (the catalogue's measure for "
+                               "profitable): the higher figure is the answer.")
+    _, result = ask("Which is less capital-intensive, Acme or Birch?")
+    assert (result.spec.kind, result.spec.direction, result.verdict) == \
+        ("compare", "lower", "Acme")  # capex / revenue 12.0% against 20.0%
+
+
+def test_growing_faster_compares_growth_not_size():
+    _, result = ask("Did Acme's revenue grow faster than Birch's?")
+    assert (result.spec.name, result.verdict) == ("revenue growth", "Yes")  # 11.1% vs -4.8%
+    assert "11.1%" in result.lead and "-4.8%" in result.lead
+    _, result = ask("Which grew revenue faster, Birch or Acme?")
+    assert (result.spec.kind, result.verdict) == ("compare", "Acme")
+    _, result = ask("Which company is growing faster, Acme or Birch?")
+    assert result.verdict == "Acme" and result.notes[0].startswith("Compared by revenue growth")
+
+
+def test_which_of_two_measures_is_larger():
+    _, result = ask("Which was larger in fiscal 2024, Acme's R&D spend or its capital "
+                    "expenditures?")
+    assert result.verdict == "capital expenditures"  # 120 against 90
+    assert result.lead.startswith("capital expenditures was the larger: ")
+
+
+def test_a_country_code_member_is_named_only_as_printed():
+    from core.figures.segments import Member, match_member
+
+    india = Member(axis="srt:StatementGeographicalAxis", kind="geography", member="country:IN",
+                   name="IN")
+    assert match_member("Corporate operating income in FY2024", [india]) is None
+    assert match_member("revenue from IN in FY2024", [india]) == india

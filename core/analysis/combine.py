@@ -45,6 +45,8 @@ def analyze(spec: AnalysisSpec, figures: list[FigureResult], subjects: list[str]
     else:
         out = multi(spec, rows, subjects)
     out.figures, out.subjects = list(figures), list(subjects)
+    if spec.reading and spec.reading not in out.notes:
+        out.notes.insert(0, spec.reading)
     return out
 
 

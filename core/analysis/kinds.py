@@ -33,7 +33,8 @@ _DONE = re.compile(r"\b(?:paid|pay|pays|issued|repurchased|bought\s+back|recorde
 _WHICH = re.compile(r"\b(?:which|among)\b", re.I)
 _SUPERLATIVE = re.compile(r"\b(?:most|least|highest|lowest|largest|smallest|biggest|greatest)"
                           r"\b", re.I)
-_LIST_GAP = re.compile(r"^\s*(?:,\s*)?(?:(?:and|or|&)\s+)?(?:(?:its|their|the)\s+)?$", re.I)
+_LIST_GAP = re.compile(r"^\s*(?:(?:spend|spending|expenses?|costs?|outlays?)\s*)?(?:,\s*)?"
+                       r"(?:(?:and|or|&)\s+)?(?:(?:on|in)\s+)?(?:(?:its|their|the)\s+)?$", re.I)
 _EITHER = re.compile(r"\b(?:grow\w*|grew|increas\w*|improv\w*|ris\w*|rose)\s+or\s+"
                      r"(?:declin\w*|decreas\w*|f[ae]ll\w*|shr[ai]nk\w*|worsen\w*)|\b(?:declin\w*|"
                      r"decreas\w*|f[ae]ll\w*|worsen\w*)\s+or\s+(?:grow\w*|grew|increas\w*|"
@@ -54,11 +55,17 @@ def spec_of(body: str, plain: str, found: list, several: bool
             if more is not None and test in (None, "more", "less"):
                 return AnalysisSpec(kind="verdict", name=name,
                                     test="more" if more == "higher" else "less")
+            if more is not None and test in ("grew", "declined"):  # "grow faster than"
+                return AnalysisSpec(kind="verdict", name=_growth(name),
+                                    test="more" if more == "higher" else "less")
         direction = comparative_direction(body)
+        if direction is not None and _GREW_FASTER.search(body):  # "which grew faster"
+            return AnalysisSpec(kind="compare", name=_growth(name), direction=direction)
         if direction is not None or COMPARATIVE.search(body):
             return AnalysisSpec(kind="compare", name=name, direction=direction or "higher")
         return AnalysisSpec(kind="multi", name=name)
-    if len(found) >= 2 and _WHICH.search(body) and _SUPERLATIVE.search(body) and \
+    if len(found) >= 2 and _WHICH.search(body) and (_SUPERLATIVE.search(body) or (
+            len(found) == 2 and comparative_direction(body))) and \
             all(_LIST_GAP.match(plain[a[3]:b[2]]) for a, b in zip(found, found[1:],
                                                                   strict=False)):
         # "Among operations, investing and financing, which brought in the most cash?"
@@ -89,6 +96,15 @@ def spec_of(body: str, plain: str, found: list, several: bool
                                for a, b in zip(found, found[1:], strict=False)):
         return AnalysisSpec(kind="multi", name=" and ".join(w for _, w, _, _ in found[:4]))
     return None
+
+
+_GREW_FASTER = re.compile(r"\b(?:grow\w*|grew|increas\w*|ris\w*|rose|expand\w*)\s+(?:\w+\s+)?"
+                          r"(?:faster|quicker|more\s+quickly|slower|more\s+slowly)\b|"
+                          r"\b(?:faster|slower)[-\s]growing\b", re.I)
+
+
+def _growth(name: str) -> str:
+    return name if re.search(r"\bgrowth\b", name, re.I) else f"{name} growth"
 
 
 def _rank_order(body: str) -> str:

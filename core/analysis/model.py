@@ -61,6 +61,9 @@ class AnalysisSpec(BaseModel):
                               "without a figure, said, never dropped).")
     either: bool = Field(default=False, description="verdict: the question asks which of two "
                          "('improved or declined?'): the answer names the change, not yes/no.")
+    reading: str = Field(default="", description="How a judgement word was read as a "
+                         "measure ('more leveraged': compared by debt to equity), said in the "
+                         "answer's notes.")
     labels: list[str] = Field(default_factory=list, description="What each input figure is "
                               "called in the answer, in input order: the company ('Adobe'), "
                               "the measure ('net margin') or the segment ('Digital Media').")

@@ -64,6 +64,12 @@ def peers_lead(result: AnalysisResult, mark: Mark) -> str:
     elif result.verdict == "tie":
         text = (f"{rows[0].label} and {rows[1].label} had the same {spec.name}: "
                 f"{_at(rows[0], mark)} and {_at(rows[1], mark)}.")
+    elif " vs " in spec.name:  # one company's measures ("its R&D or its capex")
+        larger = "larger" if spec.direction == "higher" else "smaller"
+        if len(rows) > 2:
+            larger = "largest" if spec.direction == "higher" else "smallest"
+        rest = ", ".join(f"{r.label} {_at(r, mark)}" for r in rows[1:])
+        text = f"{rows[0].label} was the {larger}: {_at(rows[0], mark)}, against {rest}."
     elif len(result.rows) == 2:
         text = (f"{rows[0].label} had the {spec.direction} {spec.name}: {_at(rows[0], mark)} "
                 f"against {possessive(rows[1].label)} {_at(rows[1], mark)}.")

@@ -51,7 +51,7 @@ from core.figures.definitions import definition, read_definitions
 from core.figures.model import FigureRequest
 from core.figures.precision import unmapped_measure
 from core.foundation.types import DocumentMeta
-from core.metrics.criteria import criterion_asked
+from core.metrics.criteria import comparison_asked, criterion_asked
 
 _SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z(\[])")
 _PERIOD = re.compile(
@@ -99,6 +99,13 @@ def _measures(text: str, names) -> list[tuple[str, str, int, int]]:
     """``(metric key, words, start, end)`` of the measures named in ``text``."""
     return [(key, _singular(key, " ".join(text[a:b].split())), a, b)
             for key, a, b in names.find(text)]
+
+
+def _names_measure(text: str) -> bool:
+    """Whether ``text`` names a measure of the catalogue ("revenue grew faster": revenue)."""
+    from core.metrics import find_metrics
+
+    return bool(find_metrics(text))
 
 
 def _singular(key: str, words: str) -> str:
@@ -188,6 +195,13 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
     picked = PICK.search(body)
     if picked and len(subjects) == 1:
         return _pick_plan(picked, subjects[0], documents, store, decimals)
+    compared = comparison_asked(body) if len(subjects) > 1 and not _names_measure(body) \
+        else None
+    reading = ""
+    if compared is not None:  # "more leveraged than": the criterion's measure, compared
+        way = compared.direction
+        body = f"{body[:compared.start]}{way} {compared.criterion.compare}{body[compared.end:]}"
+        reading = compared.reading
     criterion = criterion_asked(body)
     if criterion is not None and len(subjects) == 1:
         return _criterion_plan(criterion, subjects[0], documents, store, decimals)
@@ -206,6 +220,7 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
     if read is None:
         return None
     spec, power = read if isinstance(read, tuple) else (read, None)
+    spec.reading = reading
     plan = AnalysisPlan(spec=spec, subjects=subjects)
     _, words, _, _ = found[0]
     if not several and spec.kind != "multi":
@@ -268,14 +283,16 @@ def _members_plan(body: str, kind: str, found: list, subject: Subject, documents
     way = comparative_direction(body) or "higher"
     spec = AnalysisSpec(kind="compare", name=words, direction=way, labels=names)
     plan = AnalysisPlan(spec=spec, subjects=[subject])
+    spec.labels = []
     for name in names:
         question = _figure_question(subject, f"{name} {words}")
         request = _read(question, documents, store, decimals)
         if request is None or request.member is None:
-            return None
+            continue  # "Corporate", "Other": no segment the question's words can name
+        spec.labels.append(name)
         plan.questions.append(question)
         plan.requests.append(request)
-    return plan
+    return plan if len(plan.requests) >= 2 else None
 
 
 def _pick_plan(picked: re.Match, subject: Subject, documents, store, decimals
@@ -342,7 +359,8 @@ _FY_LABEL = re.compile(r"FY\d{4}")
 
 def _growth_words(words: str, spec: AnalysisSpec) -> str:
     """A test of change reads the measure's growth ("revenue" -> "revenue growth")."""
-    if spec.test in ("grew", "declined") and not _GROWTH.search(words):
+    if (spec.test in ("grew", "declined") or spec.name.endswith(" growth")) and \
+            not _GROWTH.search(words):
         return f"{words} growth"
     return words
 

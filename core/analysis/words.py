@@ -25,8 +25,10 @@ COMPARATIVE = re.compile(r"\b(?:which|who|compar(?:e[ds]?|ing|ison)|versus|vs\.?
 _NOT_COMPARISON = re.compile(r"\b(?:most|more)\s+recent(?:ly)?\b|\blatest\b|\bat\s+least\b",
                              re.I)
 _HIGHER = (r"higher|greater|larger|bigger|more|better|stronger|highest|largest|biggest|"
-           r"greatest|most|best|strongest|exceed(?:s|ed)?|outperform(?:s|ed)?")
-_LOWER = r"lower|smaller|less|fewer|worse|weaker|lowest|smallest|least|worst|weakest"
+           r"greatest|most|best|strongest|exceed(?:s|ed)?|outperform(?:s|ed)?|faster|quicker|"
+           r"fastest")
+_LOWER = (r"lower|smaller|less|fewer|worse|weaker|lowest|smallest|least|worst|weakest|"
+          r"slower|slowest")
 _DIRECTION = re.compile(rf"\b(?:(?P<hi>{_HIGHER})|(?P<lo>{_LOWER}))\b", re.I)
 _SIGN = re.compile(r"\b(?P<pos>positive)\b|\b(?P<neg>negative)\b", re.I)
 _SERIES = re.compile(r"\b(?P<up>improving|expanding|widening|strengthening)\b|"

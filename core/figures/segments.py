@@ -51,6 +51,7 @@ from core.metrics import catalog
 
 Kind = Literal["segment", "product", "geography", "other"]
 _KINDS = ("segment", "product", "geography", "other")
+_ABBREVIATION = re.compile(r"[A-Z]{1,3}")
 GENERIC = frozenset("other others all corporate total unallocated remaining rest".split())
 
 
@@ -139,6 +140,9 @@ def match_member(words: str, members: list[Member]) -> Member | None:
             generic = all(w in GENERIC for w, _, _ in tokens(name))
             if generic and key != whole:
                 continue
+            if _ABBREVIATION.fullmatch(name.strip()) and not re.search(
+                    rf"\b{re.escape(name.strip())}\b", words):
+                continue  # a country code ("IN", "US") only as printed, never "in" or "us"
             if key == whole or find_name(name, words):
                 score = (key == whole, len(key), -_KINDS.index(m.kind), -rank)
                 if best is None or score > best[0]:

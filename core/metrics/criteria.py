@@ -32,6 +32,8 @@ class Criterion:
     words: tuple[str, ...]
     rule: str  # "any" | "all"
     tests: tuple[Test, ...]
+    compare: str = ""  # the measure that compares companies by the judgement
+    compare_words: tuple[str, ...] = ()
 
     def asked(self, question: str) -> re.Match | None:
         low = question.lower()
@@ -61,7 +63,7 @@ def criteria(path: Path = CRITERIA) -> tuple[Criterion, ...]:
         tests = tuple(Test(t["measure"], t["name"], t["op"], float(t["threshold"]))
                       for t in c.get("test", []))
         out.append(Criterion(c["key"], c["label"], tuple(c["words"]), c.get("rule", "all"),
-                             tests))
+                             tests, c.get("compare", ""), tuple(c.get("compare_words", ()))))
     return tuple(out)
 
 
@@ -69,6 +71,37 @@ def criterion_asked(question: str) -> Criterion | None:
     """The criterion the question's judgement words ask for (the first named), or None."""
     hits = [(m.start(), c) for c in criteria() if (m := c.asked(question))]
     return min(hits, key=lambda h: h[0])[1] if hits else None
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A comparative judgement ("more leveraged than"): its criterion, the span of its words
+    in the question and which way it points."""
+
+    criterion: Criterion
+    start: int
+    end: int
+    direction: str  # "higher" | "lower"
+
+    @property
+    def reading(self) -> str:
+        word = "higher" if self.direction == "higher" else "lower"
+        return (f"Compared by {self.criterion.compare} (the catalogue's measure for "
+                f"{self.criterion.label}): the {word} figure is the answer.")
+
+
+def comparison_asked(question: str) -> Comparison | None:
+    """The comparative judgement a question asks ("Is A more leveraged than B?", "Which is
+    less capital-intensive?", "growing faster"), or None."""
+    low = question.lower()
+    hits = []
+    for c in criteria():
+        for w in c.compare_words:
+            m = re.search(rf"(?<![a-z]){w}(?![a-z])", low)
+            if m and c.compare:
+                way = "higher" if m.group("dir") in ("more", "faster") else "lower"
+                hits.append(Comparison(c, m.start(), m.end(), way))
+    return min(hits, key=lambda h: h.start) if hits else None
 
 
 def get_criterion(key: str) -> Criterion | None:
