@@ -13,8 +13,8 @@ from core.figures.model import FigureRequest
 from core.figures.segments import members
 from core.foundation.types import DocumentMeta
 from core.ingest.facts.members import is_place
-from tests.test_analysis import ACME, ask
-from tests.test_figures_compute import M, FactStore, fact
+from tests.test_analysis import ask
+from tests.test_figures_compute import FactStore, M, fact
 
 
 def test_a_change_between_two_years_named_compares_those_years():
@@ -148,3 +148,33 @@ def test_a_country_code_member_is_named_only_as_printed():
                    name="IN")
     assert match_member("Corporate operating income in FY2024", [india]) is None
     assert match_member("revenue from IN in FY2024", [india]) == india
+
+
+def test_a_ratio_of_two_measures_is_one_measure():
+    plan, result = ask("Which company spends more on R&D as a share of revenue, Acme or Birch?")
+    assert plan.questions[0] == "What was Acme's R&D as a % of revenue in FY2024?"
+    assert result.verdict == "Acme"  # 9.0% against 7.5%
+    plan, result = ask("What was the ratio of R&D to revenue at Acme and Birch, and which is "
+                       "higher?")
+    assert result.spec.name == "ratio of R&D to revenue" and result.verdict == "Acme"
+
+
+def test_a_yes_no_superlative_says_yes_or_no_before_the_ranking():
+    _, result = ask("Among Acme, Birch and Cobalt, was Birch the most profitable?")
+    assert result.verdict == "No" and result.lead.startswith("No. Acme had the highest net "
+                                                             "margin: 18.0%")
+    _, result = ask("Did Acme have the highest operating margin of Acme and Birch?")
+    assert result.verdict == "Yes" and result.spec.expect == "Acme"
+
+
+def test_sga_is_selling_plus_administrative_when_no_line_combines_them():
+    doc = "quill24"
+    store = FactStore([fact(doc, "Sales and marketing", 5764, 2024, "income"),
+                       fact(doc, "General and administrative", 1529, 2024, "income"),
+                       fact(doc, "Total revenue", 21505, 2024, "income")])
+    sga = answer_figure(FigureRequest(name="SG&A", metric="sga", formula="sga[FY2024]",
+                                      periods=["FY2024"], unit="USD millions", doc_ids=[doc]),
+                        store)
+    assert sga.value == 5764 + 1529
+    assert "SG&A FY2024 is not printed: computed as sales and marketing + general and " \
+        "administrative." in sga.notes

@@ -49,6 +49,9 @@ def spec_of(body: str, plain: str, found: list, several: bool
     if several:
         if RANK.search(body):
             return AnalysisSpec(kind="rank", name=name, direction=_rank_order(body))
+        if yes_no(body) and _SUPERLATIVE.search(body):  # "Was A the most profitable of ...?"
+            return AnalysisSpec(kind="compare", name=name,
+                                direction=comparative_direction(body) or "higher")
         if yes_no(body):
             test = test_of(plain, found[0][3])
             more = comparative_direction(body)

@@ -61,6 +61,9 @@ class AnalysisSpec(BaseModel):
                               "without a figure, said, never dropped).")
     either: bool = Field(default=False, description="verdict: the question asks which of two "
                          "('improved or declined?'): the answer names the change, not yes/no.")
+    expect: str = Field(default="", description="compare: the subject a yes/no asks about "
+                        "('Was Google Services the largest segment?'): the verdict is Yes when "
+                        "it comes first.")
     reading: str = Field(default="", description="How a judgement word was read as a "
                          "measure ('more leveraged': compared by debt to equity), said in the "
                          "answer's notes.")

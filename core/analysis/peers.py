@@ -43,6 +43,9 @@ def peers(spec: AnalysisSpec, rows: list[PeerRow]) -> AnalysisResult:
         out.verdict = found[0].label
     sign = ">" if spec.direction == "higher" else "<"
     out.basis = f" {sign} ".join(f"{r.label} {r.display}" for r in found)
+    if spec.expect:  # "Was Google Services the largest?": yes when it comes first
+        first = out.verdict.lower() == spec.expect.lower()
+        out.verdict = "Yes" if first else "No"
     out.lead = peers_lead(out, lambda _r: "")
     return out
 
@@ -56,6 +59,10 @@ def peers_lead(result: AnalysisResult, mark: Mark) -> str:
     spec, rows = result.spec, [r for r in result.rows if r.value is not None]
     if not result.verdict:
         return missing_lead(result, mark)
+    if spec.expect and result.verdict in ("Yes", "No"):
+        plain = result.model_copy(update={
+            "verdict": rows[0].label, "spec": spec.model_copy(update={"expect": ""})})
+        return f"{result.verdict}. {peers_lead(plain, mark)}"
     most = "highest" if spec.direction == "higher" else "lowest"
     if spec.kind == "rank":
         listed = "; ".join(f"{r.label} {_at(r, mark)}" for r in rows)

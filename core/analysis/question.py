@@ -29,6 +29,8 @@ import re
 from dataclasses import dataclass, field
 
 from core.analysis.kinds import spec_of
+from core.analysis.measures import GROWTH, growth_words, measures, names_measure, ratios, unique
+from core.analysis.measures import span as span_of
 from core.analysis.members import member_kind, member_names, with_member
 from core.analysis.model import AnalysisSpec
 from core.analysis.rows import possessive
@@ -43,14 +45,17 @@ from core.analysis.words import (
     ALL_COMPANIES,
     PICK,
     RANK,
+    YES_NO,
     asks_existence,
     comparative_direction,
+    yes_no,
 )
 from core.figures.asked import decimals_asked, periods_asked
 from core.figures.definitions import definition, read_definitions
 from core.figures.model import FigureRequest
 from core.figures.precision import unmapped_measure
 from core.foundation.types import DocumentMeta
+from core.ingest.facts.members import find_name
 from core.metrics.criteria import comparison_asked, criterion_asked
 
 _SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z(\[])")
@@ -59,7 +64,6 @@ _PERIOD = re.compile(
     r"last|current)\s+)?(?:(?:Q[1-4]\s*(?:of\s+)?)?(?:FY\s*['\u2019]?|fiscal\s+(?:years?\s+)?)"
     r"\d{2,4}(?:\s*-?\s*Q[1-4])?|(?<![\d$.,])(?:19|20)\d\d(?!\d|,\d)|fiscal\s+years?|years?)\b",
     re.I)
-_GROWTH = re.compile(r"\b(?:growth|change|increase|decrease|cagr)\b", re.I)
 
 
 @dataclass
@@ -93,31 +97,6 @@ def _company_spans(text: str, subjects: list[Subject]) -> list[tuple[int, int]]:
         for m in re.finditer(rf"{re.escape(s.words)}(?:['\u2019]s|['\u2019])?", text):
             spans.append(m.span())
     return spans
-
-
-def _measures(text: str, names) -> list[tuple[str, str, int, int]]:
-    """``(metric key, words, start, end)`` of the measures named in ``text``."""
-    return [(key, _singular(key, " ".join(text[a:b].split())), a, b)
-            for key, a, b in names.find(text)]
-
-
-def _names_measure(text: str) -> bool:
-    """Whether ``text`` names a measure of the catalogue ("revenue grew faster": revenue)."""
-    from core.metrics import find_metrics
-
-    return bool(find_metrics(text))
-
-
-def _singular(key: str, words: str) -> str:
-    """A measure named in the plural ("operating margins") as the catalogue names it once."""
-    from core.metrics import catalog
-
-    metric = catalog().get(key)
-    known = {n.lower() for n in metric.names} if metric else set()
-    low = words.lower()
-    if low not in known and low.endswith("s") and low[:-1] in known:
-        return words[:-1]
-    return words
 
 
 def _period_words(question: str) -> list[str]:
@@ -173,12 +152,6 @@ def _main_sentence(sentences: list[str]) -> str:
     return (asking or plain)[0]
 
 
-def _unique(found: list) -> list:
-    """Measures named once each (the first mention), in order."""
-    seen: set[str] = set()
-    return [f for f in found if not (f[0] in seen or seen.add(f[0]))]
-
-
 def parse_analysis(question: str, documents: list[DocumentMeta], store=None
                    ) -> AnalysisPlan | None:
     """The analysis ``question`` asks for, or None (see the module docstring)."""
@@ -195,11 +168,13 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
     picked = PICK.search(body)
     if picked and len(subjects) == 1:
         return _pick_plan(picked, subjects[0], documents, store, decimals)
-    compared = comparison_asked(body) if len(subjects) > 1 and not _names_measure(body) \
+    compared = comparison_asked(body) if len(subjects) > 1 and not names_measure(body) \
         else None
     reading = ""
     if compared is not None:  # "more leveraged than": the criterion's measure, compared
         way = compared.direction
+        if compared.superlative:
+            way = "highest" if way == "higher" else "lowest"
         body = f"{body[:compared.start]}{way} {compared.criterion.compare}{body[compared.end:]}"
         reading = compared.reading
     criterion = criterion_asked(body)
@@ -207,7 +182,7 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
         return _criterion_plan(criterion, subjects[0], documents, store, decimals)
     plain = _blank(body, _company_spans(body, subjects))
     plain = _PERIOD.sub(lambda m: " " * len(m.group(0)), plain)
-    found = _unique(_measures(plain, names))
+    found = unique(ratios(plain, measures(plain, names)))
     kind = member_kind(body) if len(subjects) == 1 else None
     if kind is not None:
         return _members_plan(body, kind, found, subjects[0], documents, store, decimals)
@@ -221,6 +196,8 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
         return None
     spec, power = read if isinstance(read, tuple) else (read, None)
     spec.reading = reading
+    if several and spec.kind == "compare" and yes_no(body) and _SUPERLATIVE_WORD.search(body):
+        spec.expect = _asked_about(body, subjects)  # "Was Alphabet the most profitable ..."
     plan = AnalysisPlan(spec=spec, subjects=subjects)
     _, words, _, _ = found[0]
     if not several and spec.kind != "multi":
@@ -229,11 +206,11 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
             spec.name = named  # "North America segment revenue", not the company's
         words = named
     series = spec.test in ("improving", "worsening", "stable")
-    span = _span(spec, several, periods, subjects[0], found[0][0])
+    span = span_of(spec, several, periods, subjects[0], found[0][0])
     if spec.kind in ("compare", "rank"):
         spec.absent = absent
     if several and spec.kind in ("compare", "rank", "verdict", "multi"):
-        words = _growth_words(words, spec)
+        words = growth_words(words, spec)
         plan.questions = [_figure_question(s, words) for s in subjects]
         spec.labels = [s.words for s in subjects]
     elif span:
@@ -248,7 +225,7 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
         plan.questions = [_figure_question(subjects[0], w) for _, w, _, _ in found[:6]]
         spec.labels = [w for _, w, _, _ in found[:6]]
     else:
-        plan.questions = [_figure_question(subjects[0], _growth_words(words, spec))]
+        plan.questions = [_figure_question(subjects[0], growth_words(words, spec))]
         spec.labels = [subjects[0].words]
     for q in plan.questions:
         request = _read(f"{q} {defs}".strip(), documents, store, decimals)
@@ -280,8 +257,12 @@ def _members_plan(body: str, kind: str, found: list, subject: Subject, documents
     names = member_names(store, subject.doc_ids, key, subject.period, kind)
     if len(names) < 2:
         return None
+    if _MEMBER_GROWTH.search(body) and not GROWTH.search(words):
+        words = f"{words} growth"  # "which segment grew the fastest": growth compared
     way = comparative_direction(body) or "higher"
     spec = AnalysisSpec(kind="compare", name=words, direction=way, labels=names)
+    if yes_no(body):  # "Was Google Services the largest segment?"
+        spec.expect = next((n for n in names if find_name(n, body)), "")
     plan = AnalysisPlan(spec=spec, subjects=[subject])
     spec.labels = []
     for name in names:
@@ -293,6 +274,25 @@ def _members_plan(body: str, kind: str, found: list, subject: Subject, documents
         plan.questions.append(question)
         plan.requests.append(request)
     return plan if len(plan.requests) >= 2 else None
+
+
+_SUPERLATIVE_WORD = re.compile(r"\b(?:most|least|highest|lowest|largest|smallest|biggest|"
+                               r"greatest|best|worst|fastest|slowest)\b", re.I)
+
+
+def _asked_about(body: str, subjects: list[Subject]) -> str:
+    """The subject a yes/no names after its verb ("Among A, B and C, was B the most ...":
+    B); the first named when none follows it."""
+    verb = YES_NO.match(body)
+    after = verb.end() if verb else 0
+    at = [(body.find(s.words, after), s.words) for s in subjects]
+    found = sorted(p for p in at if p[0] >= after)
+    return found[0][1] if found else subjects[0].words
+
+
+_MEMBER_GROWTH = re.compile(r"\b(?:grew|grow(?:s|ing|n)?|growth|expanded|increased)\b.{0,30}?"
+                            r"\b(?:fastest|most|quickest|slowest|least)\b|\b(?:fastest|slowest)"
+                            r"[-\s]growing\b", re.I)
 
 
 def _pick_plan(picked: re.Match, subject: Subject, documents, store, decimals
@@ -333,36 +333,6 @@ def _in_unit(amount: float, unit: str) -> float:
     """A threshold amount in base units, in the figure's unit ($50 billion in USD millions:
     50,000)."""
     return amount / 10 ** _UNIT_POWER.get(unit, 0)
-
-
-def _span(spec: AnalysisSpec, several: bool, periods: list[str], subject: Subject,
-          key: str) -> list[str]:
-    """The two periods a change is read between, oldest first: the first and last named
-    ("from 2017 to 2019"), or the year before and the year asked for a percentage (a margin
-    grows in points, not by its own growth rate); [] when the change is one growth figure."""
-    from core.metrics import catalog
-
-    if spec.kind != "verdict" or spec.test not in ("grew", "declined") or several:
-        return []
-    years = sorted(p for p in periods if _FY_LABEL.fullmatch(p))
-    if len(years) >= 2 and years[0] != years[-1]:
-        return [years[0], years[-1]]
-    metric = catalog().get(key)
-    end = years[-1] if years else subject.period
-    if metric is None or metric.unit != "percent" or not _FY_LABEL.fullmatch(end or ""):
-        return []
-    return [f"FY{int(end[2:]) - 1}", end]
-
-
-_FY_LABEL = re.compile(r"FY\d{4}")
-
-
-def _growth_words(words: str, spec: AnalysisSpec) -> str:
-    """A test of change reads the measure's growth ("revenue" -> "revenue growth")."""
-    if (spec.test in ("grew", "declined") or spec.name.endswith(" growth")) and \
-            not _GROWTH.search(words):
-        return f"{words} growth"
-    return words
 
 
 def _over_years(plan: AnalysisPlan, documents, store, decimals, words: str, defs: str

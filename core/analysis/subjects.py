@@ -100,7 +100,8 @@ _NOT_NAMES = frozenset("""Which What Who How Did Does Do Was Is Were Are Has Hav
     April May June July August September October November December""".split())
 
 
-_PERIOD = re.compile(r"^(?:(?:FY|CY|Q[1-4]|H[12])?['\u2019]?\d{2,4}|Q[1-4]|H[12])[,.]?$")  # "FY2022", "Q3", "2021"
+_PERIOD = re.compile(r"^(?:(?:FY|CY|Q[1-4]|H[12])?['\u2019]?\d{2,4}|Q[1-4]|H[12])[,.]?$")
+"""A period written where a name could stand ("FY2022", "Q3", "2021")."""
 
 
 def unloaded(body: str, subjects: list[Subject]) -> list[str]:

@@ -127,7 +127,7 @@ def gather(request: FigureRequest, store) -> tuple[Node, list[FigureInput], list
         for ref, text in swap.items():
             where = f" on the {cat.get(ref.metric).statement} statement" if found[ref] else ""
             how = "counted as 0" if _CONSTANT.match(text) else \
-                f"computed as {text.replace('[t]', '')}"
+                f"computed as {_REF_T.sub(lambda m: _metric_label(m.group(1)), text)}"
             notes.append(f"{_ref_label(ref)} {ref.period} is not printed{where}: {how}.")
         node = substitute_refs(node, lambda r, s=swap: with_member(
             bind(parse(s[r]), r.period), r.member) if r in s else r)
@@ -159,11 +159,26 @@ def gather(request: FigureRequest, store) -> tuple[Node, list[FigureInput], list
         out.append(to_input(metric, ref.period, fact, alts, names, dyears, facts))
         if alts:
             notes.append(f"{metric.label} {ref.period}: other filings or tables differ "
-                         f"({', '.join(f'{a.value:,.0f}' for a in alts)}); used "
-                         f"{fact.value:,.0f}.")
+                         f"({', '.join(_alt_text(a, metric.unit) for a in alts)}); used "
+                         f"{_alt_text(fact, metric.unit)}.")
     if all(i.value is None for i in out):  # nothing read: no filing to speak of
         notes = [n for n in notes if not n.startswith("No single filing")]
     return node, out, notes
+
+
+_REF_T = re.compile(r"\b([a-z][a-z0-9_]*)\[t\]")
+
+
+def _metric_label(key: str) -> str:
+    metric = catalog().get(key)
+    return metric.label if metric else key
+
+
+def _alt_text(fact: Fact, unit: str) -> str:
+    """A differing figure as a note states it: USD in millions ("$535 million")."""
+    if unit == "USD" and fact.unit == "USD":
+        return f"${_money_text(fact.value)} million"
+    return f"{fact.value:,.2f}".rstrip("0").rstrip(".")
 
 
 _CONSTANT = re.compile(r"^\s*-?\d+(?:\.\d+)?\s*$")

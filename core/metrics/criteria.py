@@ -82,6 +82,7 @@ class Comparison:
     start: int
     end: int
     direction: str  # "higher" | "lower"
+    superlative: bool = False  # "the most leveraged of A, B and C"
 
     @property
     def reading(self) -> str:
@@ -99,8 +100,10 @@ def comparison_asked(question: str) -> Comparison | None:
         for w in c.compare_words:
             m = re.search(rf"(?<![a-z]){w}(?![a-z])", low)
             if m and c.compare:
-                way = "higher" if m.group("dir") in ("more", "faster") else "lower"
-                hits.append(Comparison(c, m.start(), m.end(), way))
+                word = m.group("dir")
+                way = "higher" if word in ("more", "most", "faster", "fastest") else "lower"
+                hits.append(Comparison(c, m.start(), m.end(), way,
+                                       word in ("most", "least", "fastest", "slowest")))
     return min(hits, key=lambda h: h.start) if hits else None
 
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from itertools import pairwise
 from datetime import date
+from itertools import pairwise
 
 from core.ingest.facts.cells import NUMERIC_DATE
 
