@@ -178,3 +178,12 @@ def test_sga_is_selling_plus_administrative_when_no_line_combines_them():
     assert sga.value == 5764 + 1529
     assert "SG&A FY2024 is not printed: computed as sales and marketing + general and " \
         "administrative." in sga.notes
+
+
+def test_one_measure_in_two_periods_named_with_than():
+    plan, result = ask("Was Acme's revenue in 2024 higher than in 2023?")
+    assert [r.periods for r in plan.requests] == [["FY2024"], ["FY2023"]]
+    assert result.lead == ("Yes. Acme's revenue in fiscal 2024 ($1,000 million) was higher "
+                           "than in fiscal 2023 ($900 million).")
+    _, result = ask("Was Acme's operating margin lower in 2023 than in 2022?")
+    assert result.verdict == "Yes"  # 22.2% against 30.0%

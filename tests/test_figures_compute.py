@@ -210,7 +210,7 @@ def test_fallback_formula_when_a_line_is_not_printed():
     result = answer_figure(req("gross_profit[FY2017]", metric="gross_profit",
                                unit="USD millions", decimals=0, doc_ids=[AMZN]), STORE)
     assert result.value == 177866 - 111934
-    assert any("computed as revenue - cogs" in n for n in result.notes)
+    assert any("computed as revenue - cost of goods sold" in n for n in result.notes)
 
 
 def test_xbrl_fact_preferred_and_linked_to_the_printed_chunk():
@@ -329,6 +329,18 @@ def test_a_quarter_named_by_the_calendar_is_the_filings_own():
     fiscal = FactStore(facts, [DocumentMeta(doc_id=doc, file_name="nvda-10q-2024q1.htm",
                                             period="2024-Q1", period_end="2023-04-30")])
     assert answer_figure(asked, fiscal).value == 8288      # the comparative it prints
+    # "Q1 FY2023" names the fiscal quarter: the comparative, whatever the file is called
+    told = asked.model_copy(update={"fiscal_quarters": True})
+    assert answer_figure(told, named).value == 8288
+
+
+def test_a_question_says_whether_its_quarters_are_fiscal():
+    from core.figures.question import _fiscal_quarters
+
+    assert _fiscal_quarters("What was NVIDIA's revenue in Q1 FY2023?")
+    assert _fiscal_quarters("the first quarter of fiscal 2024")
+    assert not _fiscal_quarters("What was NVIDIA's revenue in Q1 2023?")
+    assert not _fiscal_quarters("What was NVIDIA's revenue in fiscal 2023?")  # no quarter
 
 
 def test_income_tax_printed_negative_like_every_expense_is_an_expense():

@@ -24,7 +24,8 @@ _LARGEST = re.compile(r"\b(?:largest|biggest|highest|greatest|most|smallest|lowe
                       r"(?:(?:single|reportable|operating|business)\s+)?(?P<kind>"
                       + "|".join(w for _, w in _KIND_WORDS) + r")\b", re.I)
 _SUPERLATIVE = re.compile(r"\b(?:largest|biggest|highest|greatest|most|smallest|lowest|least|"
-                          r"fastest|slowest)\b", re.I)
+                          r"fastest|slowest|larger|bigger|higher|greater|more|smaller|lower|"
+                          r"less|faster|slower)\b", re.I)
 
 
 def with_member(body: str, plain: str, hit: tuple, words: str, subject, store) -> str:

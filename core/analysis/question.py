@@ -192,6 +192,11 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
     absent = unloaded(body, subjects)
     several = len(subjects) + len(absent) > 1
     read = spec_of(body, plain, found, several)
+    pair = _than_periods(body) if not several and len(found) == 1 and yes_no(body) else []
+    way = comparative_direction(plain) if pair else None
+    if way is not None:  # "Was its gross margin higher in Q1 FY2024 than in Q1 FY2023?"
+        read = AnalysisSpec(kind="verdict", name=found[0][1],
+                            test="more" if way == "higher" else "less")
     if read is None:
         return None
     spec, power = read if isinstance(read, tuple) else (read, None)
@@ -206,7 +211,8 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
             spec.name = named  # "North America segment revenue", not the company's
         words = named
     series = spec.test in ("improving", "worsening", "stable")
-    span = span_of(spec, several, periods, subjects[0], found[0][0])
+    span = pair if way is not None else span_of(spec, several, periods, subjects[0],
+                                                found[0][0])
     if spec.kind in ("compare", "rank"):
         spec.absent = absent
     if several and spec.kind in ("compare", "rank", "verdict", "multi"):
@@ -237,6 +243,15 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
     if spec.threshold is not None and power:
         spec.threshold = _in_unit(spec.threshold * 10 ** power, plan.requests[0].unit or "")
     return plan
+
+
+def _than_periods(body: str) -> list[str]:
+    """The two periods a "... in A than in B" compares, in that order; [] otherwise."""
+    before, than, after = body.partition(" than ")
+    first, second = _period_words(before), _period_words(after)
+    if not than or not first or not second or first[-1] == second[0]:
+        return []
+    return [first[-1], second[0]]
 
 
 def _subjects(body: str, documents: list[DocumentMeta], store) -> list[Subject]:

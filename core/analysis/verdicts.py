@@ -15,6 +15,7 @@ The answer is "Yes" or "No" first, then the figures and the comparison that deci
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from core.analysis.model import AnalysisResult, AnalysisSpec, PeerRow
@@ -22,6 +23,7 @@ from core.analysis.rows import period_notes, period_words, possessive, shared_un
 from core.figures.model import FigureResult
 
 Mark = Callable[[PeerRow], str]
+_PERIOD_LABEL = re.compile(r"(?:Q[1-4] )?FY\d{4}")  # rows named by their periods
 
 
 def _decide(spec: AnalysisSpec, rows: list[PeerRow]) -> tuple[bool, str] | None:
@@ -154,6 +156,11 @@ def verdict_lead(result: AnalysisResult, subjects: list[str], figures: list[Figu
     r1 = rows[1]
     rel = "less than" if r0.value < r1.value else "more than" if r0.value > r1.value else \
         "equal to"
+    if r0.period != r1.period and len(set(subjects)) <= 1 and spec.labels and \
+            all(_PERIOD_LABEL.fullmatch(label) for label in spec.labels[:2]):
+        rel = {"less than": "lower than", "more than": "higher than"}.get(rel, rel)
+        return (f"{word} {whose} {spec.name} in {when} ({r0.display}){mark(r0)} was {rel} "
+                f"in {period_words(r1.period)} ({r1.display}){mark(r1)}.")
     if len(set(subjects)) > 1:  # one measure of two companies
         rel = {"less than": "lower than", "more than": "higher than"}.get(rel, rel)
         first, second = possessive(r0.label), possessive(r1.label)

@@ -52,6 +52,9 @@ class FigureRequest(BaseModel):
                                "question's scope); empty: every filing of the companies.")
     definition: str = Field(default="", description="The question's own definition text, "
                             "verbatim, when it gives one.")
+    fiscal_quarters: bool = Field(default=False, description="The question names its quarters "
+                                  "as fiscal ('Q1 FY2023'): never moved to a filing's own "
+                                  "quarter as a calendar quarter would be.")
     member: str | None = Field(default=None, description="A segment, product line or region "
                                "the figure is of, as the question names it ('Digital "
                                "Media'); None: the entity total.")

@@ -57,8 +57,8 @@ def own_quarters(request: FigureRequest, store, node: Node, extra: list[Ref],
     "2023 Q1 NVDA.pdf", whose quarter is Q1 FY2024, is read as FY2024-Q1 (file names,
     questions and a 10-Q known only by its end date use the calendar)."""
     quarters = {r.period for r in inputs(node) + extra if "-Q" in r.period}
-    if not quarters or not request.doc_ids:
-        return node, extra
+    if not quarters or not request.doc_ids or request.fiscal_quarters:
+        return node, extra  # "Q1 FY2023" is the fiscal quarter it names
     try:
         docs = [d for d in store.documents() if d.doc_id in request.doc_ids]
     except (AttributeError, TypeError):

@@ -307,4 +307,13 @@ def parse_figure_question(question: str, documents: list[DocumentMeta], store=No
         aggregate,
         unit=unit, decimals=decimals, companies=list(scope.companies) if scope else [],
         doc_ids=doc_ids, definition=" ".join(definitions),
+        fiscal_quarters=_fiscal_quarters(question),
         member=member.name if member is not None else None)
+
+
+def _fiscal_quarters(question: str) -> bool:
+    """Whether every quarter the question names is a fiscal one ("Q1 FY2023")."""
+    from core.retrieval.scope import question_periods
+
+    quarters = [p for p in question_periods(question)[0] if p.quarter]
+    return bool(quarters) and all(p.fiscal for p in quarters)

@@ -66,6 +66,9 @@ def figure_sentence(result: FigureResult, company: str,
         # One metric over the periods asked: say the periods read (a quarter named by the
         # calendar is read as the filing's own fiscal quarter).
         periods = sorted((i.period for i in result.inputs), key=_period_key)
+    read = {i.period for i in result.inputs if i.value is not None}
+    if len(periods) == 1 and len(read) == 1 and read != set(periods):
+        periods = sorted(read)  # a ratio of a quarter named by the calendar: the one read
     first, last = (periods[0], periods[-1]) if periods else ("", "")
     if req.aggregate in {"pct_change", "change", "cagr"} and len(result.inputs) >= 1:
         what = {"pct_change": "year-over-year change in", "change": "change in",

@@ -211,8 +211,9 @@ def figure_steps(part: FigurePart, split: FigureSplit, question: str, deps: Agen
     steps = []
     for (metric, member), wanted in periods.items():
         label = metric_label(metric) + (f" of {member}" if member else "")
+        asked = [fiscal_label(w) for w in wanted] if request.fiscal_quarters else wanted
         steps.append(PlanStep(
-            sub_question=text if single else f"Look up {label} for {', '.join(wanted)}.",
+            sub_question=text if single else f"Look up {label} for {', '.join(asked)}.",
             justification=f"A figure the question asks for ({request.name}): its reported "
                           f"{label} for {', '.join(wanted)} from the filings' facts (no text "
                           f"search, no LLM); filings: {why_docs}.",
@@ -229,6 +230,11 @@ def figure_steps(part: FigurePart, split: FigureSplit, question: str, deps: Agen
         unit=request.unit, decimals=request.decimals,
         depends_on=list(range(first, first + len(steps)))))
     return steps, None
+
+
+def fiscal_label(period: str) -> str:
+    """'FY2023-Q1' as a question names a fiscal quarter ('Q1 FY2023'); years as they are."""
+    return f"{period[-2:]} {period[:6]}" if "-Q" in period else period
 
 
 def named_company(question: str, doc_ids: list[str], deps: AgentDeps) -> str:
