@@ -187,3 +187,12 @@ def test_one_measure_in_two_periods_named_with_than():
                            "than in fiscal 2023 ($900 million).")
     _, result = ask("Was Acme's operating margin lower in 2023 than in 2022?")
     assert result.verdict == "Yes"  # 22.2% against 30.0%
+
+
+def test_by_how_much_states_the_gap():
+    _, result = ask("By how much did Birch's operating margin exceed Acme's?")
+    assert result.lead.endswith("against Birch's 15.0% in fiscal 2025 (10.0 points higher).")
+    _, result = ask("What is the difference between Acme's and Birch's net income?")
+    assert result.lead.endswith(": a difference of $80 million.")  # 180 against 260
+    _, plain = ask("Which had the higher operating margin, Acme or Birch?")
+    assert "points" not in plain.lead

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from core.analysis.model import AnalysisResult, AnalysisSpec, PeerRow
-from core.analysis.rows import period_notes, period_words, possessive, shared_unit
+from core.analysis.rows import gap, period_notes, period_words, possessive, shared_unit
 
 Mark = Callable[[PeerRow], str]
 
@@ -78,8 +78,10 @@ def peers_lead(result: AnalysisResult, mark: Mark) -> str:
         rest = ", ".join(f"{r.label} {_at(r, mark)}" for r in rows[1:])
         text = f"{rows[0].label} was the {larger}: {_at(rows[0], mark)}, against {rest}."
     elif len(result.rows) == 2:
+        apart = f" ({gap(rows[0], rows[1])} {spec.direction})" if spec.difference and \
+            gap(rows[0], rows[1]) else ""
         text = (f"{rows[0].label} had the {spec.direction} {spec.name}: {_at(rows[0], mark)} "
-                f"against {possessive(rows[1].label)} {_at(rows[1], mark)}.")
+                f"against {possessive(rows[1].label)} {_at(rows[1], mark)}{apart}.")
     else:
         rest = ", ".join(f"{r.label} {_at(r, mark)}" for r in rows[1:])
         text = f"{rows[0].label} had the {most} {spec.name}: {_at(rows[0], mark)}; then {rest}."

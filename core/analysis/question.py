@@ -43,6 +43,7 @@ from core.analysis.subjects import (
 )
 from core.analysis.words import (
     ALL_COMPANIES,
+    DIFFERENCE,
     PICK,
     RANK,
     YES_NO,
@@ -201,6 +202,7 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
         return None
     spec, power = read if isinstance(read, tuple) else (read, None)
     spec.reading = reading
+    spec.difference = bool(DIFFERENCE.search(body))
     if several and spec.kind == "compare" and yes_no(body) and _SUPERLATIVE_WORD.search(body):
         spec.expect = _asked_about(body, subjects)  # "Was Alphabet the most profitable ..."
     plan = AnalysisPlan(spec=spec, subjects=subjects)

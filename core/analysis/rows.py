@@ -72,6 +72,17 @@ def stated(value: float, unit: str, like: PeerRow | None = None) -> str:
     return display(value, unit or "", decimals)
 
 
+def gap(first: PeerRow, second: PeerRow) -> str:
+    """How far apart two figures of one unit are, as the rows state theirs: '0.8 points'
+    for percentages, '$64,891 million', '0.36'; '' when they cannot be set apart."""
+    if first.value is None or second.value is None or first.unit != second.unit:
+        return ""
+    diff = abs(first.value - second.value)
+    if first.unit == "percent":
+        return f"{diff:.1f} points"
+    return stated(diff, first.unit, first)
+
+
 def possessive(name: str) -> str:
     """"Adobe's", "Advanced Micro Devices'"."""
     name = name.rstrip("'\u2019")

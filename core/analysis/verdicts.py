@@ -19,7 +19,14 @@ import re
 from collections.abc import Callable
 
 from core.analysis.model import AnalysisResult, AnalysisSpec, PeerRow
-from core.analysis.rows import period_notes, period_words, possessive, shared_unit, stated
+from core.analysis.rows import (
+    gap,
+    period_notes,
+    period_words,
+    possessive,
+    shared_unit,
+    stated,
+)
 from core.figures.model import FigureResult
 
 Mark = Callable[[PeerRow], str]
@@ -164,8 +171,9 @@ def verdict_lead(result: AnalysisResult, subjects: list[str], figures: list[Figu
     if len(set(subjects)) > 1:  # one measure of two companies
         rel = {"less than": "lower than", "more than": "higher than"}.get(rel, rel)
         first, second = possessive(r0.label), possessive(r1.label)
+        apart = f", by {gap(r0, r1)}" if spec.difference and gap(r0, r1) else ""
         return (f"{word} {first} {spec.name} ({r0.display}, {when}){mark(r0)} was {rel} "
-                f"{second} ({r1.display}, {period_words(r1.period)}){mark(r1)}.")
+                f"{second} ({r1.display}, {period_words(r1.period)}){mark(r1)}{apart}.")
     return (f"{word} {whose} {r0.label} in {when} ({r0.display}){mark(r0)} was {rel} its "
             f"{r1.label} ({r1.display}){mark(r1)}.")
 
@@ -204,7 +212,8 @@ def multi_lead(result: AnalysisResult, subjects: list[str], mark: Mark) -> str:
     if len(set(subjects)) > 1:  # one measure of several companies
         parts = [f"{possessive(r.label)} {result.spec.name} in {period_words(r.period)} was "
                  f"{r.display}{mark(r)}" for r in rows]
-        return "; ".join(parts) + "."
+        apart = gap(rows[0], rows[1]) if result.spec.difference and len(rows) == 2 else ""
+        return "; ".join(parts) + (f": a difference of {apart}." if apart else ".")
     who = subjects[0] if subjects else "The company"
     when = period_words(rows[0].period) if rows else ""
     parts = [f"its {r.label} {r.display}{mark(r)}" for r in rows[1:]]

@@ -65,6 +65,12 @@ _SCALES = {"%": 0, "percent": 0, "thousand": 3, "k": 3, "million": 6, "mn": 6, "
            "billion": 9, "bn": 9, "b": 9, "trillion": 12}
 
 
+DIFFERENCE = re.compile(r"\bby\s+how\s+much\b|\bhow\s+much\s+(?:higher|lower|more|less|bigger|"
+                        r"larger|smaller|greater)\b|\bdifference\b|\bgap\b|\bspread\b|"
+                        r"\bby\s+what\s+(?:margin|amount)\b", re.I)
+"""'By how much', 'the difference between': the answer states the gap."""
+
+
 def yes_no(body: str) -> bool:
     """Whether a sentence of ``body`` asks yes or no ("Did ...", "In fiscal 2024, was ...")."""
     return any(YES_NO.match(s.strip()) for s in re.split(r"(?<=[.?!])\s+", body))
