@@ -196,3 +196,15 @@ def test_by_how_much_states_the_gap():
     assert result.lead.endswith(": a difference of $80 million.")  # 180 against 260
     _, plain = ask("Which had the higher operating margin, Acme or Birch?")
     assert "points" not in plain.lead
+
+
+def test_debt_with_no_short_term_line_is_the_long_term_debt():
+    doc = "skyline22"
+    store = FactStore([fact(doc, label, v, 2022, "balance", instant=True)
+                       for label, v in (("Long-term debt, net", 15_429),
+                                        ("Total stockholders' equity", 9_266))])
+    ratio = answer_figure(FigureRequest(name="debt to equity", metric="debt_to_equity",
+                                        formula="debt_to_equity[FY2022]", periods=["FY2022"],
+                                        unit="ratio", doc_ids=[doc]), store)
+    assert ratio.value == round(15_429 / 9_266, 2)
+    assert "short-term debt FY2022 is not printed: counted as 0." in ratio.notes
