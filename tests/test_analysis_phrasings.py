@@ -208,3 +208,28 @@ def test_debt_with_no_short_term_line_is_the_long_term_debt():
                                         unit="ratio", doc_ids=[doc]), store)
     assert ratio.value == round(15_429 / 9_266, 2)
     assert "short-term debt FY2022 is not printed: counted as 0." in ratio.notes
+
+
+def test_a_company_named_after_than_that_is_not_loaded_is_said():
+    _, result = ask("Is Acme more profitable than Zenith?")
+    assert result.verdict == "" and "Zenith: no filing of Zenith is loaded" in result.lead
+    _, result = ask("Was Acme's operating margin higher than Zenith's?")
+    assert "Zenith: no filing of Zenith is loaded" in result.lead
+
+
+def test_two_segments_growth_related():
+    doc = "orbit24"
+    facts = [fact(doc, "Revenue", v, y, None, dims=f"segment={name}")
+             for name, y, v in (("Cloud", 2024, 700), ("Cloud", 2023, 500),
+                                ("Devices", 2024, 330), ("Devices", 2023, 300))]
+    facts += [fact(doc, "Total revenue", v, y, "income") for y, v in ((2024, 1030), (2023, 800))]
+    store = FactStore(facts, [DocumentMeta(doc_id=doc, file_name="orbit-10k-2024.htm",
+                                           company="ORBIT SOFTWARE INC", form_type="10-K",
+                                           period="FY2024", period_end="2024-12-31")])
+    plan = parse_analysis("Did Orbit's Cloud revenue grow faster than its Devices revenue in "
+                          "2024?", store.documents(), store)
+    assert plan is not None and [r.member for r in plan.requests] == ["Cloud", "Devices"]
+    result = answer_analysis(plan, store)
+    assert result.verdict == "Yes"  # 40.0% against 10.0%
+    assert result.lead == ("Yes. Orbit's Cloud revenue growth in fiscal 2024 (40.0%) was more "
+                           "than its Devices revenue growth (10.0%).")

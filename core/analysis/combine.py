@@ -34,9 +34,10 @@ def analyze(spec: AnalysisSpec, figures: list[FigureResult], subjects: list[str]
         return pick(spec, figures[0], subjects[0] if subjects else "", store)
     rows = [row_of(label, fig) for label, fig in zip(labels_for(spec, len(figures)), figures,
                                                      strict=True)]
-    if spec.kind in ("compare", "rank"):
+    if spec.kind in ("compare", "rank", "verdict"):
         rows += [PeerRow(label=name, missing=f"no filing of {name} is loaded (add it in the "
                          "Library or with `python -m core fetch`)") for name in spec.absent]
+    if spec.kind in ("compare", "rank"):
         out = peers(spec, rows)
     elif spec.kind == "verdict":
         out = verdict(spec, rows, figures, subjects)

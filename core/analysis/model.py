@@ -56,7 +56,8 @@ class AnalysisSpec(BaseModel):
     criterion: str | None = Field(default=None, description="criterion: the catalogue key of "
                                   "the judgement ('capital_intensive', core/metrics/"
                                   "criteria.toml).")
-    absent: list[str] = Field(default_factory=list, description="compare / rank: companies "
+    absent: list[str] = Field(default_factory=list, description="compare / rank / verdict: "
+                              "companies "
                               "the question names whose filings are not loaded (kept as rows "
                               "without a figure, said, never dropped).")
     either: bool = Field(default=False, description="verdict: the question asks which of two "

@@ -169,8 +169,8 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
     picked = PICK.search(body)
     if picked and len(subjects) == 1:
         return _pick_plan(picked, subjects[0], documents, store, decimals)
-    compared = comparison_asked(body) if len(subjects) > 1 and not names_measure(body) \
-        else None
+    named = len(subjects) + len(_absent(body, subjects, store))  # "than PepsiCo"
+    compared = comparison_asked(body) if named > 1 and not names_measure(body) else None
     reading = ""
     if compared is not None:  # "more leveraged than": the criterion's measure, compared
         way = compared.direction
@@ -190,7 +190,7 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
     if not found or any(unmapped_measure(plain, a, b, False) for _, _, a, b in found[:1]):
         return None  # "wages expense as a percent of net sales": a measure not catalogued
     periods = _period_words(body)
-    absent = unloaded(body, subjects)
+    absent = _absent(body, subjects, store)
     several = len(subjects) + len(absent) > 1
     read = spec_of(body, plain, found, several)
     pair = _than_periods(body) if not several and len(found) == 1 and yes_no(body) else []
@@ -201,6 +201,11 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
     if read is None:
         return None
     spec, power = read if isinstance(read, tuple) else (read, None)
+    if not several and spec.test in ("grew", "declined") and comparative_direction(plain):
+        two = _two_members(body, subjects[0], store, found[0][0])
+        if two:  # "Did its Digital Media revenue grow faster than its Digital Experience?"
+            return _member_growth_plan(spec, two, found[0][1], subjects[0], documents, store,
+                                       decimals, comparative_direction(plain))
     spec.reading = reading
     spec.difference = bool(DIFFERENCE.search(body))
     if several and spec.kind == "compare" and yes_no(body) and _SUPERLATIVE_WORD.search(body):
@@ -215,7 +220,7 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
     series = spec.test in ("improving", "worsening", "stable")
     span = pair if way is not None else span_of(spec, several, periods, subjects[0],
                                                 found[0][0])
-    if spec.kind in ("compare", "rank"):
+    if spec.kind in ("compare", "rank", "verdict"):
         spec.absent = absent
     if several and spec.kind in ("compare", "rank", "verdict", "multi"):
         words = growth_words(words, spec)
@@ -310,6 +315,51 @@ def _asked_about(body: str, subjects: list[Subject]) -> str:
 _MEMBER_GROWTH = re.compile(r"\b(?:grew|grow(?:s|ing|n)?|growth|expanded|increased)\b.{0,30}?"
                             r"\b(?:fastest|most|quickest|slowest|least)\b|\b(?:fastest|slowest)"
                             r"[-\s]growing\b", re.I)
+
+
+def _absent(body: str, subjects: list[Subject], store) -> list[str]:
+    """Companies the question names that no loaded filing is of; a segment of a named
+    company ("than Google Services") is none of them."""
+    names = unloaded(body, subjects)
+    if not names or store is None:
+        return names
+    known = {n.lower() for s in subjects
+             for n in member_names(store, s.doc_ids, "revenue", s.period, None)}
+    return [n for n in names if n.lower() not in known]
+
+
+def _two_members(body: str, subject: Subject, store, key: str) -> list[str]:
+    """The two members a question names, in its order ("Digital Media ... than Digital
+    Experience"); [] when it names fewer or more."""
+    names = member_names(store, subject.doc_ids, key, subject.period, None) if store else []
+    at = sorted((hit[0], n) for n in names if (hit := find_name(n, body))
+                and not _is_measure_name(n))
+    return [n for _, n in at] if len(at) == 2 else []
+
+
+def _is_measure_name(name: str) -> bool:
+    """A member printed under a measure's own name ("Revenues"): no segment to compare."""
+    from core.metrics import find_metrics
+
+    found = find_metrics(name)
+    return bool(found) and found[0].end - found[0].start >= len(name.strip()) - 1
+
+
+def _member_growth_plan(spec: AnalysisSpec, two: list[str], words: str, subject: Subject,
+                        documents, store, decimals, way: str | None) -> AnalysisPlan | None:
+    """Two members' growth related (more / less), the first named against the second."""
+    name = f"{words} growth"
+    spec = AnalysisSpec(kind="verdict", name=name, test="more" if way == "higher" else "less",
+                        labels=[f"{m} {name}" for m in two])
+    plan = AnalysisPlan(spec=spec, subjects=[subject])
+    for label in spec.labels:
+        question = _figure_question(subject, label)
+        request = _read(question, documents, store, decimals)
+        if request is None or request.member is None:
+            return None
+        plan.questions.append(question)
+        plan.requests.append(request)
+    return plan
 
 
 def _pick_plan(picked: re.Match, subject: Subject, documents, store, decimals

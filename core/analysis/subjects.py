@@ -108,9 +108,10 @@ def unloaded(body: str, subjects: list[Subject]) -> list[str]:
     """Names the question lists beside the companies it names that no loaded filing is of
     ("Adobe or Microsoft": Microsoft), in the order written."""
     out: list[str] = []
+    than = rf"\bthan\s+(?:(?:that|those)\s+of\s+)?({_NAME})"  # "more profitable than PepsiCo"
     for s in subjects:
         word = re.escape(s.words)
-        for rx in (rf"{word}(?:'s)?{_JOIN}({_NAME})", rf"({_NAME}){_JOIN}{word}"):
+        for rx in (rf"{word}(?:'s)?{_JOIN}({_NAME})", rf"({_NAME}){_JOIN}{word}", than):
             for m in re.finditer(rx, body):
                 words = re.sub(r"(?:'s|')$", "", m.group(1)).strip(" .,").split()
                 while words and (words[0] in _NOT_NAMES or _PERIOD.match(words[0])):
