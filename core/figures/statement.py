@@ -75,8 +75,10 @@ def figure_sentence(result: FigureResult, company: str,
                 "cagr": "compound annual growth rate of"}[req.aggregate]
         ends = _ends(result, first, last)
         subject = f"{who} {label}".strip()
-        return (f"The {what} {subject} from {first} to {last} was {result.display}{ends}"
-                f"{cites}")
+        shown = result.display
+        if req.aggregate == "change" and result.unit == "percent" and shown.endswith("%"):
+            shown = f"{shown[:-1]} percentage points"  # a margin's change: points, not %
+        return f"The {what} {subject} from {first} to {last} was {shown}{ends}{cites}"
     if req.aggregate == "average" and len(periods) > 1:
         return f"{who} average {label} over {first}-{last} was {result.display}{cites}".strip()
     if req.aggregate == "value" and len(periods) > 1:
