@@ -83,6 +83,14 @@ def gap(first: PeerRow, second: PeerRow) -> str:
     return stated(diff, first.unit, first)
 
 
+def was(name: str) -> str:
+    """'were' after a plural measure ("total liabilities", "capital expenditures",
+    "dividends"), else 'was' ("revenue", "EPS", "net sales growth")."""
+    last = (name.split() or [""])[-1]
+    plural = last.islower() and last.endswith("s") and not last.endswith(("ss", "us", "is"))
+    return "were" if plural else "was"
+
+
 def possessive(name: str) -> str:
     """"Adobe's", "Advanced Micro Devices'"."""
     name = name.rstrip("'\u2019")

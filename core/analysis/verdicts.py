@@ -26,6 +26,7 @@ from core.analysis.rows import (
     possessive,
     shared_unit,
     stated,
+    was,
 )
 from core.figures.model import FigureResult
 
@@ -125,7 +126,8 @@ def verdict_lead(result: AnalysisResult, subjects: list[str], figures: list[Figu
     word = f"{result.verdict}."
     if spec.test in ("positive", "negative"):
         side = "above" if r0.value > 0 else "below" if r0.value < 0 else "exactly"
-        return f"{word} {whose} {spec.name} in {when} was {r0.display}{mark(r0)}, {side} zero."
+        return (f"{word} {whose} {spec.name} in {when} {was(spec.name)} {r0.display}{mark(r0)}, "
+                f"{side} zero.")
     if spec.test in ("grew", "declined") and len(rows) >= 2:
         return _span_lead(result, whose, word, mark)
     if spec.test in ("grew", "declined"):
@@ -143,7 +145,8 @@ def verdict_lead(result: AnalysisResult, subjects: list[str], figures: list[Figu
         if spec.test == "below" and r0.value < spec.threshold:
             side = "below"
         limit = stated(spec.threshold, r0.unit, r0)
-        return f"{word} {whose} {spec.name} in {when} was {r0.display}{mark(r0)}, {side} {limit}."
+        return (f"{word} {whose} {spec.name} in {when} {was(spec.name)} {r0.display}{mark(r0)}, "
+                f"{side} {limit}.")
     if spec.test == "stable":
         series = ", ".join(f"{r.display} in {period_words(r.period)}{mark(r)}" for r in rows)
         moves = _moves(rows)
@@ -166,15 +169,18 @@ def verdict_lead(result: AnalysisResult, subjects: list[str], figures: list[Figu
     if r0.period != r1.period and len(set(subjects)) <= 1 and spec.labels and \
             all(_PERIOD_LABEL.fullmatch(label) for label in spec.labels[:2]):
         rel = {"less than": "lower than", "more than": "higher than"}.get(rel, rel)
-        return (f"{word} {whose} {spec.name} in {when} ({r0.display}){mark(r0)} was {rel} "
+        return (f"{word} {whose} {spec.name} in {when} ({r0.display}){mark(r0)} "
+                f"{was(spec.name)} {rel} "
                 f"in {period_words(r1.period)} ({r1.display}){mark(r1)}.")
     if len(set(subjects)) > 1:  # one measure of two companies
         rel = {"less than": "lower than", "more than": "higher than"}.get(rel, rel)
         first, second = possessive(r0.label), possessive(r1.label)
         apart = f", by {gap(r0, r1)}" if spec.difference and gap(r0, r1) else ""
-        return (f"{word} {first} {spec.name} ({r0.display}, {when}){mark(r0)} was {rel} "
+        return (f"{word} {first} {spec.name} ({r0.display}, {when}){mark(r0)} "
+                f"{was(spec.name)} {rel} "
                 f"{second} ({r1.display}, {period_words(r1.period)}){mark(r1)}{apart}.")
-    return (f"{word} {whose} {r0.label} in {when} ({r0.display}){mark(r0)} was {rel} its "
+    return (f"{word} {whose} {r0.label} in {when} ({r0.display}){mark(r0)} {was(r0.label)} "
+            f"{rel} its "
             f"{r1.label} ({r1.display}){mark(r1)}.")
 
 
@@ -210,14 +216,16 @@ def multi(spec: AnalysisSpec, rows: list[PeerRow], subjects: list[str]) -> Analy
 def multi_lead(result: AnalysisResult, subjects: list[str], mark: Mark) -> str:
     rows = result.rows
     if len(set(subjects)) > 1:  # one measure of several companies
-        parts = [f"{possessive(r.label)} {result.spec.name} in {period_words(r.period)} was "
+        parts = [f"{possessive(r.label)} {result.spec.name} in {period_words(r.period)} "
+                 f"{was(result.spec.name)} "
                  f"{r.display}{mark(r)}" for r in rows]
         apart = gap(rows[0], rows[1]) if result.spec.difference and len(rows) == 2 else ""
         return "; ".join(parts) + (f": a difference of {apart}." if apart else ".")
     who = subjects[0] if subjects else "The company"
     when = period_words(rows[0].period) if rows else ""
     parts = [f"its {r.label} {r.display}{mark(r)}" for r in rows[1:]]
-    head = f"{possessive(who)} {rows[0].label} in {when} was {rows[0].display}{mark(rows[0])}"
+    head = (f"{possessive(who)} {rows[0].label} in {when} {was(rows[0].label)} "
+            f"{rows[0].display}{mark(rows[0])}")
     tail = (", " + ", ".join(parts[:-1]) + " and " if len(parts) > 1 else " and ") + parts[-1] \
         if parts else ""
     return head + tail + "."
