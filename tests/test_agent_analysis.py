@@ -113,6 +113,13 @@ def test_the_self_check_fails_a_sentence_that_contradicts_the_computed_verdict(t
     yes = _ask(two, "Did AMD's revenue grow in fiscal 2025?")[0].answer.analyses[0]
     assert verdict_problem("No. AMD's revenue fell.", [yes]).startswith("it answers 'No'")
     assert verdict_problem("Yes, it grew 34.3%.", [yes]) is None
+    # a yes/no about one of the compared ("Was AMD's the higher?"): the ranking still rules
+    asked = result.model_copy(update={"verdict": "No", "spec": result.spec.model_copy(
+        update={"expect": "AMD"})})
+    assert [c.verdict for c in check_analyses([wrong, right], [asked])] == \
+        ["unsupported", "supported"]
+    assert verdict_problem("Yes. AMD's margin was higher.", [asked]).startswith(
+        "it answers 'Yes'")
 
 
 def test_an_llm_plan_without_an_analyze_step_gets_the_rules_figure_and_analyze_steps(two):

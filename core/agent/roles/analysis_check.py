@@ -48,11 +48,19 @@ def contradiction(sentence: str, analyses: list[AnalysisResult]) -> str | None:
     for a in analyses:
         if a.spec.kind != "compare" or not a.verdict or a.verdict == "tie":
             continue
+        first = winner(a)
         said = claimed_first(plain, a)
-        if said is not None and said != a.verdict:
-            return (f"it puts {said} first, but the figures put {a.verdict} first "
-                    f"({a.basis})")
+        if said is not None and first and said != first:
+            return f"it puts {said} first, but the figures put {first} first ({a.basis})"
     return None
+
+
+def winner(result: AnalysisResult) -> str:
+    """The subject a comparison puts first: its verdict, or for a yes/no about one of them
+    ("Was Google Services the largest?") the first ranked row."""
+    if result.spec.expect:
+        return next((r.label for r in result.rows if r.rank == 1), "")
+    return result.verdict
 
 
 def check_analyses(checks: list[SentenceCheck], analyses: list[AnalysisResult]
@@ -70,7 +78,8 @@ def check_analyses(checks: list[SentenceCheck], analyses: list[AnalysisResult]
 
 def verdict_problem(text: str, analyses: list[AnalysisResult]) -> str | None:
     """Why an answer's opening "Yes" / "No" disagrees with the run's verdict, or None."""
-    verdicts = [a for a in analyses if a.spec.kind == "verdict" and a.verdict in ("Yes", "No")]
+    verdicts = [a for a in analyses if (a.spec.kind == "verdict" or a.spec.expect)
+                and a.verdict in ("Yes", "No")]
     m = _FIRST_WORD.match(text.strip())
     if not verdicts or m is None:
         return None

@@ -117,7 +117,8 @@ def _lead_with_analysis(draft: str, result, numbered: dict[int, Evidence]) -> st
     from core.agent.roles.figure_answer import citer
 
     first = re.split(r"(?<=[.!?])\s+", draft.strip(), maxsplit=1)[0]
-    said = first if result.spec.kind != "verdict" else first.split()[0] if first else ""
+    yes_no = result.spec.kind == "verdict" or bool(result.spec.expect)
+    said = first if not yes_no else first.split()[0].strip(".,!") if first else ""
     if result.verdict and result.verdict.split(",")[0].strip().lower() in said.lower():
         return draft
     lead = analysis_paragraph(result, citer(numbered)).splitlines()[0]
