@@ -188,6 +188,27 @@ def cards(pg):
     return pg.locator('[class*="st-key-plan_"][class*="_card_"]')
 
 
+def select(pg, label: str, option: str, tries: int = 3) -> None:
+    """Choose ``option`` in the selectbox labelled ``label`` once the page is idle; a
+    dropdown that a rerun closed before the option showed is opened again."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    box = pg.locator('[data-testid="stSelectbox"]').filter(has_text=label).first
+    choice = pg.get_by_role("option", name=option, exact=True)
+    for attempt in range(tries):
+        settle(pg)
+        box.click()
+        try:
+            choice.wait_for(timeout=10_000)
+        except PlaywrightTimeout:
+            if attempt == tries - 1:
+                raise
+            pg.keyboard.press("Escape")
+            continue
+        choice.click()
+        return
+
+
 def pick(pg, container, label: str, option: str) -> None:
     """Choose ``option`` in the multiselect labelled ``label`` inside ``container``."""
     box = container.locator('[data-testid="stMultiSelect"]').filter(has_text=label).first

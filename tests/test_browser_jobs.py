@@ -17,6 +17,7 @@ from tests.test_browser_e2e import (  # noqa: F401  (fixtures: page, server, tav
     body,
     nav,
     page,
+    select,
     server,
     settle,
     shot,
@@ -85,8 +86,7 @@ def test_compare_and_evaluate_survive_a_reload(page, tmp_path, tavily):  # noqa:
                     + "\n")
     tavily.slow(12)
     nav(pg, "Evaluate")
-    pg.locator('[data-testid="stSelectbox"]').filter(has_text="Question set").click()
-    pg.get_by_role("option", name="Upload a set…").click()
+    select(pg, "Question set", "Upload a set…")
     pg.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(str(qset))
     pg.get_by_text("1 questions in one-web-question").wait_for()
     pg.get_by_label("Evaluation name (an existing one is resumed)").fill("browser-eval")
