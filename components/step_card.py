@@ -38,6 +38,7 @@ class StepCard:
 
     def __init__(self, started: ev.StepStarted, *, key: str):
         self.key = key
+        self.drawn: dict[str, int] = {}  # element name -> times drawn in this card
         self.started = started
         self.number = (started.step or 0) + 1
         self.labels: dict[str, str] = {}  # evidence id -> short label, for the distilled context
@@ -98,19 +99,25 @@ class StepCard:
             with self.notes:
                 st.markdown(md_escape(text.strip()).replace("\n", "  \n"))
 
+    def _key(self, name: str) -> str:
+        """A key for an element of this card, unique in the page run: a step resumed after
+        a restart draws its evidence again into the same card (a repeated key is an error)."""
+        n = self.drawn[name] = self.drawn.get(name, 0) + 1
+        return f"{self.key}_{name}" if n == 1 else f"{self.key}_{name}{n}"
+
     def _on_facts_found(self, e) -> None:
         with self.facts.container():
-            render_facts_found(e, key=f"{self.key}_facts")
+            render_facts_found(e, key=self._key("facts"))
 
     def _on_figure_computed(self, e) -> None:
         with self.computed.container():
-            render_figure_computed(e, key=f"{self.key}_computed")
+            render_figure_computed(e, key=self._key("computed"))
 
     def _on_analysis_done(self, e) -> None:
         """An analyze step's result: its verdict line, peer table and chart."""
         with self.computed.container():
             for result in as_analyses([e.result]):
-                render_analysis(result, {}, {}, key=f"{self.key}_analysis")
+                render_analysis(result, {}, {}, key=self._key("analysis"))
 
     def _on_query_rewritten(self, e: ev.QueryRewritten) -> None:
         with self.query.container():
@@ -130,7 +137,7 @@ class StepCard:
             st.caption(f"{len(e.hits)} candidates · {e.strategy} · query “{md_escape(e.query)}”"
                        + (f" · filters {md_escape(filters)}" if filters else "")
                        + (f" · {timings}" if timings else ""))
-            render_hits(e.hits, key=f"{self.key}_retrieved")
+            render_hits(e.hits, key=self._key("retrieved"))
 
     def _on_hits_reranked(self, e: ev.HitsReranked) -> None:
         self.labels.update({h.id: bar_label(h) for h in e.hits})
@@ -141,8 +148,8 @@ class StepCard:
             against = "" if e.reranker and e.reranker.kind == "none" else \
                 f", scored against “{md_escape(e.rerank_query)}”"
             st.caption(f"Top {len(e.hits)}, {md_escape(how)}{against}", help=who)
-            render_rerank_chart(e.hits, key=f"{self.key}_chart")
-            render_hits(e.hits, key=f"{self.key}_reranked")
+            render_rerank_chart(e.hits, key=self._key("chart"))
+            render_hits(e.hits, key=self._key("reranked"))
 
     def _on_context_distilled(self, e: ev.ContextDistilled) -> None:
         with self.context.container():

@@ -116,3 +116,19 @@ def test_selecting_a_citation_opens_it():
     assert at.session_state["opened"] == "https://news.test/amd"
     at.pills[0].set_value(1).run()
     assert at.session_state["opened"] == "d1-00003"
+
+
+def _resumed_app():
+    from components.run_view import RunView
+    from tests.test_components_render import scripted_events
+
+    events = scripted_events()
+    # a run resumed after a restart inside step 1: its search draws again into the same card
+    again = [e for e in events[:8] if e.type in ("hits_retrieved", "hits_reranked")]
+    RunView(key="t").add_all([*events[:8], *again, *events[8:]])
+
+
+def test_a_step_that_draws_its_evidence_twice_keeps_its_keys_apart():
+    at = AppTest.from_function(_resumed_app, default_timeout=30).run()
+    assert not at.exception, at.exception
+    assert len(at.status) == 3
