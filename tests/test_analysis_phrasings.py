@@ -233,3 +233,13 @@ def test_two_segments_growth_related():
     assert result.verdict == "Yes"  # 40.0% against 10.0%
     assert result.lead == ("Yes. Orbit's Cloud revenue growth in fiscal 2024 (40.0%) was more "
                            "than its Devices revenue growth (10.0%).")
+    plan = parse_analysis("Did Orbit's Devices revenue exceed its Cloud revenue in 2024?",
+                          store.documents(), store)
+    assert plan is not None and plan.spec.name == "revenue"
+    assert answer_analysis(plan, store).verdict == "No"  # 330 against 700
+    plan = parse_analysis("Rank Orbit's segments by revenue in 2024.", store.documents(), store)
+    assert plan is not None and plan.spec.kind == "rank"
+    assert answer_analysis(plan, store).verdict == "Cloud, Devices"
+    plan = parse_analysis("Which of Orbit's segments grew fastest in 2024?", store.documents(),
+                          store)
+    assert plan is not None and plan.spec.name == "revenue growth"

@@ -17,7 +17,8 @@ from core.figures.segments_asked import member_phrase, named_member
 
 _KIND_WORDS = (("segment", r"segments?|business(?:es)?|divisions?|reportable\s+units?"),
                ("geography", r"regions?|geograph\w*|countr(?:y|ies)|markets?\s+by\s+region"),
-               ("product", r"product(?:\s+lines?|\s+categor(?:y|ies))?s?|brands?"))
+               ("product", r"product(?:\s+lines?|\s+categor(?:y|ies))?s?|brands?|"
+                           r"(?:end\s+)?markets?|market\s+platforms?|platforms?"))
 _WHICH = re.compile(r"\b(?:which|what)\s+(?:(?:of\s+)?(?:[\w&.'-]+\s+){0,4}?)?(?P<kind>"
                     + "|".join(w for _, w in _KIND_WORDS) + r")\b", re.I)
 _LARGEST = re.compile(r"\b(?:largest|biggest|highest|greatest|most|smallest|lowest|least)\s+"
@@ -37,9 +38,15 @@ def with_member(body: str, plain: str, hit: tuple, words: str, subject, store) -
     return f"{member_phrase(member)} {words}" if member is not None else words
 
 
+_RANKED = re.compile(r"\b(?:rank|order|sort)\s+(?:[\w&.'-]+\s+){0,3}?(?P<kind>"
+                     + "|".join(w for _, w in _KIND_WORDS) + r")\b", re.I)
+
+
 def member_kind(body: str) -> str | None:
-    """The kind of member a "which segment / region ... largest" question compares."""
-    m = _LARGEST.search(body) or (_WHICH.search(body) if _SUPERLATIVE.search(body) else None)
+    """The kind of member a "which segment / region ... largest" (or "rank its segments
+    by ...") question compares."""
+    m = _LARGEST.search(body) or _RANKED.search(body) or (
+        _WHICH.search(body) if _SUPERLATIVE.search(body) else None)
     if m is None:
         return None
     word = m.group("kind").lower()

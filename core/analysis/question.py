@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from core.analysis.kinds import _rank_order as _rank_way
 from core.analysis.kinds import spec_of
 from core.analysis.measures import GROWTH, growth_words, measures, names_measure, ratios, unique
 from core.analysis.measures import span as span_of
@@ -198,14 +199,15 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
     if way is not None:  # "Was its gross margin higher in Q1 FY2024 than in Q1 FY2023?"
         read = AnalysisSpec(kind="verdict", name=found[0][1],
                             test="more" if way == "higher" else "less")
+    if not several and yes_no(body) and comparative_direction(plain):
+        two = _two_members(body, subjects[0], store, found[0][0])
+        if two:  # "Did its Data Center revenue exceed its Gaming revenue?", "grow faster"
+            grew = bool(re.search(r"\b(?:grow\w*|grew|growth)\b", body, re.I))
+            return _member_pair_plan(two, found[0][1], grew, subjects[0], documents, store,
+                                     decimals, comparative_direction(plain))
     if read is None:
         return None
     spec, power = read if isinstance(read, tuple) else (read, None)
-    if not several and spec.test in ("grew", "declined") and comparative_direction(plain):
-        two = _two_members(body, subjects[0], store, found[0][0])
-        if two:  # "Did its Digital Media revenue grow faster than its Digital Experience?"
-            return _member_growth_plan(spec, two, found[0][1], subjects[0], documents, store,
-                                       decimals, comparative_direction(plain))
     spec.reading = reading
     spec.difference = bool(DIFFERENCE.search(body))
     if several and spec.kind == "compare" and yes_no(body) and _SUPERLATIVE_WORD.search(body):
@@ -282,7 +284,9 @@ def _members_plan(body: str, kind: str, found: list, subject: Subject, documents
     if _MEMBER_GROWTH.search(body) and not GROWTH.search(words):
         words = f"{words} growth"  # "which segment grew the fastest": growth compared
     way = comparative_direction(body) or "higher"
-    spec = AnalysisSpec(kind="compare", name=words, direction=way, labels=names)
+    ranked = bool(RANK.search(body))  # "Rank AMD's segments by operating income"
+    spec = AnalysisSpec(kind="rank" if ranked else "compare", name=words,
+                        direction=_rank_way(body) if ranked else way, labels=names)
     if yes_no(body):  # "Was Google Services the largest segment?"
         spec.expect = next((n for n in names if find_name(n, body)), "")
     plan = AnalysisPlan(spec=spec, subjects=[subject])
@@ -345,10 +349,11 @@ def _is_measure_name(name: str) -> bool:
     return bool(found) and found[0].end - found[0].start >= len(name.strip()) - 1
 
 
-def _member_growth_plan(spec: AnalysisSpec, two: list[str], words: str, subject: Subject,
-                        documents, store, decimals, way: str | None) -> AnalysisPlan | None:
-    """Two members' growth related (more / less), the first named against the second."""
-    name = f"{words} growth"
+def _member_pair_plan(two: list[str], words: str, grew: bool, subject: Subject,
+                      documents, store, decimals, way: str | None) -> AnalysisPlan | None:
+    """Two members' figures (or their growth) related (more / less), the first named
+    against the second."""
+    name = f"{words} growth" if grew else words
     spec = AnalysisSpec(kind="verdict", name=name, test="more" if way == "higher" else "less",
                         labels=[f"{m} {name}" for m in two])
     plan = AnalysisPlan(spec=spec, subjects=[subject])
