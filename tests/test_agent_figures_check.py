@@ -106,3 +106,16 @@ def test_an_input_line_quoting_its_printed_row_is_judged_by_its_own_figure():
     wrong = line.replace("$26,974 million", "$26,914 million")
     checks, _ = check_answer(wrong, _numbered(), figures=_know())
     assert checks[0].verdict == "unsupported"  # its own figure still has to agree
+
+
+def test_a_row_that_names_its_xbrl_concept_is_judged_by_the_concepts_metric():
+    """A peer row "NVIDIA, fiscal 2023: $26,974 million; XBRL us-gaap:RevenueFromContract..."
+    names no measure in words: its concept says it is revenue, so the figure rule judges it
+    (the text rule dropped it: the concept's long name is no term of the cited table)."""
+    concept = "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax"
+    row = f"- NVIDIA, fiscal 2023 (ended 2023-01-29): $26,974 million; XBRL {concept} [1]"
+    checks, _ = check_answer(row, _numbered(), figures=_know(weak=False))
+    assert checks[0].verdict == "supported", checks[0].reason
+    wrong = row.replace("$26,974", "$29,974")
+    checks, _ = check_answer(wrong, _numbered(), figures=_know(weak=False))
+    assert checks[0].verdict == "unsupported" and "29,974" in checks[0].reason

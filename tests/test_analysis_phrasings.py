@@ -243,3 +243,11 @@ def test_two_segments_growth_related():
     plan = parse_analysis("Which of Orbit's segments grew fastest in 2024?", store.documents(),
                           store)
     assert plan is not None and plan.spec.name == "revenue growth"
+
+
+def test_more_than_a_multiple_is_tested_and_the_ratio_said():
+    _, result = ask("Was Birch's revenue more than twice Acme's?")
+    assert (result.spec.factor, result.verdict) == (2.0, "No")  # 2,000 against 1,000: 2.0x
+    assert "2.0 times Acme's" in result.lead
+    _, result = ask("Was Acme's capex more than three times its R&D expense in 2024?")
+    assert result.verdict == "No"  # 120 against 90

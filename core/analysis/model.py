@@ -62,6 +62,8 @@ class AnalysisSpec(BaseModel):
                               "without a figure, said, never dropped).")
     either: bool = Field(default=False, description="verdict: the question asks which of two "
                          "('improved or declined?'): the answer names the change, not yes/no.")
+    factor: float = Field(default=1.0, description="verdict more / less: a multiple the "
+                          "first figure is tested against ('more than twice': 2).")
     difference: bool = Field(default=False, description="compare / verdict of two: the "
                              "question asks by how much; the answer states the gap.")
     expect: str = Field(default="", description="compare: the subject a yes/no asks about "

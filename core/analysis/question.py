@@ -50,6 +50,7 @@ from core.analysis.words import (
     YES_NO,
     asks_existence,
     comparative_direction,
+    factor_of,
     yes_no,
 )
 from core.figures.asked import decimals_asked, periods_asked
@@ -210,6 +211,8 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
     spec, power = read if isinstance(read, tuple) else (read, None)
     spec.reading = reading
     spec.difference = bool(DIFFERENCE.search(body))
+    if spec.kind == "verdict" and spec.test in ("more", "less"):
+        spec.factor = factor_of(plain)
     if several and spec.kind == "compare" and yes_no(body) and _SUPERLATIVE_WORD.search(body):
         spec.expect = _asked_about(body, subjects)  # "Was Alphabet the most profitable ..."
     plan = AnalysisPlan(spec=spec, subjects=subjects)

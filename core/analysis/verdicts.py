@@ -67,6 +67,10 @@ def _decide(spec: AnalysisSpec, rows: list[PeerRow]) -> tuple[bool, str] | None:
         yes = last > prev if test == "improving" else last < prev
         return yes, f"{rows[-2].display} ({period_words(rows[-2].period)}) -> " \
                     f"{rows[-1].display} ({period_words(rows[-1].period)})"
+    if spec.factor != 1 and test in ("more", "less") and last:  # "more than twice"
+        times = first / last
+        yes = times > spec.factor if test == "more" else times < spec.factor
+        return yes, f"{rows[0].label} / {rows[1].label} = {times:.2f} (against {spec.factor:g})"
     sign = "<" if first < last else ">" if first > last else "="
     yes = {"less": first < last, "more": first > last, "equal": rows[0].display == rows[1].display
            }.get(test or "", False)
@@ -166,6 +170,8 @@ def verdict_lead(result: AnalysisResult, subjects: list[str], figures: list[Figu
     r1 = rows[1]
     rel = "less than" if r0.value < r1.value else "more than" if r0.value > r1.value else \
         "equal to"
+    if spec.factor != 1 and r1.value:  # "more than twice": the ratio said
+        rel = f"{r0.value / r1.value:.1f} times"
     if r0.period != r1.period and len(set(subjects)) <= 1 and spec.labels and \
             all(_PERIOD_LABEL.fullmatch(label) for label in spec.labels[:2]):
         rel = {"less than": "lower than", "more than": "higher than"}.get(rel, rel)

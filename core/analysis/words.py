@@ -71,6 +71,23 @@ DIFFERENCE = re.compile(r"\bby\s+how\s+much\b|\bhow\s+much\s+(?:higher|lower|mor
 """'By how much', 'the difference between': the answer states the gap."""
 
 
+_TIMES = re.compile(r"\b(?P<n>twice|double|triple|two|three|four|five|ten|\d+(?:\.\d+)?)"
+                    r"(?:\s*(?:times|x)\b|(?<=twice)|(?<=double)|(?<=triple))", re.I)
+_TIMES_WORDS = {"twice": 2, "double": 2, "two": 2, "triple": 3, "three": 3, "four": 4,
+                "five": 5, "ten": 10}
+
+
+def factor_of(text: str) -> float:
+    """The multiple a comparison names ("more than twice", "three times", "2.5x"); 1 when
+    none."""
+    m = _TIMES.search(text)
+    if m is None:
+        return 1.0
+    word = m.group("n").lower()
+    return float(_TIMES_WORDS.get(word, word)) if word in _TIMES_WORDS or \
+        re.fullmatch(r"\d+(?:\.\d+)?", word) else 1.0
+
+
 def yes_no(body: str) -> bool:
     """Whether a sentence of ``body`` asks yes or no ("Did ...", "In fiscal 2024, was ...")."""
     return any(YES_NO.match(s.strip()) for s in re.split(r"(?<=[.?!])\s+", body))

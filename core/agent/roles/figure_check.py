@@ -204,7 +204,7 @@ def figure_verdict(sentence: str, marks: list[int], numbered: dict[int, Evidence
     # The printed row quoted as an input's source ("(table row: Total revenues | 5,162,082 |
     # 12,899,672 | ...)") holds the other periods' figures too: they are no stated figures.
     plain = _QUOTED_ROW.sub(" ", _MARK.sub("", sentence))
-    keys = {m.key for m in find_metrics(plain)}
+    keys = {m.key for m in find_metrics(plain)} | _concept_metrics(plain)
     metrics = [m for m in sorted(know.metrics()) if m in keys]
     stated = amounts(plain)
     results = [r for r in know.results if _mentioned(r, plain, keys)]
@@ -232,6 +232,17 @@ def figure_verdict(sentence: str, marks: list[int], numbered: dict[int, Evidence
         return None
     return SentenceCheck(**base, verdict="supported", reason=(
         f"figures agree with the facts and results of {what}{when}"))
+
+
+_CONCEPT = re.compile(r"\b[a-z][a-z0-9-]*:[A-Z][A-Za-z0-9]+")
+
+
+def _concept_metrics(text: str) -> set[str]:
+    """The metrics of the XBRL concepts a line names as its source ("XBRL us-gaap:Revenue
+    FromContractWithCustomerExcludingAssessedTax" is revenue)."""
+    from core.metrics import metric_for_concept
+
+    return {k for c in _CONCEPT.findall(text) if (k := metric_for_concept(c))}
 
 
 def check_figures(checks: list[SentenceCheck], numbered: dict[int, Evidence],
