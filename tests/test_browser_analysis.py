@@ -1,4 +1,4 @@
-"""Analyses on screen in a real browser (harness: ``tests.test_browser_e2e``): NVIDIA's FY2023
+"""Analyses on screen in a real browser (harness: ``tests.browser_kit``): NVIDIA's FY2023
 and AMD's FY2025 iXBRL 10-Ks ingested through the Library, their figures shown there by
 company with a chart, and a comparison's verdict line, peer table and chart under the answer
 on the Research and Compare pages, a peer row's source opening the statement it is read from.
@@ -22,7 +22,7 @@ import time
 import pytest
 
 from tests.analysis_fixtures import AMD, COMPARE_QUESTION, NVDA
-from tests.test_browser_e2e import (  # noqa: F401  (fixtures: page, server, tavily)
+from tests.browser_kit import (  # noqa: F401  (fixtures: page, server, tavily)
     LONG,
     answer_done,
     body,

@@ -1,7 +1,7 @@
 """Company identity in a real browser (issue 21): two filers with a 10-K and a 10-Q each, the
 10-Q of one printing its name differently and no CIK. Each company appears under one name in
 the filing pickers, and a question about one company's 10-Q is answered from that 10-Q only.
-Harness of tests/test_browser_e2e.py (chromium, `streamlit run serve.py`, offline engine, the
+Harness of tests/browser_kit.py (chromium, `streamlit run serve.py`, offline engine, the
 real bundled embedder); screenshots in test-artifacts/screenshots/."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from testkit.filings import two_company_corpus
-from tests.test_browser_e2e import (  # noqa: F401  (fixtures)
+from tests.browser_kit import (  # noqa: F401  (fixtures)
     LONG,
     answer_done,
     body,

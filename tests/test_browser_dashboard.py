@@ -1,4 +1,4 @@
-"""Issue 21's dashboard items in a real browser (harness: ``tests.test_browser_e2e``): the
+"""Issue 21's dashboard items in a real browser (harness: ``tests.browser_kit``): the
 sidebar status ticking during an ingest and a run, a citation opening the Library at its
 chunk (in view), a PDF page opened large, Compare's one-line verdict, Evaluate's sample
 corpus kept apart, the HTML note opening in the browser, and no 404 on a walk through
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_browser_e2e import (  # noqa: F401  (fixtures: page, server, tavily)
+from tests.browser_kit import (  # noqa: F401  (fixtures: page, server, tavily)
     LONG,
     SAMPLE,
     answer_done,

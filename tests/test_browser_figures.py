@@ -1,4 +1,4 @@
-"""A figure question in a real browser (harness: ``tests.test_browser_e2e``): NVIDIA's iXBRL
+"""A figure question in a real browser (harness: ``tests.browser_kit``): NVIDIA's iXBRL
 10-K ingested through the Library, the revenue question answered with the figure first, its
 computation table and chart, and a source opening the statement with the row highlighted."""
 
@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from tests.test_browser_e2e import (  # noqa: F401  (fixtures: page, server, tavily)
+from tests.browser_kit import (  # noqa: F401  (fixtures: page, server, tavily)
     LONG,
     NVDA_FIXTURE,
     NVDA_QUESTION,

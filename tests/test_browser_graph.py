@@ -1,5 +1,5 @@
 """The Research page's live graph lights the running stage of the running step, in a real
-browser (harness: ``tests.test_browser_e2e``).
+browser (harness: ``tests.browser_kit``).
 
 The picture is the compiled graph's (``get_graph(xray=True)``): a plan step's stages are
 drawn inside its box as ``research_step:<stage>``. A web step waits on a slow
@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from components.graph_view import CURRENT
-from tests.test_browser_e2e import (  # noqa: F401  (fixtures: page, server, tavily)
+from tests.browser_kit import (  # noqa: F401  (fixtures: page, server, tavily)
     LONG,
     SAMPLE,
     answer_done,

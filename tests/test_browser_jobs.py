@@ -1,4 +1,4 @@
-"""Compare and Evaluate in a real browser (harness: ``tests.test_browser_e2e``): each runs as a
+"""Compare and Evaluate in a real browser (harness: ``tests.browser_kit``): each runs as a
 background job; a reload while it runs shows its progress again, then its result. First,
 every page of a fresh server opens by its own URL inside the entry file.
 
@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from tests.test_browser_e2e import (  # noqa: F401  (fixtures: page, server, tavily)
+from tests.browser_kit import (  # noqa: F401  (fixtures: page, server, tavily)
     LONG,
     SAMPLE,
     body,
