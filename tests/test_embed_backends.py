@@ -101,7 +101,7 @@ def _torch_corpus_moved_to_a_bf16_cpu(settings, monkeypatch, **update):
 def test_torch_with_auto_precision_opens_a_corpus_embedded_on_another_cpu(settings,
                                                                           monkeypatch):
     open_store, calls, here = _torch_corpus_moved_to_a_bf16_cpu(settings, monkeypatch)
-    assert here.endswith("@torch-bf16+t128")  # what this CPU would choose for a new corpus
+    assert here.endswith("@torch-bf16+t128")  # a bf16 CPU (pinned above) chooses it
     store = open_store()
     assert calls == [("torch", "float32", 128)]  # the corpus's precision, not this CPU's
     assert store.vectors.embedder_name == identity(REF, "torch", "float32", 128)

@@ -335,12 +335,15 @@ def test_a_quarter_named_by_the_calendar_is_the_filings_own():
 
 
 def test_a_question_says_whether_its_quarters_are_fiscal():
-    from core.figures.question import _fiscal_quarters
+    from core.figures.question import fiscal_quarters
 
-    assert _fiscal_quarters("What was NVIDIA's revenue in Q1 FY2023?")
-    assert _fiscal_quarters("the first quarter of fiscal 2024")
-    assert not _fiscal_quarters("What was NVIDIA's revenue in Q1 2023?")
-    assert not _fiscal_quarters("What was NVIDIA's revenue in fiscal 2023?")  # no quarter
+    assert fiscal_quarters("What was NVIDIA's revenue in Q1 FY2023?")
+    assert fiscal_quarters("the first quarter of fiscal 2024")
+    assert not fiscal_quarters("What was NVIDIA's revenue in Q1 2023?")
+    assert not fiscal_quarters("What was NVIDIA's revenue in fiscal 2023?")  # no quarter
+    # a plan step's formula label says nothing of how the question named the quarter
+    assert not fiscal_quarters("Look up revenue for FY2023-Q1.")
+    assert fiscal_quarters("Look up revenue for Q1 FY2023.")
 
 
 def test_income_tax_printed_negative_like_every_expense_is_an_expense():

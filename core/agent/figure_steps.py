@@ -34,6 +34,7 @@ from core.agent.roles.figure_plan import named_company, parse_request
 from core.agent.roles.retrieval import hit_to_evidence
 from core.agent.state import Evidence, PlanStep, ResearchState, StepRecord
 from core.figures.model import FigureInput, FigureRequest, FigureResult
+from core.figures.question import fiscal_quarters
 from core.foundation.types import Hit
 
 
@@ -58,7 +59,7 @@ def lookup_request(step: PlanStep, deps: AgentDeps, scope: list[str]) -> FigureR
     return FigureRequest(name=name, metric=metric,
                          formula=f"{metric}{own}[{periods[-1] if periods else ''}]",
                          formula_source="lookup", periods=periods, aggregate="value",
-                         member=member, fiscal_quarters=_fiscal_named(step.sub_question),
+                         member=member, fiscal_quarters=fiscal_quarters(step.sub_question),
                          **update)
 
 
@@ -72,17 +73,9 @@ def compute_request(step: PlanStep, deps: AgentDeps, scope: list[str]) -> Figure
     return FigureRequest(name=formula_name(formula), metric=None, formula=formula,
                          formula_source="question",
                          periods=sorted({p for _, p in formula_refs(formula)}),
-                         aggregate="formula", fiscal_quarters=_fiscal_named(step.sub_question),
+                         aggregate="formula", fiscal_quarters=fiscal_quarters(step.sub_question),
                          **update)
 
-
-_FISCAL_QUARTER = re.compile(r"\bQ[1-4]\s+(?:of\s+)?(?:FY|fiscal\s+)\s*\d{4}\b", re.I)
-
-
-def _fiscal_named(text: str) -> bool:
-    """Whether a step's text names its quarters as fiscal ("Q1 FY2023"); the formula's
-    "FY2023-Q1" labels say nothing of how the question named them."""
-    return bool(_FISCAL_QUARTER.search(text or ""))
 
 
 def answer(request: FigureRequest, deps: AgentDeps) -> FigureResult:

@@ -54,7 +54,7 @@ def criterion_text(found: Criterion, rows: list[PeerRow]) -> str:
 def criterion_lead(result: AnalysisResult, found: Criterion | None, subjects: list[str],
                    mark: Mark) -> str:
     """"No. By the catalogue's criterion for capital-intensive (capex / revenue above 10% or
-    net PP&E / total assets above 40%): 3M's capex / revenue was 5.1% and ..."."""
+    net PP&E / total assets above 40%): Acme's capex / revenue was 5.1% and ..."."""
     found = found or get_criterion(result.spec.criterion or "")
     if found is None:
         return result.lead

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import re
 
+from core.analysis.measures import with_growth
 from core.analysis.model import AnalysisSpec
 from core.analysis.words import (
     COMPARATIVE,
     RANK,
+    SUPERLATIVE,
     comparative_direction,
     relation_between,
     test_of,
@@ -31,8 +33,6 @@ points for a margin) and the question gives no threshold of its own; said in the
 _DONE = re.compile(r"\b(?:paid|pay|pays|issued|repurchased|bought\s+back|recorded|incurred|"
                    r"reported|declared|made)\b", re.I)
 _WHICH = re.compile(r"\b(?:which|among)\b", re.I)
-_SUPERLATIVE = re.compile(r"\b(?:most|least|highest|lowest|largest|smallest|biggest|greatest)"
-                          r"\b", re.I)
 _LIST_GAP = re.compile(r"^\s*(?:(?:spend|spending|expenses?|costs?|outlays?)\s*)?(?:,\s*)?"
                        r"(?:(?:and|or|&)\s+)?(?:(?:on|in)\s+)?(?:(?:its|their|the)\s+)?$", re.I)
 _EITHER = re.compile(r"\b(?:grow\w*|grew|increas\w*|improv\w*|ris\w*|rose)\s+or\s+"
@@ -48,8 +48,8 @@ def spec_of(body: str, plain: str, found: list, several: bool
     name = found[0][1]
     if several:
         if RANK.search(body):
-            return AnalysisSpec(kind="rank", name=name, direction=_rank_order(body))
-        if yes_no(body) and _SUPERLATIVE.search(body):  # "Was A the most profitable of ...?"
+            return AnalysisSpec(kind="rank", name=name, direction=rank_order(body))
+        if yes_no(body) and SUPERLATIVE.search(body):  # "Was A the most profitable of ...?"
             return AnalysisSpec(kind="compare", name=name,
                                 direction=comparative_direction(body) or "higher")
         if yes_no(body):
@@ -59,15 +59,15 @@ def spec_of(body: str, plain: str, found: list, several: bool
                 return AnalysisSpec(kind="verdict", name=name,
                                     test="more" if more == "higher" else "less")
             if more is not None and test in ("grew", "declined"):  # "grow faster than"
-                return AnalysisSpec(kind="verdict", name=_growth(name),
+                return AnalysisSpec(kind="verdict", name=with_growth(name),
                                     test="more" if more == "higher" else "less")
         direction = comparative_direction(body)
         if direction is not None and _GREW_FASTER.search(body):  # "which grew faster"
-            return AnalysisSpec(kind="compare", name=_growth(name), direction=direction)
+            return AnalysisSpec(kind="compare", name=with_growth(name), direction=direction)
         if direction is not None or COMPARATIVE.search(body):
             return AnalysisSpec(kind="compare", name=name, direction=direction or "higher")
         return AnalysisSpec(kind="multi", name=name)
-    if len(found) >= 2 and _WHICH.search(body) and (_SUPERLATIVE.search(body) or (
+    if len(found) >= 2 and _WHICH.search(body) and (SUPERLATIVE.search(body) or (
             len(found) == 2 and comparative_direction(body))) and \
             all(_LIST_GAP.match(plain[a[3]:b[2]]) for a, b in zip(found, found[1:],
                                                                   strict=False)):
@@ -106,11 +106,8 @@ _GREW_FASTER = re.compile(r"\b(?:grow\w*|grew|increas\w*|ris\w*|rose|expand\w*)\
                           r"\b(?:faster|slower)[-\s]growing\b", re.I)
 
 
-def _growth(name: str) -> str:
-    return name if re.search(r"\bgrowth\b", name, re.I) else f"{name} growth"
-
-
-def _rank_order(body: str) -> str:
+def rank_order(body: str) -> str:
+    """'higher' (highest first, the default) or 'lower' for a ranking's words."""
     low = body.lower()
     if re.search(r"\blowest\s+(?:first|to\s+highest)|\bfrom\s+(?:the\s+)?lowest|\bascending|"
                  r"\bsmallest\s+(?:first|to\s+largest)|\bleast\s+to\s+most", low):

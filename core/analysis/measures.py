@@ -25,7 +25,8 @@ def measures(text: str, names) -> list[tuple[str, str, int, int]]:
 
 
 _RATIO_GAP = re.compile(r"^\s*(?P<share>(?:as\s+an?\s+|in\s+)?"
-                        r"(?:%|percent(?:age)?|share|proportion|fraction)\s+of)?(?P<to>to|over|divided\s+by|relative\s+to)?\s*"
+                        r"(?:%|percent(?:age)?|share|proportion|fraction)\s+of)?"
+                        r"(?P<to>to|over|divided\s+by|relative\s+to)?\s*"
                         r"(?:(?:its|their|the|total)\s+)?$", re.I)
 _RATIO_OF = re.compile(r"\b(?:ratio|proportion)\s+of\s+(?:(?:its|their|the)\s+)?$", re.I)
 
@@ -97,9 +98,13 @@ def span(spec: AnalysisSpec, several: bool, periods: list[str], subject: Subject
 _FY_LABEL = re.compile(r"FY\d{4}")
 
 
+def with_growth(words: str) -> str:
+    """The measure's growth ("revenue" -> "revenue growth"; a change stays as named)."""
+    return words if GROWTH.search(words) else f"{words} growth"
+
+
 def growth_words(words: str, spec: AnalysisSpec) -> str:
-    """A test of change reads the measure's growth ("revenue" -> "revenue growth")."""
-    if (spec.test in ("grew", "declined") or spec.name.endswith(" growth")) and \
-            not GROWTH.search(words):
-        return f"{words} growth"
+    """A test of change, or a comparison of growth, reads the measure's growth."""
+    if spec.test in ("grew", "declined") or spec.name.endswith(" growth"):
+        return with_growth(words)
     return words

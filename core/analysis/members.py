@@ -1,9 +1,9 @@
 """Segments, product lines and regions in analysis questions.
 
-* A test or comparison of a member's figure ("Did Coca-Cola's North America segment revenue
+* A test or comparison of a member's figure ("Did Acme's North America segment revenue
   grow?") keeps the member in the figure question it asks (``with_member``), as a figure
   question alone would (``core.figures.segments_asked``).
-* "Which of AMD's segments had the largest revenue?", "its biggest region by sales": every
+* "Which of Acme's segments had the largest revenue?", "its biggest region by sales": every
   member of that kind compared (``member_question``): one figure question per member the
   filing reports for the measure (revenue unless another is named), in its latest fiscal
   year.

@@ -1,12 +1,12 @@
 """Records of the analysis layer: answers that combine figures and judge.
 
 An analyst question that one figure does not answer ("Which had the higher operating margin,
-Adobe or Alphabet?", "Rank A, B and C by net income", "Did Adobe generate positive free cash
-flow in fiscal 2024?", "Give Adobe's operating margin and net margin", "Is 3M
+Acme or Birch?", "Rank A, B and C by net income", "Did Acme generate positive free cash
+flow in fiscal 2024?", "Give Acme's operating margin and net margin", "Is Acme
 capital-intensive?") is read into figure requests (``core.figures.model.FigureRequest``: one
 per company and metric, each company's latest fiscal year unless a year is named) and an
 ``AnalysisSpec`` that says how their results combine. Combining the ``FigureResult``s gives an
-``AnalysisResult``: the verdict first ("Alphabet", "Yes", the ranking), one ``PeerRow`` per
+``AnalysisResult``: the verdict first ("Birch", "Yes", the ranking), one ``PeerRow`` per
 company, metric or segment with its figure, period, inputs and the chunks its facts are
 printed in, and the comparison or the named criterion that decided it. A company or figure
 that is missing keeps its row (``missing``), never dropped.
@@ -67,13 +67,13 @@ class AnalysisSpec(BaseModel):
     difference: bool = Field(default=False, description="compare / verdict of two: the "
                              "question asks by how much; the answer states the gap.")
     expect: str = Field(default="", description="compare: the subject a yes/no asks about "
-                        "('Was Google Services the largest segment?'): the verdict is Yes when "
+                        "('Was Cloud the largest segment?'): the verdict is Yes when "
                         "it comes first.")
     reading: str = Field(default="", description="How a judgement word was read as a "
                          "measure ('more leveraged': compared by debt to equity), said in the "
                          "answer's notes.")
     labels: list[str] = Field(default_factory=list, description="What each input figure is "
-                              "called in the answer, in input order: the company ('Adobe'), "
+                              "called in the answer, in input order: the company ('Acme'), "
                               "the measure ('net margin') or the segment ('Digital Media').")
 
 
@@ -105,11 +105,11 @@ class AnalysisResult(BaseModel):
 
     spec: AnalysisSpec
     verdict: str = Field(default="", description="The answer in a word or a list: the "
-                         "winner's name ('Alphabet'), 'Yes' / 'No', the ranking ('Alphabet, "
-                         "Adobe, Coca Cola'), the row picked; '' when figures are missing.")
+                         "winner's name ('Birch'), 'Yes' / 'No', the ranking ('Birch, "
+                         "Acme, Cobalt'), the row picked; '' when figures are missing.")
     lead: str = Field(default="", description="The answer's first line, without [n] "
-                      "markers: 'Alphabet had the higher operating margin: 32.1% in fiscal "
-                      "2024 against Adobe's 31.3% in fiscal 2024.'")
+                      "markers: 'Birch had the higher operating margin: 28.0% in fiscal "
+                      "2024 against Acme's 25.0% in fiscal 2024.'")
     basis: str = Field(default="", description="What decided it: the comparison ('32.1% > "
                        "31.3%') or the criterion with its thresholds, named ('capital-"
                        "intensive: capex / revenue above 5% or net PP&E / total assets "
@@ -120,15 +120,15 @@ class AnalysisResult(BaseModel):
     unit: str = Field(default="", description="Unit the rows' values share (for the chart "
                       "axis); '' when they differ.")
     notes: list[str] = Field(default_factory=list, description="What a reader should know: "
-                             "'Fiscal years end in different months: Adobe's on 2024-11-29, "
-                             "Alphabet's on 2024-12-31.'")
+                             "'Fiscal years end in different months: Acme's on 2024-11-29, "
+                             "Birch's on 2024-12-31.'")
     missing: list[str] = Field(default_factory=list, description="Subjects whose figure was "
                                "not found, said plainly.")
     figures: list[FigureResult] = Field(default_factory=list, description="The figures "
                                         "combined, in input order (their work and cited "
                                         "inputs).")
     subjects: list[str] = Field(default_factory=list, description="The company of each "
-                                "figure, as the question names it ('Adobe').")
+                                "figure, as the question names it ('Acme').")
 
     @property
     def decided(self) -> bool:

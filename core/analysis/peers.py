@@ -43,7 +43,7 @@ def peers(spec: AnalysisSpec, rows: list[PeerRow]) -> AnalysisResult:
         out.verdict = found[0].label
     sign = ">" if spec.direction == "higher" else "<"
     out.basis = f" {sign} ".join(f"{r.label} {r.display}" for r in found)
-    if spec.expect:  # "Was Google Services the largest?": yes when it comes first
+    if spec.expect:  # "Was Cloud the largest segment?": yes when it comes first
         first = out.verdict.lower() == spec.expect.lower()
         out.verdict = "Yes" if first else "No"
     out.lead = peers_lead(out, lambda _r: "")

@@ -93,8 +93,8 @@ def _plural(side: str) -> str:
 
 
 def pick_lead(result: AnalysisResult, mark) -> str:
-    """"The largest liability on Adobe's balance sheet at the end of fiscal 2024 was
-    Deferred revenue (current): $6,131 million [1], 38% of total liabilities of ..."."""
+    """"The largest liability on Acme's balance sheet at the end of fiscal 2024 was
+    Deferred revenue (current): $350 million [1], 30% of total liabilities of ..."."""
     if not result.rows:
         return result.lead
     top, spec = result.rows[0], result.spec

@@ -28,8 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from core.analysis.kinds import _rank_order as _rank_way
-from core.analysis.kinds import spec_of
+from core.analysis.kinds import rank_order, spec_of
 from core.analysis.measures import GROWTH, growth_words, measures, names_measure, ratios, unique
 from core.analysis.measures import span as span_of
 from core.analysis.members import member_kind, member_names, with_member
@@ -45,8 +44,10 @@ from core.analysis.subjects import (
 from core.analysis.words import (
     ALL_COMPANIES,
     DIFFERENCE,
+    GROWS,
     PICK,
     RANK,
+    SUPERLATIVE,
     YES_NO,
     asks_existence,
     comparative_direction,
@@ -113,7 +114,7 @@ def _period_words(question: str) -> list[str]:
 def _assign_periods(body: str, subjects: list[Subject], documents: list[DocumentMeta]
                     ) -> None:
     """Each subject's period: the one named after it and before the next company when every
-    company has its own ("Amazon's 2017 ... NVIDIA's fiscal 2023 ..."), else the period the
+    company has its own ("Acme's 2017 ... Birch's fiscal 2023 ..."), else the period the
     question names for all, else the company's latest fiscal year."""
     starts = [max(body.find(s.words), 0) for s in subjects]
     bounds = sorted(starts) + [len(body)]
@@ -171,14 +172,15 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
     picked = PICK.search(body)
     if picked and len(subjects) == 1:
         return _pick_plan(picked, subjects[0], documents, store, decimals)
-    named = len(subjects) + len(_absent(body, subjects, store))  # "than PepsiCo"
-    compared = comparison_asked(body) if named > 1 and not names_measure(body) else None
+    absent = _absent(body, subjects, store)  # "... than Zenith": named, no filing loaded
+    several = len(subjects) + len(absent) > 1
+    compared = comparison_asked(body) if several and not names_measure(body) else None
     reading = ""
     if compared is not None:  # "more leveraged than": the criterion's measure, compared
-        way = compared.direction
+        word = compared.direction
         if compared.superlative:
-            way = "highest" if way == "higher" else "lowest"
-        body = f"{body[:compared.start]}{way} {compared.criterion.compare}{body[compared.end:]}"
+            word = "highest" if word == "higher" else "lowest"
+        body = f"{body[:compared.start]}{word} {compared.criterion.compare}{body[compared.end:]}"
         reading = compared.reading
     criterion = criterion_asked(body)
     if criterion is not None and len(subjects) == 1:
@@ -192,20 +194,17 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
     if not found or any(unmapped_measure(plain, a, b, False) for _, _, a, b in found[:1]):
         return None  # "wages expense as a percent of net sales": a measure not catalogued
     periods = _period_words(body)
-    absent = _absent(body, subjects, store)
-    several = len(subjects) + len(absent) > 1
     read = spec_of(body, plain, found, several)
-    pair = _than_periods(body) if not several and len(found) == 1 and yes_no(body) else []
-    way = comparative_direction(plain) if pair else None
-    if way is not None:  # "Was its gross margin higher in Q1 FY2024 than in Q1 FY2023?"
+    asks = yes_no(body)
+    way = comparative_direction(plain) if not several and asks else None
+    pair = _than_periods(body) if way and len(found) == 1 else []
+    if pair:  # "Was its gross margin higher in Q1 FY2024 than in Q1 FY2023?"
         read = AnalysisSpec(kind="verdict", name=found[0][1],
                             test="more" if way == "higher" else "less")
-    if not several and yes_no(body) and comparative_direction(plain):
-        two = _two_members(body, subjects[0], store, found[0][0])
-        if two:  # "Did its Data Center revenue exceed its Gaming revenue?", "grow faster"
-            grew = bool(re.search(r"\b(?:grow\w*|grew|growth)\b", body, re.I))
-            return _member_pair_plan(two, found[0][1], grew, subjects[0], documents, store,
-                                     decimals, comparative_direction(plain))
+    two = _two_members(body, subjects[0], store, found[0][0]) if way else []
+    if two:  # "Did its Cloud revenue exceed its Devices revenue?", "... grow faster than ..."
+        return _member_pair_plan(two, found[0][1], bool(GROWS.search(body)), subjects[0],
+                                 documents, store, decimals, way)
     if read is None:
         return None
     spec, power = read if isinstance(read, tuple) else (read, None)
@@ -213,8 +212,8 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
     spec.difference = bool(DIFFERENCE.search(body))
     if spec.kind == "verdict" and spec.test in ("more", "less"):
         spec.factor = factor_of(plain)
-    if several and spec.kind == "compare" and yes_no(body) and _SUPERLATIVE_WORD.search(body):
-        spec.expect = _asked_about(body, subjects)  # "Was Alphabet the most profitable ..."
+    if several and spec.kind == "compare" and asks and SUPERLATIVE.search(body):
+        spec.expect = _asked_about(body, subjects)  # "Among A, B and C, was B the most ..."
     plan = AnalysisPlan(spec=spec, subjects=subjects)
     _, words, _, _ = found[0]
     if not several and spec.kind != "multi":
@@ -223,8 +222,7 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
             spec.name = named  # "North America segment revenue", not the company's
         words = named
     series = spec.test in ("improving", "worsening", "stable")
-    span = pair if way is not None else span_of(spec, several, periods, subjects[0],
-                                                found[0][0])
+    span = pair or span_of(spec, several, periods, subjects[0], found[0][0])
     if spec.kind in ("compare", "rank", "verdict"):
         spec.absent = absent
     if several and spec.kind in ("compare", "rank", "verdict", "multi"):
@@ -287,10 +285,10 @@ def _members_plan(body: str, kind: str, found: list, subject: Subject, documents
     if _MEMBER_GROWTH.search(body) and not GROWTH.search(words):
         words = f"{words} growth"  # "which segment grew the fastest": growth compared
     way = comparative_direction(body) or "higher"
-    ranked = bool(RANK.search(body))  # "Rank AMD's segments by operating income"
+    ranked = bool(RANK.search(body))  # "Rank its segments by operating income"
     spec = AnalysisSpec(kind="rank" if ranked else "compare", name=words,
-                        direction=_rank_way(body) if ranked else way, labels=names)
-    if yes_no(body):  # "Was Google Services the largest segment?"
+                        direction=rank_order(body) if ranked else way, labels=names)
+    if yes_no(body):  # "Was its Cloud segment the largest?"
         spec.expect = next((n for n in names if find_name(n, body)), "")
     plan = AnalysisPlan(spec=spec, subjects=[subject])
     spec.labels = []
@@ -303,10 +301,6 @@ def _members_plan(body: str, kind: str, found: list, subject: Subject, documents
         plan.questions.append(question)
         plan.requests.append(request)
     return plan if len(plan.requests) >= 2 else None
-
-
-_SUPERLATIVE_WORD = re.compile(r"\b(?:most|least|highest|lowest|largest|smallest|biggest|"
-                               r"greatest|best|worst|fastest|slowest)\b", re.I)
 
 
 def _asked_about(body: str, subjects: list[Subject]) -> str:
@@ -326,7 +320,7 @@ _MEMBER_GROWTH = re.compile(r"\b(?:grew|grow(?:s|ing|n)?|growth|expanded|increas
 
 def _absent(body: str, subjects: list[Subject], store) -> list[str]:
     """Companies the question names that no loaded filing is of; a segment of a named
-    company ("than Google Services") is none of them."""
+    company ("than its Cloud segment") is none of them."""
     names = unloaded(body, subjects)
     if not names or store is None:
         return names
@@ -336,8 +330,8 @@ def _absent(body: str, subjects: list[Subject], store) -> list[str]:
 
 
 def _two_members(body: str, subject: Subject, store, key: str) -> list[str]:
-    """The two members a question names, in its order ("Digital Media ... than Digital
-    Experience"); [] when it names fewer or more."""
+    """The two members a question names, in its order ("Cloud ... than Devices"); [] when it
+    names fewer or more."""
     names = member_names(store, subject.doc_ids, key, subject.period, None) if store else []
     at = sorted((hit[0], n) for n in names if (hit := find_name(n, body))
                 and not _is_measure_name(n))

@@ -92,7 +92,7 @@ def was(name: str) -> str:
 
 
 def possessive(name: str) -> str:
-    """"Adobe's", "Advanced Micro Devices'"."""
+    """"Acme's", "Halfway Widgets'"."""
     name = name.rstrip("'\u2019")
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
@@ -113,7 +113,7 @@ def period_notes(rows: list[PeerRow]) -> list[str]:
 
 
 def _grouped(pairs: list[tuple[str, str]]) -> str:
-    """'2024-12-31 (Alphabet, Coca Cola); 2024-11-29 (Adobe)': labels by value, in order."""
+    """'2024-12-31 (Birch, Cobalt); 2024-11-29 (Acme)': labels by value, in order."""
     groups: dict[str, list[str]] = {}
     for value, label in pairs:
         groups.setdefault(value, []).append(label)

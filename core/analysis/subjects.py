@@ -33,8 +33,8 @@ _SUFFIX = re.compile(r"[\s,]+(?:inc|incorporated|corp|corporation|company|co|ltd
 
 def short_name(company: str) -> str:
     """A registry name as an analyst writes it: corporate suffixes dropped, capitals only
-    where the filer's name is not all capitals ("COCA COLA CO" -> "Coca Cola", "GAINSCO,
-    INC." -> "Gainsco", "Alphabet Inc." -> "Alphabet")."""
+    where the filer's name is not all capitals ("ACME TOOL CO" -> "Acme Tool", "ORBIT,
+    INC." -> "Orbit", "Birch Inc." -> "Birch")."""
     name = company.strip()
     while (cut := _SUFFIX.sub("", name)) != name and cut:
         name = cut
@@ -67,7 +67,7 @@ def subjects_named(question: str, documents: list[DocumentMeta]) -> list[Subject
         if not any(s.company == shown for s in out):
             words = raw.rstrip(".,;:") if raw[-2:-1].islower() or raw.endswith(
                 (",", ";", ":")) or raw[:-1].isupper() else raw
-            words = re.sub(r"(?:['\u2019]s?)$", "", words) or words  # "General Mills'"
+            words = re.sub(r"(?:['\u2019]s?)$", "", words) or words  # "Halfway Widgets'"
             out.append(Subject(words, shown, ids))
     return out
 
@@ -106,9 +106,9 @@ _PERIOD = re.compile(r"^(?:(?:FY|CY|Q[1-4]|H[12])?['\u2019]?\d{2,4}|Q[1-4]|H[12]
 
 def unloaded(body: str, subjects: list[Subject]) -> list[str]:
     """Names the question lists beside the companies it names that no loaded filing is of
-    ("Adobe or Microsoft": Microsoft), in the order written."""
+    ("Acme or Zenith": Zenith), in the order written."""
     out: list[str] = []
-    than = rf"\bthan\s+(?:(?:that|those)\s+of\s+)?({_NAME})"  # "more profitable than PepsiCo"
+    than = rf"\bthan\s+(?:(?:that|those)\s+of\s+)?({_NAME})"  # "more profitable than Zenith"
     for s in subjects:
         word = re.escape(s.words)
         for rx in (rf"{word}(?:'s)?{_JOIN}({_NAME})", rf"({_NAME}){_JOIN}{word}", than):

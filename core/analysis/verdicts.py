@@ -45,8 +45,7 @@ def _decide(spec: AnalysisSpec, rows: list[PeerRow]) -> tuple[bool, str] | None:
         return yes, f"{rows[0].display} {'>' if first > 0 else '<' if first < 0 else '='} 0"
     if test in ("grew", "declined") and len(rows) >= 2:  # a figure in two periods
         yes = vals[-1] > first if test == "grew" else vals[-1] < first
-        return yes, f"{rows[0].display} ({period_words(rows[0].period)}) -> " \
-                    f"{rows[-1].display} ({period_words(rows[-1].period)})"
+        return yes, _arrow(rows[0], rows[-1])
     if test in ("grew", "declined"):
         yes = first > 0 if test == "grew" else first < 0
         return yes, f"change {rows[0].display}"
@@ -65,8 +64,7 @@ def _decide(spec: AnalysisSpec, rows: list[PeerRow]) -> tuple[bool, str] | None:
     if test in ("improving", "worsening"):  # the latest move: the profile as it is now
         prev = vals[-2]
         yes = last > prev if test == "improving" else last < prev
-        return yes, f"{rows[-2].display} ({period_words(rows[-2].period)}) -> " \
-                    f"{rows[-1].display} ({period_words(rows[-1].period)})"
+        return yes, _arrow(rows[-2], rows[-1])
     if spec.factor != 1 and test in ("more", "less") and last:  # "more than twice"
         times = first / last
         yes = times > spec.factor if test == "more" else times < spec.factor
@@ -75,6 +73,12 @@ def _decide(spec: AnalysisSpec, rows: list[PeerRow]) -> tuple[bool, str] | None:
     yes = {"less": first < last, "more": first > last, "equal": rows[0].display == rows[1].display
            }.get(test or "", False)
     return yes, f"{rows[0].label} {rows[0].display} {sign} {rows[1].label} {rows[1].display}"
+
+
+def _arrow(old: PeerRow, new: PeerRow) -> str:
+    """'36.8% (fiscal 2021) -> 34.6% (fiscal 2022)'."""
+    return f"{old.display} ({period_words(old.period)}) -> {new.display} " \
+           f"({period_words(new.period)})"
 
 
 def _moves(rows: list[PeerRow]) -> list[float]:
@@ -197,12 +201,9 @@ def _span_lead(result: AnalysisResult, whose: str, word: str, mark: Mark) -> str
         "was unchanged"
     if result.spec.either:
         word = {"rose": "It rose.", "fell": "It fell."}.get(move, "It was unchanged.")
-    if first.unit == "percent":
-        size = f"{last.value - first.value:+.1f} points"
-    elif first.value:
-        size = f"{(last.value - first.value) / abs(first.value) * 100:+.1f}%"
-    else:
-        size = ""
+    moves = _moves([first, last])  # points for a percentage, else percent
+    unit = " points" if _move_unit([first]) == "points" else "%"
+    size = f"{moves[0]:+.1f}{unit}" if moves else ""
     text = (f"{word} {whose} {result.spec.name} {move} from {first.display} in "
             f"{period_words(first.period)}{mark(first)} to {last.display} in "
             f"{period_words(last.period)}{mark(last)}")

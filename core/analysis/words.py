@@ -34,6 +34,10 @@ _SIGN = re.compile(r"\b(?P<pos>positive)\b|\b(?P<neg>negative)\b", re.I)
 _SERIES = re.compile(r"\b(?P<up>improving|expanding|widening|strengthening)\b|"
                      r"\b(?P<down>deteriorating|worsening|contracting|narrowing|weakening|"
                      r"declining\s+over)\b", re.I)
+SUPERLATIVE = re.compile(r"\b(?:most|least|highest|lowest|largest|smallest|biggest|greatest|"
+                         r"best|worst|fastest|slowest)\b", re.I)
+"""A superlative: "which ... the most", "was A the most profitable of ..."."""
+GROWS = re.compile(r"\b(?:grow\w*|grew|growth)\b", re.I)
 PICK = re.compile(r"\b(?P<way>largest|biggest|highest|greatest|smallest|lowest)\s+(?:single\s+)?"
                   r"(?P<side>liabilit(?:y|ies)|assets?)\b", re.I)
 """"The largest liability", "its biggest asset": a line of the balance sheet picked."""

@@ -199,8 +199,9 @@ def _off_statement(metric, period: str, found: list, facts: list[Fact]) -> bool:
         return False
     cat = catalog()
     refs = inputs(bind(parse(metric.fallback), period))
-    return bool(refs) and all(any(f.statement == metric.statement
-                   for _, f in candidates(cat.get(r.metric), r.period, facts)) for r in refs)
+    on_statement = lambda r: any(f.statement == metric.statement  # noqa: E731
+                                 for _, f in candidates(cat.get(r.metric), r.period, facts))
+    return bool(refs) and all(on_statement(r) for r in refs)
 
 
 def _money_text(value: float) -> str:

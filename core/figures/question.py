@@ -307,13 +307,18 @@ def parse_figure_question(question: str, documents: list[DocumentMeta], store=No
         aggregate,
         unit=unit, decimals=decimals, companies=list(scope.companies) if scope else [],
         doc_ids=doc_ids, definition=" ".join(definitions),
-        fiscal_quarters=_fiscal_quarters(question),
+        fiscal_quarters=fiscal_quarters(question),
         member=member.name if member is not None else None)
 
 
-def _fiscal_quarters(question: str) -> bool:
-    """Whether every quarter the question names is a fiscal one ("Q1 FY2023")."""
+_FORMULA_QUARTER = re.compile(r"\bFY\d{4}-Q[1-4]\b")
+
+
+def fiscal_quarters(text: str) -> bool:
+    """Whether every quarter ``text`` names is named as fiscal ("Q1 FY2023", "the first
+    quarter of fiscal 2024"). A formula's label ("FY2023-Q1", as plan steps write their
+    periods) says nothing of how the question named it, so it is no fiscal name."""
     from core.retrieval.scope import question_periods
 
-    quarters = [p for p in question_periods(question)[0] if p.quarter]
+    quarters = [p for p in question_periods(_FORMULA_QUARTER.sub(" ", text))[0] if p.quarter]
     return bool(quarters) and all(p.fiscal for p in quarters)

@@ -1,6 +1,6 @@
 """Judgement words and the named criteria that decide them (``criteria.toml``).
 
-"Is 3M capital-intensive?" is decided by a criterion of this catalogue: each of its tests is
+"Is Acme capital-intensive?" is decided by a criterion of this catalogue: each of its tests is
 a figure (a measure as a question names it: "capex as a % of revenue") against a stated
 threshold, combined by the criterion's rule (any / all). The answer names the criterion and
 states every threshold (``describe``); nothing is decided by a threshold it does not say.

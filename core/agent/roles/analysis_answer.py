@@ -1,8 +1,8 @@
 """The analysis part of an answer: the verdict first, then each figure with its source.
 
 For every analyze step's result (``core.analysis``) the offline answer opens with its lead
-(``core.analysis.combine.lead``: "Alphabet had the higher operating margin: 32.1% in
-fiscal 2024 [1] against Adobe's 31.3% in fiscal 2024 [2]."; "Yes. ..."), then one line per
+(``core.analysis.combine.lead``: "Birch had the higher operating margin: 28.0% in
+fiscal 2024 [1] against Acme's 25.0% in fiscal 2024 [2]."; "Yes. ..."), then one line per
 row of the peer table (company or measure, period and its end, the figure, the work, its
 citations), then the notes (periods that end in different months, figures missing). The
 figures an analysis combined are stated there, not again on their own. With an LLM the same
@@ -30,7 +30,7 @@ def combined(records: list[StepRecord]) -> list[FigureResult]:
 
 
 def row_line(row: PeerRow, mark: Callable[[PeerRow], str]) -> str:
-    """'- Alphabet, fiscal 2024 (ended 2024-12-31): 32.1% = operating income ... [1]'."""
+    """'- Birch, fiscal 2024 (ended 2024-12-31): 28.0% = operating income ... [1]'."""
     when = period_words(row.period) + (f" (ended {row.period_end})" if row.period_end else "")
     if row.label == row.period:  # a year of a series: the period is its name
         return f"- {when}: {row.display}" + (f"; {row.inputs}" if row.inputs else "") + \

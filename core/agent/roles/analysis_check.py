@@ -4,7 +4,7 @@ The run's analyses (``core.analysis``) decided a question from its figures; a se
 says otherwise is unsupported, whatever its citations (the rule wins over the LLM judge):
 
 * **a comparison**: a sentence naming two of the companies compared with a comparison word
-  ("Adobe had the higher operating margin", "Alphabet's margin was lower than Adobe's")
+  ("Acme had the higher operating margin", "Birch's margin was lower than Acme's")
   must name as higher (or lower) the company the figures put there;
 * **a yes/no**: an answer whose first word is "Yes" or "No" must give the verdict the
   figures decided (``verdict_problem``, checked on the whole answer: "Yes." alone is too
@@ -57,7 +57,7 @@ def contradiction(sentence: str, analyses: list[AnalysisResult]) -> str | None:
 
 def winner(result: AnalysisResult) -> str:
     """The subject a comparison puts first: its verdict, or for a yes/no about one of them
-    ("Was Google Services the largest?") the first ranked row."""
+    ("Was Cloud the largest segment?") the first ranked row."""
     if result.spec.expect:
         return next((r.label for r in result.rows if r.rank == 1), "")
     return result.verdict

@@ -3,7 +3,7 @@
 ``core.analysis.question.parse_analysis`` reads the question (companies in the order named,
 each company's latest fiscal year unless a year is named; the measures; compare, rank, a
 verdict or several figures). Each figure it needs is one plan step that asks the plain
-figure question it was read from ("What was Adobe's operating margin?"): a ``figure_lookup``
+figure question it was read from ("What was Acme's operating margin?"): a ``figure_lookup``
 for a reported line, a ``compute`` for a derived one (the compute step looks up its own
 inputs). The ``analyze`` step depends on them and carries the ``AnalysisSpec``; every step
 stays editable in review. Clauses that ask why stay text steps.
