@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from components.figures_view import FigureSource, OpenSource, evidence_numbers
+from components.figures_view import FigureSource, OpenSource, evidence_numbers, source_pills
 from components.text import md_escape
 from core.analysis.model import AnalysisResult, PeerRow
 
@@ -203,19 +203,8 @@ def render_analysis(result: AnalysisResult, numbers: Mapping[str, int],
         for m in result.missing:
             if not any(r.missing and r.missing in m for r in lost):  # said above
                 st.warning("Missing: " + md_escape(m))
-        sources = analysis_sources(result, numbers)
-        if sources and on_open is not None:
-            pick = f"{key}_source"
-
-            def opened() -> None:
-                i = st.session_state.get(pick)
-                st.session_state[pick] = None
-                if i is not None:
-                    on_open(sources[i].n, sources[i].row)
-
-            st.pills("Open a source (the chunk the figure is printed in)",
-                     list(range(len(sources))), key=pick, on_change=opened,
-                     format_func=lambda i: f"[{sources[i].n}] {sources[i].label}")
+        source_pills(analysis_sources(result, numbers), f"{key}_source", on_open,
+                     "Open a source (the chunk the figure is printed in)")
 
 
 def render_analyses(results: Sequence[AnalysisResult], evidence_ids: Sequence[str],

@@ -247,16 +247,21 @@ def render_figures(results: Sequence[FigureResult], evidence_ids: Sequence[str],
                 st.plotly_chart(chart_figure(series, metric, company),
                                 key=f"{key}_chart_{g}_{metric}",
                                 config={"displayModeBar": False})
-        sources = figure_sources(results, numbers)
-        if sources and on_open is not None:
-            pick = f"{key}_fig_source"
+        source_pills(figure_sources(results, numbers), f"{key}_fig_source", on_open,
+                     "Open a source (the statement, its row highlighted)")
 
-            def opened() -> None:
-                i = st.session_state.get(pick)
-                st.session_state[pick] = None
-                if i is not None:
-                    on_open(sources[i].n, sources[i].row)
 
-            st.pills("Open a source (the statement, its row highlighted)",
-                     list(range(len(sources))), key=pick, on_change=opened,
-                     format_func=lambda i: f"[{sources[i].n}] {sources[i].label}")
+def source_pills(sources: Sequence[FigureSource], key: str, on_open: OpenSource | None,
+                 label: str) -> None:
+    """Pills that open the chunk a figure is printed in ([n] and its label), once chosen."""
+    if not sources or on_open is None:
+        return
+
+    def opened() -> None:
+        i = st.session_state.get(key)
+        st.session_state[key] = None
+        if i is not None:
+            on_open(sources[i].n, sources[i].row)
+
+    st.pills(label, list(range(len(sources))), key=key, on_change=opened,
+             format_func=lambda i: f"[{sources[i].n}] {sources[i].label}")
