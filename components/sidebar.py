@@ -12,6 +12,38 @@ from components import keys
 from components.text import md_escape
 
 TICK_S = 1.0  # how often the sidebar's activity lines are redrawn while work runs
+QUIET_S = 1.5  # ... but never sooner than this after the analyst clicked or typed
+
+# The activity fragment's clock, in the browser. ``st.fragment(run_every=...)`` reruns on a
+# timer even while a run the analyst started is in flight, sending the browser's widget
+# values from before that run answered: a value the run had just set (the citation a
+# figure's source opened) was set back, and a page link clicked meanwhile could land on the
+# page left (streamlit/streamlit#10805 is one of that family). This clock ticks only while
+# the app is idle and the analyst has not clicked or typed for ``QUIET_S``, so a tick always
+# carries what the browser shows.
+TICKER_JS = """
+export default function(component) {
+  const { data, parentElement, setTriggerValue } = component;
+  const every = (data && data.every_ms) || 1000;
+  const quiet = (data && data.quiet_ms) || 1500;
+  const w = window;
+  if (!w.__dfActivityInput) {
+    w.__dfActivityInput = { last: 0 };
+    const mark = () => { w.__dfActivityInput.last = Date.now(); };
+    document.addEventListener('pointerdown', mark, true);
+    document.addEventListener('keydown', mark, true);
+  }
+  const busy = () => !!document.querySelector('[data-testid="stStatusWidget"]');
+  if (parentElement.__dfTicker) clearInterval(parentElement.__dfTicker);
+  const timer = setInterval(() => {
+    if (busy() || Date.now() - w.__dfActivityInput.last < quiet) return;
+    setTriggerValue('tick', Date.now());
+  }, every);
+  parentElement.__dfTicker = timer;
+  return () => clearInterval(timer);
+}
+"""
+_ticker = st.components.v2.component("deep_filings_activity_ticker", js=TICKER_JS)
 
 RERANK_WORDS = {
     "cross-encoder": "an AI relevance model re-orders the results",
@@ -97,12 +129,14 @@ def tick_every(active: bool) -> float | None:
 
 def render_activity(lines_of: Callable[[], list[str]]) -> None:
     """The background work of this server in the sidebar, one line each, redrawn every
-    ``TICK_S`` while any runs (a fragment, so the page itself is not rerun); when the last
-    job ends the page reruns once to show what it produced. A page busy following a job
-    redraws the lines itself with ``tick_activity`` (a fragment cannot run meanwhile)."""
+    ``TICK_S`` while any runs (a fragment ticked by ``TICKER_JS``, so the page itself is not
+    rerun); when the last job ends the page reruns once to show what it produced. A page
+    busy following a job redraws the lines itself with ``tick_activity`` (a fragment cannot
+    run meanwhile)."""
     active = bool(lines_of())
+    every = tick_every(active)
 
-    @st.fragment(run_every=tick_every(active))
+    @st.fragment
     def _activity() -> None:
         lines = lines_of()
         if active and not lines:
@@ -110,6 +144,9 @@ def render_activity(lines_of: Callable[[], list[str]]) -> None:
         slot = st.empty()
         st.session_state[keys.APP_ACTIVITY] = (slot, lines_of)
         _draw_activity(slot, lines)
+        if every is not None:
+            _ticker(data={"every_ms": int(every * 1000), "quiet_ms": int(QUIET_S * 1000)},
+                    key="sidebar_activity_ticker", on_tick_change=lambda: None)
 
     with st.sidebar:
         _activity()

@@ -64,7 +64,8 @@ def texts(at: AppTest) -> str:
 
 def answers(at: AppTest) -> list[dict]:
     """The cited answers on screen (their data as the citation component receives it)."""
-    return [json.loads(e.proto.json) for e in at.get("bidi_component")]
+    data = (json.loads(e.proto.json) for e in at.get("bidi_component"))
+    return [d for d in data if "blocks" in d]  # not the sidebar's activity clock
 
 
 def answer_text(at: AppTest) -> str:

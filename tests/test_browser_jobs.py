@@ -8,6 +8,7 @@ still running when the page reloads (no timing is asserted)."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -48,6 +49,22 @@ def _web_provider(pg, name: str) -> None:
     pg.get_by_text("Settings saved to").wait_for()
 
 
+def _sidebar_seconds(pg, prefix: str, polls: int = 8) -> list[int]:
+    """The seconds the sidebar's activity line starting with ``prefix`` shows, read once a
+    second without touching the page (stops when the line is gone)."""
+    line = pg.locator('[data-testid="stSidebar"] [data-testid="stAlert"]').filter(
+        has_text=prefix)
+    seen: list[int] = []
+    for _ in range(polls):
+        if not line.count():
+            break
+        got = re.search(r"\((\d+) s\)", line.first.inner_text())
+        if got:
+            seen.append(int(got.group(1)))
+        pg.wait_for_timeout(1000)
+    return seen
+
+
 def test_compare_and_evaluate_survive_a_reload(page, tmp_path, tavily):  # noqa: F811
     pg = page
     # A fresh server: every page opens by its own URL inside the entry (sidebar drawn).
@@ -84,7 +101,7 @@ def test_compare_and_evaluate_survive_a_reload(page, tmp_path, tavily):  # noqa:
     qset.write_text(json.dumps({"id": "web-q", "question": QUESTION,
                                 "gold": [{"document": SAMPLE.name, "section": "Item 1A"}]})
                     + "\n")
-    tavily.slow(12)
+    tavily.slow(20)  # long enough to watch the sidebar from another page
     nav(pg, "Evaluate")
     select(pg, "Question set", "Upload a set…")
     pg.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(str(qset))
@@ -97,6 +114,13 @@ def test_compare_and_evaluate_survive_a_reload(page, tmp_path, tavily):  # noqa:
     pg.get_by_text("Evaluating browser-eval").first.wait_for(timeout=LONG)
     pg.locator('[data-testid="stProgress"]').first.wait_for()
     shot(pg, "32-evaluate-progress-after-reload", full=False)
+    eval_url = pg.url
+
+    # --- another page meanwhile: the sidebar's line ticks on its own, then goes ----------
+    nav(pg, "Library")
+    seen = _sidebar_seconds(pg, "Evaluate:")
+    assert len(set(seen)) >= 2, seen  # redrawn while the analyst does nothing
+    pg.goto(eval_url)
     pg.get_by_role("heading", name="Baseline vs deep agent").wait_for(timeout=LONG)
     settle(pg)
     shot(pg, "33-evaluate-result-after-reload")

@@ -32,6 +32,14 @@ def _sidebar_info(at: AppTest) -> list[str]:
     return [i.value.replace("\\", "") for i in at.sidebar.info]
 
 
+def _clocks(at: AppTest) -> list[dict]:
+    """The activity clock's data, when the sidebar draws it (the browser ticks it)."""
+    import json
+
+    return [d for d in (json.loads(e.proto.json) for e in at.sidebar.get("bidi_component"))
+            if "every_ms" in d]
+
+
 def test_the_sidebar_ticks_while_a_job_runs_and_stops_after(app_env, monkeypatch):  # noqa: F811
     from components import sidebar
 
@@ -51,6 +59,7 @@ def test_the_sidebar_ticks_while_a_job_runs_and_stops_after(app_env, monkeypatch
         lines = _sidebar_info(at)
         assert any(line.startswith("Compare: step 1 of 2 (") for line in lines), lines
         assert asked[-1] is True and real(True) == sidebar.TICK_S  # redrawn every second
+        assert _clocks(at) == [{"every_ms": 1000, "quiet_ms": int(sidebar.QUIET_S * 1000)}]
     finally:
         gate.set()
         jobs.wait(job, 10)
@@ -58,6 +67,7 @@ def test_the_sidebar_ticks_while_a_job_runs_and_stops_after(app_env, monkeypatch
     at = ok(AppTest.from_file(APP, default_timeout=TIMEOUT).run())
     assert not any(line.startswith("Compare:") for line in _sidebar_info(at))
     assert asked[-1] is False and real(False) is None  # idle: nothing redraws on its own
+    assert _clocks(at) == []
 
 
 def test_the_run_time_is_read_from_the_run_record_after_a_reload(app_env):  # noqa: F811
