@@ -33,7 +33,12 @@ export default function(component) {
     document.addEventListener('pointerdown', mark, true);
     document.addEventListener('keydown', mark, true);
   }
-  const busy = () => !!document.querySelector('[data-testid="stStatusWidget"]');
+  const busy = () => {  // a run asked for or in flight (the status widget shows late)
+    const app = document.querySelector('[data-testid="stApp"]');
+    const state = app && app.getAttribute('data-test-script-state');
+    if (state) return state !== 'notRunning';
+    return !!document.querySelector('[data-testid="stStatusWidget"]');
+  };
   if (parentElement.__dfTicker) clearInterval(parentElement.__dfTicker);
   const timer = setInterval(() => {
     if (busy() || Date.now() - w.__dfActivityInput.last < quiet) return;
@@ -127,6 +132,14 @@ def tick_every(active: bool) -> float | None:
     return TICK_S if active else None
 
 
+def draw_ticker(every: float, *, key: str, quiet: float = QUIET_S) -> None:
+    """The browser clock (``TICKER_JS``): drawn inside a fragment, it reruns that fragment
+    every ``every`` seconds while the app is idle and the analyst has not clicked or typed
+    for ``quiet`` seconds."""
+    _ticker(data={"every_ms": int(every * 1000), "quiet_ms": int(quiet * 1000)}, key=key,
+            on_tick_change=lambda: None)
+
+
 def render_activity(lines_of: Callable[[], list[str]]) -> None:
     """The background work of this server in the sidebar, one line each, redrawn every
     ``TICK_S`` while any runs (a fragment ticked by ``TICKER_JS``, so the page itself is not
@@ -145,8 +158,7 @@ def render_activity(lines_of: Callable[[], list[str]]) -> None:
         st.session_state[keys.APP_ACTIVITY] = (slot, lines_of)
         _draw_activity(slot, lines)
         if every is not None:
-            _ticker(data={"every_ms": int(every * 1000), "quiet_ms": int(QUIET_S * 1000)},
-                    key="sidebar_activity_ticker", on_tick_change=lambda: None)
+            draw_ticker(every, key="sidebar_activity_ticker")
 
     with st.sidebar:
         _activity()

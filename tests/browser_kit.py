@@ -13,6 +13,8 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -49,23 +51,18 @@ def tavily():
         yield server
 
 
-@pytest.fixture
-def server(tmp_path, tavily):
-    """`streamlit run serve.py` on a free port with a temporary corpus; yields its base URL."""
-    if not CHROMIUM.exists():
-        pytest.skip("/usr/bin/chromium is not installed (apt-get install chromium)")
+@contextmanager
+def streamlit_server(script: Path, cwd: Path, env: dict[str, str]) -> Iterator[str]:
+    """`streamlit run script` on a free 127.0.0.1 port (its log in ``cwd``); yields its
+    base URL once it answers, stops it afterwards."""
     port = _free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DTR_")}
-    env.update(DTR_DATA_DIR=str(tmp_path / "store"), HF_HUB_OFFLINE="1",
-               LANGSMITH_TRACING="false", OMP_WAIT_POLICY="PASSIVE",
-               TOKENIZERS_PARALLELISM="false", DTR_WEB_PROVIDER="snapshot",
-               DTR_TAVILY_API_KEY="tvly-test", DTR_TAVILY_BASE_URL=tavily.url)
-    log = (tmp_path / "server.log").open("w")
+    log_path = cwd / "server.log"
+    log = log_path.open("w")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(SERVE), "--server.address", "127.0.0.1",
+        [sys.executable, "-m", "streamlit", "run", str(script), "--server.address", "127.0.0.1",
          "--server.port", str(port), "--server.headless", "true",
          "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"],
-        cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT,
+        cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -78,8 +75,7 @@ def server(tmp_path, tavily):
             except OSError:
                 pass
             if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("streamlit did not start:\n"
-                                   + (tmp_path / "server.log").read_text()[-3000:])
+                raise RuntimeError("streamlit did not start:\n" + log_path.read_text()[-3000:])
             time.sleep(0.3)
         yield base
     finally:
@@ -93,7 +89,23 @@ def server(tmp_path, tavily):
 
 
 @pytest.fixture
-def page(server):
+def server(tmp_path, tavily):
+    """`streamlit run serve.py` on a free port with a temporary corpus; yields its base URL."""
+    if not CHROMIUM.exists():
+        pytest.skip("/usr/bin/chromium is not installed (apt-get install chromium)")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DTR_")}
+    env.update(DTR_DATA_DIR=str(tmp_path / "store"), HF_HUB_OFFLINE="1",
+               LANGSMITH_TRACING="false", OMP_WAIT_POLICY="PASSIVE",
+               TOKENIZERS_PARALLELISM="false", DTR_WEB_PROVIDER="snapshot",
+               DTR_TAVILY_API_KEY="tvly-test", DTR_TAVILY_BASE_URL=tavily.url)
+    with streamlit_server(SERVE, tmp_path, env) as base:
+        yield base
+
+
+@contextmanager
+def browser_page(base: str) -> Iterator:
+    """A headless Debian chromium page on ``base``; every request beyond 127.0.0.1 is
+    refused and listed in ``page.outside_requests``."""
     from playwright.sync_api import sync_playwright
 
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -113,11 +125,19 @@ def page(server):
         context.route("**/*", guard)
         pg = context.new_page()
         pg.set_default_timeout(120_000)
-        pg.base_url = server  # type: ignore[attr-defined]
+        pg.base_url = base  # type: ignore[attr-defined]
         pg.outside_requests = outside  # type: ignore[attr-defined]
+        try:
+            yield pg
+        finally:
+            context.close()
+            browser.close()
+
+
+@pytest.fixture
+def page(server):
+    with browser_page(server) as pg:
         yield pg
-        context.close()
-        browser.close()
 
 
 # --- helpers -----------------------------------------------------------------------------
