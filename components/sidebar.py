@@ -12,15 +12,16 @@ from components import keys
 from components.text import md_escape
 
 TICK_S = 1.0  # how often the sidebar's activity lines are redrawn while work runs
-QUIET_S = 1.5  # ... but never sooner than this after the analyst clicked or typed
+QUIET_S = 1.5  # ... but never sooner than this after the analyst moved the mouse or typed
 
 # The activity fragment's clock, in the browser. ``st.fragment(run_every=...)`` reruns on a
 # timer even while a run the analyst started is in flight, sending the browser's widget
 # values from before that run answered: a value the run had just set (the citation a
 # figure's source opened) was set back, and a page link clicked meanwhile could land on the
 # page left (streamlit/streamlit#10805 is one of that family). This clock ticks only while
-# the app is idle and the analyst has not clicked or typed for ``QUIET_S``, so a tick always
-# carries what the browser shows.
+# the app is idle and the analyst has not moved the mouse, scrolled or typed for ``QUIET_S``,
+# so a tick carries what the browser shows and seldom meets a click (a click that lands
+# while a tick's fragment runs can be lost, as with run_every).
 TICKER_JS = """
 export default function(component) {
   const { data, parentElement, setTriggerValue } = component;
@@ -30,8 +31,9 @@ export default function(component) {
   if (!w.__dfActivityInput) {
     w.__dfActivityInput = { last: 0 };
     const mark = () => { w.__dfActivityInput.last = Date.now(); };
-    document.addEventListener('pointerdown', mark, true);
-    document.addEventListener('keydown', mark, true);
+    for (const kind of ['pointermove', 'pointerdown', 'keydown', 'wheel']) {
+      document.addEventListener(kind, mark, { capture: true, passive: true });
+    }
   }
   const busy = () => {  // a run asked for or in flight (the status widget shows late)
     const app = document.querySelector('[data-testid="stApp"]');

@@ -50,6 +50,23 @@ st.caption(f"picked {{st.session_state.get('pick')}} with {{st.session_state.get
 '''
 
 
+def _shows(pg, text: str, timeout_s: float = 60) -> None:
+    """Wait until the page shows ``text``; fail with what it shows instead."""
+    for _ in range(int(timeout_s * 5)):
+        if text in pg.locator("body").inner_text():
+            return
+        pg.wait_for_timeout(200)
+    raise AssertionError(f"{text!r} not shown: {pg.locator('body').inner_text()!r}")
+
+
+def _click(pg, target) -> None:
+    """Point at ``target``, then click it, as an analyst does: the clock holds still once
+    the mouse moves, so no tick is in flight when the click lands."""
+    target.hover()
+    pg.wait_for_timeout(150)
+    target.click()
+
+
 def _ticks(pg) -> int:
     return int(re.search(r"ticks (\d+)", pg.locator("body").inner_text()).group(1))
 
@@ -63,23 +80,23 @@ def test_the_clock_ticks_when_idle_and_never_undoes_a_run(tmp_path):
     env.update(HF_HUB_OFFLINE="1")
     with streamlit_server(script, tmp_path, env) as base, browser_page(base) as pg:
         pg.goto(base)
-        pg.get_by_text("picked None with None").wait_for()
+        _shows(pg, "picked None with None")
         settle(pg)
         first = _ticks(pg)
         pg.wait_for_timeout(2500)
         assert _ticks(pg) > first  # idle: the fragment reruns on its own
         for _ in range(3):
-            pg.get_by_role("button", name="Open B").click()
-            pg.get_by_text("picked B with row of B").wait_for()
+            _click(pg, pg.get_by_role("button", name="Open B"))
+            _shows(pg, "picked B with row of B")
             settle(pg)
             pg.wait_for_timeout(1500)  # ticks meanwhile
-            pg.get_by_role("button", name="Redraw").click()
+            _click(pg, pg.get_by_role("button", name="Redraw"))
             pg.wait_for_timeout(300)
             settle(pg)
             text = pg.locator("body").inner_text()
             assert "picked B with row of B" in text, text  # neither set back nor cleared
-            pg.locator('[data-testid="stButtonGroup"] button').filter(
-                has_text=re.compile(r"^A$")).click()  # the analyst's own choice
-            pg.get_by_text("picked A with None").wait_for()
+            _click(pg, pg.locator('[data-testid="stButtonGroup"] button').filter(
+                has_text=re.compile(r"^A$")))  # the analyst's own choice
+            _shows(pg, "picked A with None")
             settle(pg)
         assert pg.outside_requests == []
