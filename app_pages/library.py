@@ -30,6 +30,7 @@ from components.library_figures import render_figures_panel
 from components.text import md_escape
 from components.web_sources import render_web_snapshot
 from core.app import jobs
+from core.app.doctor_stores import stale_facts
 from core.foundation.errors import AppError
 
 UPLOAD_TYPES = ["htm", "html", "xhtml", "xml", "pdf", "txt", "md"]
@@ -233,6 +234,11 @@ with url_col:
 
 render_edgar_fetch(settings, corpus, _ingest)
 render_web_snapshot(settings, app.web)
+if stale := stale_facts(corpus.store):
+    st.warning(f"The figures of {len(stale)} filing(s) ({md_escape(', '.join(stale[:3]))}"
+               f"{', …' if len(stale) > 3 else ''}) were read by an earlier version of the "
+               "facts reader: figure answers can miss or mis-state them. Open **Check the "
+               "corpus** below and repair to read them again from the kept originals.")
 render_doctor_panel(settings, lambda: corpus.store)
 
 if not docs:

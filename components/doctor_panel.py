@@ -69,7 +69,8 @@ def render_doctor_panel(settings: Settings, open_store: Callable[[], object]) ->
         elif shown["repairable"] and st.button(
                 f"Repair {shown['repairable']} problem(s)", type="primary", key=REPAIR,
                 help="Re-embeds lost vectors from the stored chunk texts (no filing is parsed "
-                     "again), builds the keyword index again from them, moves unreadable run "
+                     "again), builds the keyword index again from them, reads lost or "
+                     "out-of-date facts again from the kept originals, moves unreadable run "
                      "records to runs/quarantine/, deletes "
                      "originals no document owns, moves corrupt checkpoint/cache files "
                      "aside."):

@@ -27,3 +27,34 @@ def test_team_mode_stores_facts_in_postgres(team, hash_embedder):  # noqa: F811
     finally:
         corpus.close()
         other.close()
+
+
+def test_a_team_database_of_an_older_release_says_its_facts_reader(team,  # noqa: F811
+                                                                   hash_embedder):
+    """The facts' ``reader`` column is added to a database created before it ('' for the
+    facts already there, which `doctor` names as read by an older release); facts written
+    afterwards carry this reader."""
+    import psycopg
+
+    from core.app.corpus import Corpus
+    from core.app.doctor import examine
+    from core.ingest.facts import reader_version
+
+    corpus = Corpus(team, embedder=hash_embedder)
+    try:
+        doc_id = corpus.ingest_path(SAMPLE).meta.doc_id
+        assert corpus.store.registry.facts_readers() == {doc_id: reader_version()}
+    finally:
+        corpus.close()
+    with psycopg.connect(str(team.database_url), autocommit=True) as conn:
+        conn.execute("ALTER TABLE fact_docs DROP COLUMN reader")  # as an older release made it
+    corpus = Corpus(team, embedder=hash_embedder)
+    try:
+        assert corpus.store.registry.facts_readers() == {doc_id: ""}
+        found = [f.problem for f in examine(team, lambda: corpus.store).findings
+                 if f.what == "facts"]
+        assert len(found) == 1 and "were read by an older release" in found[0], found
+        corpus.store.write_facts(doc_id, corpus.store.facts([doc_id]))
+        assert corpus.store.registry.facts_readers() == {doc_id: reader_version()}
+    finally:
+        corpus.close()

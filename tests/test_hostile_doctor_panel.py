@@ -90,3 +90,28 @@ def test_the_library_panel_shows_what_the_keyword_index_is_missing(app_env, monk
     assert f"keyword index: northwind-10k-fy2024.htm ({doc.doc_id}) has 30 of its 35 chunks " \
         "in the registry" in texts(at)
     assert "lib_doctor_repair" not in [b.key for b in at.button]
+
+
+def test_the_library_says_when_figures_were_read_by_an_earlier_reader(app_env):  # noqa: F811
+    """Facts kept from an earlier facts reader: the Library says so above the panel, the
+    panel's repair reads them again, and the notice goes."""
+    import sqlite3
+
+    from testkit.fakes.embedder import HashEmbedder
+
+    settings = Settings(data_dir=app_env / "store", _env_file=None)
+    corpus = Corpus(settings, embedder=HashEmbedder())
+    corpus.ingest_path(SAMPLE)
+    corpus.close()
+    with sqlite3.connect(settings.registry_path) as conn:
+        conn.execute("UPDATE fact_docs SET reader = ''")
+    at = ok(AppTest.from_file(APP, default_timeout=TIMEOUT).run())
+    ok(at.switch_page("app_pages/library.py").run())
+    notice = [w.value.replace("\\", "") for w in at.warning
+              if "earlier version of the facts reader" in w.value]
+    assert notice and "The figures of 1 filing(s) (northwind-10k-fy2024.htm)" in notice[0]
+    ok(at.button(key="lib_doctor_check").click().run())
+    assert "were read by an older release" in texts(at)
+    ok(at.button(key="lib_doctor_repair").click().run())
+    assert "facts read again from the kept original" in texts(at)
+    assert not [w for w in at.warning if "earlier version of the facts reader" in w.value]

@@ -7,8 +7,9 @@
   citations open) the registry lost, e.g. its ``chunks`` table dropped, are read again from
   the kept original with the chunking that made them; they are written back only when the
   parse gives exactly the chunks indexed (same ids, same count), so nothing is renumbered;
-* registry ↔ facts: facts a filing lost (the ``facts`` table dropped or cut) or never had
-  extracted are read again from its kept original;
+* registry ↔ facts: facts a filing lost (the ``facts`` table dropped or cut), never had
+  extracted, or had read by another version of the facts reader (``reader_version``: an
+  older release, a changed metric catalogue) are read again from its kept original;
 * run records ↔ checkpoints: a run saved as paused at plan review whose checkpoint is gone
   (the checkpoints file moved aside as corrupt) cannot be resumed: ``--repair`` marks the
   record failed with the reason (it is kept, with its plan and events).
@@ -96,19 +97,29 @@ def lost_chunks(settings: Settings, store, doc, held: int):
 
 
 def facts(settings: Settings, store) -> list:
-    """Filings whose facts are fewer than extracted, or were never extracted."""
+    """Filings whose facts are fewer than extracted, were never extracted, or were read by
+    another version of the facts reader (an older release, or a changed metric catalogue)."""
+    from core.ingest.facts import reader_version
     from core.store.files import original_path
 
     status = store.facts_status()
+    readers, current = store.registry.facts_readers(), reader_version()
     out = []
     for doc in store.documents():
         held = len(store.registry.facts([doc.doc_id]))
         if doc.doc_id in status and held >= status[doc.doc_id]:
-            continue
-        what = (f"{doc.file_name} ({doc.doc_id}) has {held} of its {status[doc.doc_id]} facts "
-                "(figure questions cannot find the others)" if doc.doc_id in status else
-                f"{doc.file_name} ({doc.doc_id}) has no facts extracted: figure questions "
-                "cannot find its figures")
+            if readers.get(doc.doc_id, current) == current:
+                continue
+            what = (f"{doc.file_name} ({doc.doc_id}): its facts were read by "
+                    + (f"another version of the facts reader ({readers[doc.doc_id]}, this one "
+                       f"is {current})" if readers[doc.doc_id] else "an older release")
+                    + "; figure answers can miss or mis-state figures this version reads")
+        elif doc.doc_id in status:
+            what = (f"{doc.file_name} ({doc.doc_id}) has {held} of its {status[doc.doc_id]} "
+                    "facts (figure questions cannot find the others)")
+        else:
+            what = (f"{doc.file_name} ({doc.doc_id}) has no facts extracted: figure questions "
+                    "cannot find its figures")
         if original_path(settings, doc) is None:
             out.append(_finding("facts", f"{what}; ingest the file again"))
             continue
@@ -116,6 +127,15 @@ def facts(settings: Settings, store) -> list:
                             _fix=lambda d=doc: f"{reextract_facts(settings, store, d)} facts "
                             "read again from the kept original"))
     return out
+
+
+def stale_facts(store) -> list[str]:
+    """File names of the filings whose facts another version of the facts reader read
+    (``reader_version``), in corpus order: ``--repair`` reads them again."""
+    from core.ingest.facts import reader_version
+
+    current, readers = reader_version(), store.registry.facts_readers()
+    return [d.file_name for d in store.documents() if readers.get(d.doc_id, current) != current]
 
 
 def reextract_facts(settings: Settings, store, doc) -> int:

@@ -96,6 +96,14 @@ def _summary(registry) -> int:
     if missing:
         print(f"{missing} document(s) have no facts yet: `python -m core facts --rebuild` "
               "extracts them from the kept originals.")
+    from core.ingest.facts import reader_version
+
+    current = reader_version()
+    other = [i for i, reader in registry.facts_readers().items() if reader != current]
+    if other:
+        print(f"{len(other)} document(s) have facts read by another version of the facts "
+              f"reader (this one is {current}): `python -m core facts --rebuild` reads them "
+              "again from the kept originals.")
     return 0
 
 

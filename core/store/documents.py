@@ -161,6 +161,8 @@ class SqliteRegistry:
                       if (cik := stored_cik(DocumentMeta.model_validate_json(meta)))]
             self._conn.executemany("UPDATE documents SET cik = ? WHERE doc_id = ?", filled)
         self._conn.execute("CREATE INDEX IF NOT EXISTS documents_cik ON documents(cik)")
+        if "reader" not in {row[1] for row in self._conn.execute("PRAGMA table_info(fact_docs)")}:
+            self._conn.execute(facts_table.ADD_READER)
 
     # --- reads (ready documents only) -------------------------------------
     def status(self, doc_id: str) -> str | None:
@@ -270,6 +272,11 @@ class SqliteRegistry:
         with self._lock:
             return dict(self._conn.execute(facts_table.STATUS_SQL).fetchall())
 
+    def facts_readers(self) -> dict[str, str]:
+        """doc_id -> the reader that extracted its facts ('' before readers were kept)."""
+        with self._lock:
+            return dict(self._conn.execute(facts_table.READERS_SQL).fetchall())
+
     # --- writes -----------------------------------------------------------
     def write_pending(self, meta: DocumentMeta, chunks: list[Chunk],
                       facts: list[Fact] | None = None) -> None:
@@ -291,7 +298,8 @@ class SqliteRegistry:
             )
             if fact_rows is not None:
                 self._conn.executemany(facts_table.insert_sql("?"), fact_rows)
-                self._conn.execute(facts_table.count_sql("?"), (meta.doc_id, len(fact_rows)))
+                self._conn.execute(facts_table.count_sql("?"),
+                                   facts_table.count_args(meta.doc_id, len(fact_rows)))
 
     def restore_chunks(self, doc_id: str, chunks: list[Chunk]) -> int:
         """Write back the chunks of a document that the registry lost (those it still holds
@@ -314,7 +322,8 @@ class SqliteRegistry:
                                  "docs` lists the ids.")
             self._conn.execute("DELETE FROM facts WHERE doc_id = ?", (doc_id,))
             self._conn.executemany(facts_table.insert_sql("?"), rows)
-            self._conn.execute(facts_table.count_sql("?"), (doc_id, len(rows)))
+            self._conn.execute(facts_table.count_sql("?"),
+                               facts_table.count_args(doc_id, len(rows)))
 
     def update_document(self, doc_id: str, **fields: str) -> DocumentMeta:
         """Correct a ready document's company, form_type, period, ticker or cik (values checked

@@ -86,7 +86,8 @@ class PgRegistry:
 
     @staticmethod
     def _migrate(conn) -> None:
-        """Add and fill the ``cik`` column of a database an older release created."""
+        """Add and fill the ``cik`` column of a database an older release created, and
+        the facts' ``reader`` column."""
         from psycopg.rows import tuple_row
 
         cur = conn.cursor(row_factory=tuple_row)
@@ -102,6 +103,7 @@ class PgRegistry:
             if filled:
                 cur.executemany("UPDATE documents SET cik = %s WHERE doc_id = %s", filled)
         cur.execute("CREATE INDEX IF NOT EXISTS documents_cik ON documents(cik)")
+        cur.execute(facts_table.ADD_READER.replace("ADD COLUMN", "ADD COLUMN IF NOT EXISTS"))
 
     def _rows(self, sql: str, args: Iterable = ()) -> list[tuple]:
         from psycopg.rows import tuple_row
@@ -199,6 +201,9 @@ class PgRegistry:
     def facts_status(self) -> dict[str, int]:
         return dict(self._rows(facts_table.STATUS_SQL))
 
+    def facts_readers(self) -> dict[str, str]:
+        return dict(self._rows(facts_table.READERS_SQL))
+
     # --- writes -----------------------------------------------------------
     def write_pending(self, meta: DocumentMeta, chunks: list[Chunk],
                       facts: list[Fact] | None = None) -> None:
@@ -215,7 +220,8 @@ class PgRegistry:
             if fact_rows is not None:
                 if fact_rows:
                     cur.executemany(facts_table.insert_sql("%s"), fact_rows)
-                cur.execute(facts_table.count_sql("%s"), (meta.doc_id, len(fact_rows)))
+                cur.execute(facts_table.count_sql("%s"),
+                            facts_table.count_args(meta.doc_id, len(fact_rows)))
 
         self._write(fn)
 
@@ -241,7 +247,7 @@ class PgRegistry:
             cur.execute("DELETE FROM facts WHERE doc_id = %s", (doc_id,))
             if rows:
                 cur.executemany(facts_table.insert_sql("%s"), rows)
-            cur.execute(facts_table.count_sql("%s"), (doc_id, len(rows)))
+            cur.execute(facts_table.count_sql("%s"), facts_table.count_args(doc_id, len(rows)))
 
         self._write(fn)
 

@@ -2,8 +2,9 @@
 SQLite registry and the PostgreSQL one (``mark`` is their parameter mark, "?" or "%s").
 
 ``facts`` holds one row per fact: the columns a query filters on, and the whole record as
-JSON. ``fact_docs`` says which documents had their facts extracted and how many (a
-document absent from it was ingested before facts existed). Both reference ``documents``
+JSON. ``fact_docs`` says which documents had their facts extracted, how many, and by which
+reader (``core.ingest.facts.reader_version``; '' for a registry older than that column): a
+document absent from it was ingested before facts existed. Both reference ``documents``
 with ``ON DELETE CASCADE``: a document's facts go with it.
 """
 
@@ -26,7 +27,8 @@ CREATE INDEX IF NOT EXISTS facts_doc ON facts(doc_id, fact_id);
 CREATE INDEX IF NOT EXISTS facts_metric ON facts(metric, fiscal_year);
 CREATE TABLE IF NOT EXISTS fact_docs (
     doc_id TEXT PRIMARY KEY REFERENCES documents(doc_id) ON DELETE CASCADE,
-    n INTEGER NOT NULL
+    n INTEGER NOT NULL,
+    reader TEXT NOT NULL DEFAULT ''
 );
 """
 
@@ -51,8 +53,20 @@ def insert_sql(mark: str) -> str:
 
 
 def count_sql(mark: str) -> str:
-    return (f"INSERT INTO fact_docs (doc_id, n) VALUES ({mark}, {mark}) "
-            "ON CONFLICT (doc_id) DO UPDATE SET n = excluded.n")
+    """The row saying a document's facts were extracted: args ``count_args(doc_id, n)``."""
+    return (f"INSERT INTO fact_docs (doc_id, n, reader) VALUES ({mark}, {mark}, {mark}) "
+            "ON CONFLICT (doc_id) DO UPDATE SET n = excluded.n, reader = excluded.reader")
+
+
+def count_args(doc_id: str, n: int) -> tuple[str, int, str]:
+    from core.ingest.facts import reader_version
+
+    return doc_id, n, reader_version()
+
+
+ADD_READER = "ALTER TABLE fact_docs ADD COLUMN reader TEXT NOT NULL DEFAULT ''"
+READERS_SQL = ("SELECT c.doc_id, c.reader FROM fact_docs c JOIN documents d "
+               "ON d.doc_id = c.doc_id AND d.status = 'ready' ORDER BY d.seq")
 
 
 def query(mark: str, doc_ids: list[str] | None, metric: str | None,

@@ -51,6 +51,9 @@ class Registry(Protocol):
     def facts_status(self) -> dict[str, int]:
         """doc_id -> number of facts, for documents whose facts were extracted."""
 
+    def facts_readers(self) -> dict[str, str]:
+        """doc_id -> the facts reader that extracted them ('' before readers were kept)."""
+
     def ready_ids(self) -> list[str]: ...
 
     def generation(self) -> int:

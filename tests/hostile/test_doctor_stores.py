@@ -176,6 +176,39 @@ def test_a_deleted_facts_index_table_too_is_extracted_again(copy):
     _repaired_and_clean(settings, open_corpus, before)
 
 
+def test_facts_read_by_another_reader_are_named_and_read_again(copy):
+    """Facts kept from another version of the facts reader (a changed catalogue, a newer
+    reader) are named with both versions and read again; a registry of a release before the
+    reader was kept gets the column, its facts named as read by an older release."""
+    from core.ingest.facts import reader_version
+
+    settings, open_corpus = copy
+    corpus = open_corpus()
+    before = _state(corpus)
+    corpus.close()
+    with sqlite3.connect(settings.registry_path) as conn:
+        conn.execute("UPDATE fact_docs SET reader = '0123abcd4567'")
+    corpus, opener = _opened(open_corpus)
+    lines = _lines(examine(settings, opener), "facts")
+    assert len(lines) == 3 and all(
+        f"facts were read by another version of the facts reader (0123abcd4567, this one is "
+        f"{reader_version()}); figure answers can miss or mis-state" in line and
+        "(--repair: read them again from the kept original)" in line for line in lines), lines
+    corpus.close()
+    _repaired_and_clean(settings, open_corpus, before).close()
+
+    with sqlite3.connect(settings.registry_path) as conn:  # the table as an older release made it
+        conn.executescript("CREATE TABLE old_docs (doc_id TEXT PRIMARY KEY, n INTEGER NOT NULL);"
+                           "INSERT INTO old_docs SELECT doc_id, n FROM fact_docs;"
+                           "DROP TABLE fact_docs; ALTER TABLE old_docs RENAME TO fact_docs;")
+    corpus, opener = _opened(open_corpus)
+    assert set(corpus.store.registry.facts_readers().values()) == {""}
+    lines = _lines(examine(settings, opener), "facts")
+    assert len(lines) == 3 and all("were read by an older release" in line for line in lines)
+    corpus.close()
+    _repaired_and_clean(settings, open_corpus, before)
+
+
 def test_vectors_no_document_owns_are_deleted(copy):
     settings, open_corpus = copy
     corpus = open_corpus()

@@ -100,3 +100,20 @@ def test_a_document_without_facts_says_how_to_extract_them(two, capsys, settings
     assert code == 0
     assert lines == [f"No facts extracted for {ids[1]} yet: `python -m core facts --rebuild "
                      f"{ids[1]}`.", "0 of 0 fact(s)"]
+
+
+def test_the_summary_names_facts_another_reader_read(two, capsys, settings):
+    import sqlite3
+
+    from core.ingest.facts import reader_version
+
+    _, ids = two
+    code, lines, _ = _run(capsys)
+    assert code == 0 and not any("another version" in line for line in lines), lines
+    with sqlite3.connect(settings.registry_path) as conn:
+        conn.execute("UPDATE fact_docs SET reader = '' WHERE doc_id = ?", (ids[0],))
+    code, lines, _ = _run(capsys)
+    assert code == 0
+    assert lines[-1] == (f"1 document(s) have facts read by another version of the facts reader "
+                         f"(this one is {reader_version()}): `python -m core facts --rebuild` "
+                         "reads them again from the kept originals."), lines

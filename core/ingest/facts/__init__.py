@@ -12,8 +12,11 @@ re-extracting the same file gives the same ids.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import Counter
+from functools import lru_cache
+from pathlib import Path
 
 from core.foundation.types import Chunk, DocumentMeta, Fact, ParsedDocument
 from core.ingest.facts.calendar import FiscalCalendar
@@ -24,10 +27,24 @@ from core.ingest.facts.table_facts import read_tables
 from core.ingest.facts.xbrl import is_inline_xbrl, read_xbrl
 
 __all__ = ["calendar_from_quarter", "calendar_from_years", "extract_facts", "fiscal_calendar",
-           "primary_statements"]
+           "primary_statements", "reader_version"]
 
 _YTD = ((3, re.compile(r"\bnine\s+months\s+ended\b|\bthirty[-\s]nine\s+weeks\b", re.I)),
         (2, re.compile(r"\bsix\s+months\s+ended\b|\btwenty[-\s]six\s+weeks\b", re.I)))
+
+
+@lru_cache(maxsize=1)
+def reader_version() -> str:
+    """Which facts reader this is: a digest of this package's code and the metric
+    catalogue (``core/metrics/catalog.toml``), kept with each filing's facts so that
+    ``doctor`` can name the filings a different reader read (their facts miss or mis-state
+    what this one reads until they are read again)."""
+    from core.metrics.catalog import CATALOG
+
+    digest = hashlib.sha256()
+    for path in [*sorted(Path(__file__).parent.glob("*.py")), CATALOG]:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes().replace(b"\r\n", b"\n"))
+    return digest.hexdigest()[:12]
 
 
 def fiscal_calendar(meta: DocumentMeta, text: str = "") -> FiscalCalendar | None:
