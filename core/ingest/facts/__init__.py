@@ -13,6 +13,7 @@ re-extracting the same file gives the same ids.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import re
 from collections import Counter
 from functools import lru_cache
@@ -36,13 +37,14 @@ _YTD = ((3, re.compile(r"\bnine\s+months\s+ended\b|\bthirty[-\s]nine\s+weeks\b",
 @lru_cache(maxsize=1)
 def reader_version() -> str:
     """Which facts reader this is: a digest of this package's code and the metric
-    catalogue (``core/metrics/catalog.toml``), kept with each filing's facts so that
-    ``doctor`` can name the filings a different reader read (their facts miss or mis-state
-    what this one reads until they are read again)."""
-    from core.metrics.catalog import CATALOG
-
+    catalogue (``core/metrics/catalog.toml`` and its loader), kept with each filing's facts
+    so that ``doctor`` can name the filings a different reader read (their facts miss or
+    mis-state what this one reads until they are read again). Parser changes are not in it:
+    they change the chunks too, which only a new ingest gives."""
+    loader = importlib.import_module("core.metrics.catalog")  # the package's name is a function
     digest = hashlib.sha256()
-    for path in [*sorted(Path(__file__).parent.glob("*.py")), CATALOG]:
+    for path in [*sorted(Path(__file__).parent.glob("*.py")), Path(loader.__file__),
+                 loader.CATALOG]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes().replace(b"\r\n", b"\n"))
     return digest.hexdigest()[:12]
 
