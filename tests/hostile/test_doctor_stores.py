@@ -81,6 +81,18 @@ def _state(corpus) -> dict:
             "keyword": store.keyword_search("revenue margin", k=5)}
 
 
+def _damaged(copy, *statements: str) -> tuple:
+    """(settings, open_corpus, the corpus's state before) once ``statements`` ran on the
+    copy's registry (SQL, as a damage or an older release would leave it)."""
+    settings, open_corpus = copy
+    corpus = open_corpus()
+    before = _state(corpus)
+    corpus.close()
+    with sqlite3.connect(settings.registry_path) as conn:
+        conn.executescript(";".join(statements))
+    return settings, open_corpus, before
+
+
 def _lines(report, what=None) -> list[str]:
     return [f.line() for f in report.findings if what is None or f.what == what]
 
@@ -126,12 +138,7 @@ def test_a_deleted_vector_segment_is_found_warned_and_reembedded(copy, monkeypat
 
 
 def test_a_deleted_keyword_index_is_read_again_from_the_originals(copy):
-    settings, open_corpus = copy
-    corpus = open_corpus()
-    before = _state(corpus)
-    corpus.close()
-    with sqlite3.connect(settings.registry_path) as conn:
-        conn.execute("DROP TABLE chunks")
+    settings, open_corpus, before = _damaged(copy, "DROP TABLE chunks")
 
     corpus, opener = _opened(open_corpus)
     assert corpus.store.keyword_search("revenue margin", k=5) == []  # silently empty
@@ -162,13 +169,7 @@ def test_a_deleted_facts_table_is_read_again_from_the_originals(copy):
 
 
 def test_a_deleted_facts_index_table_too_is_extracted_again(copy):
-    settings, open_corpus = copy
-    corpus = open_corpus()
-    before = _state(corpus)
-    corpus.close()
-    with sqlite3.connect(settings.registry_path) as conn:
-        conn.execute("DROP TABLE facts")
-        conn.execute("DROP TABLE fact_docs")
+    settings, open_corpus, before = _damaged(copy, "DROP TABLE facts", "DROP TABLE fact_docs")
     corpus, opener = _opened(open_corpus)
     lines = _lines(examine(settings, opener), "facts")
     assert len(lines) == 3 and all("has no facts extracted" in line for line in lines), lines
@@ -182,12 +183,7 @@ def test_facts_read_by_another_reader_are_named_and_read_again(copy):
     reader was kept gets the column, its facts named as read by an older release."""
     from core.ingest.facts import reader_version
 
-    settings, open_corpus = copy
-    corpus = open_corpus()
-    before = _state(corpus)
-    corpus.close()
-    with sqlite3.connect(settings.registry_path) as conn:
-        conn.execute("UPDATE fact_docs SET reader = '0123abcd4567'")
+    settings, open_corpus, before = _damaged(copy, "UPDATE fact_docs SET reader = '0123abcd4567'")
     corpus, opener = _opened(open_corpus)
     lines = _lines(examine(settings, opener), "facts")
     assert len(lines) == 3 and all(
