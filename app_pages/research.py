@@ -16,6 +16,7 @@ import streamlit as st
 from components import keys, services
 from components.exports import render_export_buttons
 from components.plan_form import PlanForm
+from components.reading_form import render_reading
 from components.run_screen import render_finished, render_live, run_caption
 from components.text import md_escape, preview
 from core.app import jobs, run_session
@@ -148,6 +149,21 @@ def _review() -> None:
     if draft["restored"]:
         st.info(f"Your edits of this plan (saved {draft['restored'].replace('T', ' ')[:19]} "
                 "UTC) were restored. Reset the plan to go back to the proposal.")
+    reading = ss.setdefault(keys.RES_READING, {}).get(thread) or \
+        getattr(proposal, "reading", None)
+
+    def apply_reading(edited) -> str | None:
+        try:
+            draft["steps"] = run_session.corrected_plan(svc, steps, edited)
+        except AppError as exc:
+            return str(exc)
+        ss[keys.RES_READING][thread] = edited
+        run_session.save_draft(settings, thread, draft["steps"])
+        ss[keys.RES_PLAN_VERSION] += 1
+        st.rerun()
+        return None
+
+    render_reading(reading, docs, key=f"reading_{thread}", apply=apply_reading)
     for note in getattr(proposal, "notes", []) or []:
         st.caption(f"ℹ️ {md_escape(note)}")
     web_ok = getattr(app.web, "name", "none") != "none"
@@ -169,6 +185,7 @@ def _review() -> None:
                 help="Back to the plan as proposed (your edits are dropped)."):
         run_session.reset_draft(settings, thread)
         ss.pop(keys.RES_DRAFT, None)
+        ss[keys.RES_READING].pop(thread, None)
         st.rerun()
     if d.button("Discard", key="res_discard", width="stretch",
                 help="Forget this plan; the run is kept as discarded in Runs."):
@@ -179,7 +196,8 @@ def _review() -> None:
         st.rerun()
     if approve:
         try:
-            run_session.approve_edits(svc, settings, session, steps)
+            run_session.approve_edits(svc, settings, session, steps,
+                                      reading=ss[keys.RES_READING].get(thread))
         except PlanValidationError as exc:
             st.error("The plan was rejected: " + md_escape("; ".join(exc.problems)))
             return

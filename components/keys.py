@@ -29,6 +29,7 @@ RES_SCOPE = "res_scope_docs"
 RES_ALWAYS_REVIEW = "res_always_review"  # review even a fast-path (simple) question's plan
 RES_DRAFT = "res_plan_draft"  # {"thread": id, "steps": [StepDraft]} under edit
 RES_PLAN_VERSION = "res_plan_version"  # bumped to reset the step forms to the draft
+RES_READING = "res_reading"  # {thread: Reading} the analyst corrected at review
 RES_ERROR = "res_error"  # a message shown once above the run
 RES_TIMINGS = "res_timings"  # {thread: {"plan_s": ..., "answer_s": ...}}
 

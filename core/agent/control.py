@@ -25,6 +25,7 @@ from core.agent.policy.rule import bound_reached, carry_forward, revision_for
 from core.agent.roles.planner import make_plan
 from core.agent.roles.router import route_question
 from core.agent.state import ResearchState, Revision, StepWork
+from core.reading.model import as_reading
 
 
 def route_node(state: ResearchState, deps: AgentDeps) -> dict:
@@ -33,20 +34,36 @@ def route_node(state: ResearchState, deps: AgentDeps) -> dict:
     started = state.get("started_at") or deps.clock()  # max_wall_s counts planning too, and
     # the command's start-up when the caller gives the time it started (``started_at``)
     deps.llm_guard().begin(started, deps.settings.max_wall_s)
-    route = route_question(state["question"], deps, state.get("doc_scope") or [])
+    reading = read_for(state["question"], deps, state.get("doc_scope") or [])
+    text = reading.text if reading is not None else state["question"]
+    route = route_question(text, deps, state.get("doc_scope") or [])
     review = route.path == "deep" or state.get("review", "always") == "always"
     reason = route.reason + ("" if review else "; no plan review (ask for it to review "
                                                "every plan)")
     emit(RouteChosen(node="route", elapsed_ms=clock.ms, path=route.path, reason=reason,
                      review=review))
-    return {"route": route.path, "route_reason": reason, "started_at": started}
+    return {"route": route.path, "route_reason": reason, "started_at": started,
+            "reading": reading}
+
+
+def read_for(question: str, deps: AgentDeps, scope: list[str]):
+    """The question read once (``core.reading.read_question``) over the filings in scope;
+    None without facts (a corpus of text only)."""
+    from core.reading import read_question
+
+    if deps.facts is None or deps.corpus.fact_counts is None:
+        return None
+    docs = [d for d in deps.corpus.documents if not scope or d.doc_id in scope]
+    return read_question(question, docs, deps.facts)[0]
 
 
 def plan_node(state: ResearchState, deps: AgentDeps) -> dict:
     """Propose the plan (LLM or offline rule), within max_steps (one step on the fast path)."""
     clock = Clock()
     scope = state.get("doc_scope") or []
-    steps, source, notes, call = make_plan(state["question"], deps, scope)
+    reading = as_reading(state.get("reading"))
+    text = reading.text if reading is not None and reading.text else state["question"]
+    steps, source, notes, call = make_plan(text, deps, scope)
     warnings = [call.warning] if call.warning else []
     limit = 1 if state.get("route") == "fast" else deps.settings.max_steps
     search = [i for i, s in enumerate(steps) if not s.is_figure]
@@ -61,7 +78,7 @@ def plan_node(state: ResearchState, deps: AgentDeps) -> dict:
     for w in warnings:
         warn("plan", None, w, "planner")
     emit(PlanProposed(node="plan", elapsed_ms=clock.ms, usage=call_usage(call), plan=steps,
-                      source=source, notes=notes))
+                      source=source, notes=notes, reading=reading))
     return {"plan": steps, "plan_source": source, "step_index": 0, "attempt": 0,
             "steps_run": 0, "warnings": warnings,
             "planning_s": deps.clock() - state.get("started_at", deps.clock()),
@@ -74,12 +91,16 @@ def review_node(state: ResearchState, deps: AgentDeps) -> dict:
                        "plan": [s.model_dump() for s in state["plan"]]})
     edited = value not in (None, True, "approve", "accept")
     plan = state["plan"]
+    reading = as_reading(state.get("reading"))
     if edited:
         plan = check_plan(value, deps.corpus.sections, web_available=deps.web_available)
+        if reading is not None and reading.source != "analyst":  # steps edited by hand: the
+            reading = reading.model_copy(update={"plan_edited": True})  # reading may not hold
     emit(PlanApproved(node="review", plan=plan, edited=edited))
     started = deps.clock() - state.get("planning_s", 0.0)  # the wait for review excluded
     deps.llm_guard().begin(started, deps.settings.max_wall_s)  # LLM calls end by the wall bound
-    return {"plan": plan, "started_at": started, "step_index": 0, "attempt": 0}
+    return {"plan": plan, "started_at": started, "step_index": 0, "attempt": 0,
+            "reading": reading}
 
 
 def start_step_node(state: ResearchState, deps: AgentDeps) -> dict:

@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 from core.agent.state import Coverage, Decision, PlanStep, RoleUsage, Strategy, Tool
 from core.figures.model import FigureInput, FigureResult
 from core.foundation.types import Fact, Hit, RerankerInfo, StageScore
+from core.reading.model import Reading
 
 PREVIEW_CHARS = 700
 
@@ -98,10 +99,14 @@ class PlanProposed(EventBase):
     plan: list[PlanStep]
     source: Literal["llm", "offline"]
     notes: list[str] = Field(default_factory=list, description="Adjustments made to the plan.")
+    reading: Reading | None = Field(default=None, description="How the question was read "
+                                    "(shown first at plan review, editable there).")
 
     def line(self) -> str:
         notes = "".join(f"\n  note: {n}" for n in self.notes)
-        return f"plan proposed ({self.source}, {len(self.plan)} steps){usage_note(self)}{notes}"
+        read = f"\n  {self.reading.summary()}" if self.reading and self.reading.figures else ""
+        return (f"plan proposed ({self.source}, {len(self.plan)} steps){usage_note(self)}"
+                f"{read}{notes}")
 
 
 class PlanApproved(EventBase):

@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from core.analysis.model import AnalysisResult, AnalysisSpec
 from core.figures.model import FigureResult
 from core.foundation.types import Hit, RerankerInfo
+from core.reading.model import Reading
 
 Tool = Literal["filing_search", "web_search", "figure_lookup", "compute", "analyze"]
 SEARCH_TOOLS = ("filing_search", "web_search")
@@ -231,6 +232,9 @@ class Answer(BaseModel):
     analyses: list[AnalysisResult] = Field(
         default_factory=list, description="The analyses the answer states, in order (the "
         "verdict line, the peer table and the chart are drawn from them).")
+    reading: Reading | None = Field(
+        default=None, description="How the question was read (its 'Read as:' line is the "
+        "answer's second line when figures answer it).")
 
 
 class StopReason(BaseModel):
@@ -293,6 +297,9 @@ class ResearchState(TypedDict, total=False):
     route: Literal["fast", "deep"]
     """The router's choice: fast (one step) or deep (a full plan)."""
     route_reason: str
+    reading: Reading | None
+    """The question read once (``core.reading``): the planner and the router read its
+    ``text``; the answer says it under its first line."""
     """Why the router chose so."""
     plan: Annotated[list[PlanStep], patch_plan]
     """The plan: proposed by the planner, possibly edited at review, revised by the policy."""

@@ -48,7 +48,8 @@ from core.agent.roles.retrieval import (
 )
 from core.agent.roles.rewriter import rewrite
 from core.agent.roles.web_dates import web_after
-from core.agent.state import ResearchState, StepRecord, StopReason
+from core.agent.state import Answer, ResearchState, StepRecord, StopReason
+from core.reading.model import Reading, as_reading
 from core.retrieval.web_about import about
 
 
@@ -203,6 +204,18 @@ def policy_node(state: ResearchState, deps: AgentDeps) -> dict:
     return update
 
 
+def with_reading(answer: Answer, reading: Reading | None, history: list) -> Answer:
+    """The answer with its reading said under its first line ("Read as: ..."), when
+    figures answered it (an analysis or a figure step ran); a text answer keeps its text."""
+    if reading is None or not reading.figures or not answer.text.strip():
+        return answer
+    if not any(r.analysis is not None or r.figure is not None for r in history):
+        return answer
+    first, _, rest = answer.text.partition("\n")
+    text = f"{first}\n{reading.summary()}" + (f"\n{rest}" if rest else "")
+    return answer.model_copy(update={"text": text, "reading": reading})
+
+
 def synthesize_node(state: ResearchState, deps: AgentDeps) -> dict:
     clock = Clock()
     history = state.get("history", [])
@@ -210,7 +223,8 @@ def synthesize_node(state: ResearchState, deps: AgentDeps) -> dict:
                                                 message="all plan steps were researched")
     deps, warnings = _budget_deps(state, deps, "synthesize")
     final = final_answer(state["question"], history, state.get("evidence", {}), stop, deps)
-    answer, invalid = final.answer, final.answer.invalid_markers
+    answer, invalid = with_reading(final.answer, as_reading(state.get("reading")), history), \
+        final.answer.invalid_markers
     warnings += [w for msg in final.warnings for w in warn("synthesize", None, msg, "synthesizer")]
     if invalid:
         warnings += warn("synthesize", None, f"synthesis: removed {len(invalid)} citation "

@@ -66,6 +66,9 @@ class AnalysisSpec(BaseModel):
                           "first figure is tested against ('more than twice': 2).")
     difference: bool = Field(default=False, description="compare / verdict of two: the "
                              "question asks by how much; the answer states the gap.")
+    each: bool = Field(default=False, description="verdict improving / worsening: every "
+                       "year step must move that way ('rise in each of the last three "
+                       "years'), not only the latest.")
     expect: str = Field(default="", description="compare: the subject a yes/no asks about "
                         "('Was Cloud the largest segment?'): the verdict is Yes when "
                         "it comes first.")

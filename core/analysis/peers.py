@@ -77,11 +77,14 @@ def peers_lead(result: AnalysisResult, mark: Mark) -> str:
             larger = "largest" if spec.direction == "higher" else "smallest"
         rest = ", ".join(f"{r.label} {_at(r, mark)}" for r in rows[1:])
         text = f"{rows[0].label} was the {larger}: {_at(rows[0], mark)}, against {rest}."
+    elif len(result.rows) == 2 and spec.difference and gap(rows[0], rows[1]):
+        # "by how many points ...": the gap first, then the two figures
+        text = (f"{possessive(rows[0].label)} {spec.name} was {gap(rows[0], rows[1])} "
+                f"{spec.direction} than {possessive(rows[1].label)}: {_at(rows[0], mark)} "
+                f"against {_at(rows[1], mark)}.")
     elif len(result.rows) == 2:
-        apart = f" ({gap(rows[0], rows[1])} {spec.direction})" if spec.difference and \
-            gap(rows[0], rows[1]) else ""
         text = (f"{rows[0].label} had the {spec.direction} {spec.name}: {_at(rows[0], mark)} "
-                f"against {possessive(rows[1].label)} {_at(rows[1], mark)}{apart}.")
+                f"against {possessive(rows[1].label)} {_at(rows[1], mark)}.")
     else:
         rest = ", ".join(f"{r.label} {_at(r, mark)}" for r in rows[1:])
         text = f"{rows[0].label} had the {most} {spec.name}: {_at(rows[0], mark)}; then {rest}."

@@ -61,6 +61,10 @@ def _decide(spec: AnalysisSpec, rows: list[PeerRow]) -> tuple[bool, str] | None:
         worst = max(steps, key=abs) if steps else 0.0
         return abs(worst) <= spec.threshold, f"largest year-to-year move {abs(worst):.1f} " \
             f"{_move_unit(rows)} (limit {spec.threshold:g})"
+    if test in ("improving", "worsening") and spec.each:  # every year step
+        steps = [b - a for a, b in zip(vals, vals[1:], strict=False)]
+        yes = all(m > 0 for m in steps) if test == "improving" else all(m < 0 for m in steps)
+        return yes, " -> ".join(f"{r.display} ({period_words(r.period)})" for r in rows)
     if test in ("improving", "worsening"):  # the latest move: the profile as it is now
         prev = vals[-2]
         yes = last > prev if test == "improving" else last < prev
@@ -162,6 +166,8 @@ def verdict_lead(result: AnalysisResult, subjects: list[str], figures: list[Figu
         within = "stayed within" if result.verdict == "Yes" else "moved more than"
         return (f"{word} {whose} {spec.name} {within} {spec.threshold:g} {_move_unit(rows)} a "
                 f"year: {series} (largest move {worst:.1f} {_move_unit(rows)}).")
+    if spec.test in ("improving", "worsening") and spec.each:
+        return _each_lead(result, whose, word, mark)
     if spec.test in ("improving", "worsening"):
         prev, last = rows[-2], rows[-1]
         move = "rose" if last.value > prev.value else "fell" if last.value < prev.value else \
@@ -194,6 +200,24 @@ def verdict_lead(result: AnalysisResult, subjects: list[str], figures: list[Figu
             f"{r1.label} ({r1.display}){mark(r1)}.")
 
 
+def _each_lead(result: AnalysisResult, whose: str, word: str, mark: Mark) -> str:
+    """Every year step of a series: "Yes. Acme's gross margin rose every year: ..." or
+    the first step that went the other way."""
+    rows, up = result.rows, result.spec.test == "improving"
+    way = "rose" if up else "fell"
+    series = ", ".join(f"{r.display} in {period_words(r.period)}{mark(r)}" for r in rows)
+    if result.verdict == "Yes":
+        return f"{word} {whose} {result.spec.name} {way} every year: {series}."
+    for a, b in zip(rows, rows[1:], strict=False):
+        if (b.value > a.value) != up or b.value == a.value:
+            move = "rose" if b.value > a.value else "fell" if b.value < a.value else \
+                "was unchanged"
+            return (f"{word} {whose} {result.spec.name} {move} from {a.display} in "
+                    f"{period_words(a.period)} to {b.display} in {period_words(b.period)}; "
+                    f"the series: {series}.")
+    return f"{word} {whose} {result.spec.name}: {series}."
+
+
 def _span_lead(result: AnalysisResult, whose: str, word: str, mark: Mark) -> str:
     """A figure's move between two periods: in points for a percentage, else in percent."""
     first, last = result.rows[0], result.rows[-1]
@@ -222,6 +246,12 @@ def multi(spec: AnalysisSpec, rows: list[PeerRow], subjects: list[str]) -> Analy
 
 def multi_lead(result: AnalysisResult, subjects: list[str], mark: Mark) -> str:
     rows = result.rows
+    if len(set(subjects)) > 1 and result.spec.difference and len(rows) == 2 and \
+            gap(rows[0], rows[1]):  # "the difference between A's and B's ...": the gap first
+        hi, lo = sorted(rows, key=lambda r: -r.value)
+        return (f"{possessive(hi.label)} {result.spec.name} was {gap(hi, lo)} higher than "
+                f"{possessive(lo.label)}: {hi.display} in {period_words(hi.period)}{mark(hi)} "
+                f"against {lo.display} in {period_words(lo.period)}{mark(lo)}.")
     if len(set(subjects)) > 1:  # one measure of several companies
         parts = [f"{possessive(r.label)} {result.spec.name} in {period_words(r.period)} "
                  f"{was(result.spec.name)} "

@@ -206,3 +206,19 @@ def remove(drafts: list[StepDraft], index: int) -> list[StepDraft]:
 def add(drafts: list[StepDraft], tool: Tool = "filing_search") -> list[StepDraft]:
     """A copy with a blank step (added by the analyst) at the end."""
     return [*drafts, StepDraft(tool=tool)]
+
+
+FIGURE_TOOLS = ("figure_lookup", "compute", "analyze")
+
+
+def with_reading_steps(drafts: Sequence[StepDraft], steps: Sequence[PlanStep]
+                       ) -> list[StepDraft]:
+    """The plan after the analyst corrected the reading: the figure, compute and analyze
+    steps replaced by ``steps`` (made from the corrected reading), the text and web steps
+    kept after them (a dependency on a replaced step dropped)."""
+    new = drafts_from_plan(steps)
+    kept = [d.model_copy(deep=True) for d in drafts if d.tool not in FIGURE_TOOLS]
+    gone = {d.uid for d in drafts if d.tool in FIGURE_TOOLS}
+    for d in kept:
+        d.depends_on = [u for u in d.depends_on if u not in gone]
+    return new + kept

@@ -177,7 +177,7 @@ class ResearchService:
         return list(self.graph.get_state(self._config(thread_id)).values["plan"])
 
     def resume(self, thread_id: str, plan: Any = None, *,
-               started_at: float | None = None) -> RunStream:
+               started_at: float | None = None, reading: Any = None) -> RunStream:
         """Resume a paused run with the plan as proposed (None) or edited.
 
         The edit is validated first: ``PlanValidationError`` leaves the paused run intact.
@@ -192,13 +192,14 @@ class ResearchService:
             steps = check_plan(plan, self.deps.corpus.sections,
                                web_available=self.deps.web_available)
             value = [s.model_dump() for s in steps]
+        update = {"reading": reading} if reading is not None else {}
         if started_at is None:
-            return RunStream(self._resume(thread_id, Command(resume=value)))
+            return RunStream(self._resume(thread_id, Command(resume=value, update=update or None)))
         startup = max(0.0, self.deps.clock() - started_at)
         planned = self.graph.get_state(self._config(thread_id)).values.get("planning_s", 0.0)
         saved = self._saved(thread_id)
         before = (saved.startup_s + saved.planning_s) if saved else planned
-        command = Command(resume=value, update={"planning_s": planned + startup})
+        command = Command(resume=value, update={"planning_s": planned + startup, **update})
         return RunStream(self._resume(thread_id, command, spent=round(before + startup, 3)))
 
     def can_continue(self, thread_id: str) -> bool:

@@ -175,23 +175,41 @@ def _can_continue(service: Any, thread_id: str) -> bool:
 
 
 def approve_edits(service: Any, settings: Settings, session: RunSession,
-                  drafts: Sequence[StepDraft]) -> jobs.Job:
+                  drafts: Sequence[StepDraft], reading: Any = None) -> jobs.Job:
     """Approve the plan as the analyst left it: unchanged edits approve the proposal as it
-    is (so the run records no edit). Raises like ``approve``."""
+    is (so the run records no edit); ``reading``, when the analyst corrected it, goes with
+    the run (the answer says it). Raises like ``approve``."""
     from core.agent.plan_edit import normalise_plan
 
     plan = to_plan(list(drafts))
     proposed = [s.model_dump() for s in normalise_plan(list(session.plan))]
     same = [s.model_dump() for s in normalise_plan(plan)] == proposed
-    return approve(service, settings, session.thread_id, None if same else plan)
+    return approve(service, settings, session.thread_id, None if same else plan,
+                   reading=reading)
+
+
+def corrected_plan(service: Any, drafts: Sequence[StepDraft], reading: Any
+                   ) -> list[StepDraft]:
+    """The drafts with their figure steps made again from the analyst's ``reading``.
+
+    Raises ``AppError`` when the reading's slots make no plan (said so the analyst can
+    change them); the drafts are then as they were."""
+    from core.agent.roles.analysis_plan import reading_steps
+    from core.app.plan_draft import with_reading_steps
+
+    steps = reading_steps(reading, service.deps.corpus.documents)
+    if not steps:
+        raise AppError("That reading makes no figure plan: choose at least one company and "
+                       "a measure of the catalogue (and a threshold for above / below).")
+    return with_reading_steps(drafts, steps)
 
 
 def approve(service: Any, settings: Settings, thread_id: str,
-            plan: list[PlanStep] | None) -> jobs.Job:
+            plan: list[PlanStep] | None, reading: Any = None) -> jobs.Job:
     """Resume the paused run with ``plan`` (None: as proposed) in a background job.
 
     Raises ``PlanValidationError`` (the run stays under review) or ``AppError``."""
-    stream = service.resume(thread_id, plan)
+    stream = service.resume(thread_id, plan, reading=reading)
     clear_draft(settings, thread_id)
     return _start_job(service, settings, thread_id, stream)
 

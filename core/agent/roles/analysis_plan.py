@@ -16,7 +16,7 @@ import logging
 from core.agent.deps import AgentDeps
 from core.agent.roles.figure_catalog import formula_refs, metric_label
 from core.agent.state import ANALYZE, PlanStep
-from core.analysis.question import AnalysisPlan, parse_analysis
+from core.analysis.question import AnalysisPlan
 from core.figures.formula import FormulaError
 from core.figures.model import FigureRequest
 
@@ -32,8 +32,10 @@ def analysis_part(question: str, deps: AgentDeps, scope: list[str]) -> AnalysisP
     if deps.facts is None or deps.corpus.fact_counts is None:
         return None
     docs = [d for d in deps.corpus.documents if not scope or d.doc_id in scope]
+    from core.reading.read import read_analysis
+
     try:
-        return parse_analysis(question, docs, deps.facts)
+        return read_analysis(question, docs, deps.facts)
     except (ValueError, KeyError, IndexError, FormulaError) as exc:  # a reader's fault must
         log.warning("analysis reading failed (%s): planned without it", exc)  # not end a run
         return None
@@ -79,3 +81,23 @@ def analysis_steps(plan: AnalysisPlan, question: str, first: int) -> list[PlanSt
         justification=f"{spec.kind}{test}: {how} the {spec.name} of {who} from the figure "
                       "steps above (no text search, no LLM)."))
     return steps
+
+
+def reading_steps(reading, documents) -> list[PlanStep] | None:
+    """The figure steps (and analyze step) a reading's slots ask for, as ``analysis_steps``
+    plans them (``core.reading.requests.plan_from_reading``); None when the slots make no
+    answerable reading (no company or measure, a measure outside the catalogue)."""
+    from core.analysis.question import _figure_question
+    from core.analysis.subjects import short_name
+    from core.reading.requests import plan_from_reading
+
+    made = plan_from_reading(reading, documents)
+    if made is None:
+        return None
+    if isinstance(made, FigureRequest):
+        subject = reading.companies[0]
+        from core.analysis.subjects import Subject
+
+        who = Subject(short_name(subject.name), subject.name, list(subject.doc_ids))
+        return [figure_step(made, _figure_question(who, made.name, made.periods[-1]))]
+    return analysis_steps(made, reading.question, 0)

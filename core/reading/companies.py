@@ -1,0 +1,250 @@
+"""One resolver for the companies a question names, however the analyst writes them.
+
+``core.retrieval.scope.match_companies`` finds the names as filings print them (names,
+former names, initials, upper-case tickers, file names). Analysts also write a ticker in
+lower case ("googl"), a one-word name in lower case ("adobe"), a typo ("Alphabt"), or a
+brand the filer prints as the first word of its segments ("Google" for Alphabet's "Google
+Services" and "Google Cloud"). ``resolve_companies`` finds those too and rewrites each in
+a form the layers below read (a ticker in capitals, a name capitalised, a typo or brand as
+the filer's short name); each such reading is returned as a ``Match`` and said in the
+answer ("read 'alphabt' as Alphabet Inc. (a typo)").
+
+Rules, in order, for a word not already matched: a ticker in any case; the filer's
+one-word name or the first distinctive word of its name in any case; a typo (one edit of
+a name word of five letters or more, or one letter left out of one; two edits from nine;
+the nearest filer only when no other is as near); a brand (a capitalised word that begins
+member names of exactly one filer's facts, when it is not followed by the rest of such a
+name). Lower-case words of
+``lexicon.toml``'s ``[common]`` list and the catalogue's measure words never name a
+company.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rapidfuzz.distance import OSA
+
+from core.foundation.types import DocumentMeta
+from core.ingest.cover import CORPORATE_WORDS, name_words
+from core.reading.lexicon import lexicon
+from core.reading.model import Match
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9&.\-]*(?:['\u2019]s?)?")
+_POSSESSIVE = re.compile(r"['\u2019]s?$")
+
+
+@dataclass(frozen=True)
+class _Filer:
+    name: str
+    short: str
+    keys: frozenset[str]
+    """Lower-case words that name it exactly: its one-word name, its first distinctive
+    word, its tickers."""
+    tickers: frozenset[str]
+    fuzzy: frozenset[str]
+    """Name words a typo may stand for (five letters or more)."""
+
+
+def _filers(documents: list[DocumentMeta]) -> list[_Filer]:
+    from core.analysis.subjects import short_name
+    from core.store.companies import companies
+
+    out = []
+    for group in companies(documents):
+        if not group.name or group.name.lower() == "unknown":
+            continue
+        words = [w for w in name_words(group.name) if w not in CORPORATE_WORDS]
+        keys = set()
+        if words:
+            keys.add(words[0])
+            keys.add("".join(words))
+        tickers = {t.lower() for t in group.tickers for t in re.split(r"[,;/\s]+", t) if t}
+        fuzzy = {w for w in [*words, "".join(words)] if len(w) >= 5}
+        out.append(_Filer(group.name, short_name(group.name), frozenset(keys),
+                          frozenset(tickers), frozenset(fuzzy)))
+    return out
+
+
+def _measure_words() -> frozenset[str]:
+    from core.metrics import catalog
+
+    words = set()
+    for metric in catalog().metrics.values():
+        for name in metric.names:
+            words.update(re.findall(r"[a-z]+", name.lower()))
+    return frozenset(words)
+
+
+def _taken(question: str, documents: list[DocumentMeta]
+           ) -> list[tuple[int, int, str, str]]:
+    """``(start, end, words, filer name)`` of the names as filings print them."""
+    from core.retrieval.scope import match_companies
+
+    spans = []
+    for raw, (shown, _) in match_companies(question, documents).items():
+        for m in re.finditer(rf"(?<![\w&]){re.escape(raw)}(?![\w&])", question):
+            spans.append((m.start(), m.end(), raw, shown))
+    return sorted(spans)
+
+
+def _exact(low: str, filers: list[_Filer]) -> tuple[_Filer, str] | None:
+    for f in filers:
+        if low in f.tickers:
+            return f, "ticker"
+    hits = [f for f in filers if low in f.keys]
+    return (hits[0], "case") if len(hits) == 1 else None
+
+
+def _typo(low: str, filers: list[_Filer]) -> _Filer | None:
+    if len(low) < 4:
+        return None
+    limit = 2 if len(low) >= 9 else 1
+    scored = sorted((min(OSA.distance(low, k) for k in f.fuzzy), k) for k, f in
+                    enumerate(filers) if f.fuzzy and (len(low) >= 5 or any(
+                        len(w) == len(low) + 1 for w in f.fuzzy)))
+    if not scored or scored[0][0] > limit or scored[0][0] == 0:
+        return None
+    if len(scored) > 1 and scored[1][0] == scored[0][0]:
+        return None  # as near to two filers: no guess
+    return filers[scored[0][1]]
+
+
+_MEMBERS: dict[tuple, dict[str, set[str]]] = {}
+
+
+def _members_by_filer(documents: list[DocumentMeta], store) -> dict[str, set[str]]:
+    """Filer name -> the names of its segments and product lines (revenue facts), cached
+    per document set."""
+    from core.store.companies import companies
+
+    key = (id(store), tuple((d.doc_id, d.period_end, d.company) for d in documents))
+    found = _MEMBERS.get(key)
+    if found is None:
+        found = {g.name: _member_names(store, g.doc_ids) for g in companies(documents)}
+        if len(_MEMBERS) > 8:
+            _MEMBERS.clear()
+        _MEMBERS[key] = found
+    return found
+
+
+def _brands(documents: list[DocumentMeta], store) -> dict[str, tuple[str, list[str]]]:
+    """First word of member names (lower case) -> (filer name, its members beginning so),
+    for words that begin members of exactly one filer."""
+    if store is None:
+        return {}
+    owners: dict[str, dict[str, set[str]]] = {}
+    for filer, names in _members_by_filer(documents, store).items():
+        for member in names:
+            first = member.split()[0].lower() if member.split() else ""
+            if len(first) >= 3 and len(member.split()) >= 2:
+                owners.setdefault(first, {}).setdefault(filer, set()).add(member)
+    return {w: (next(iter(o)), sorted(next(iter(o.values()))))
+            for w, o in owners.items() if len(o) == 1}
+
+
+def segment_owner(question: str, documents: list[DocumentMeta], store
+                  ) -> tuple[str, str, int] | None:
+    """``(filer name, member name, where it is written)`` when the question names a segment
+    or product line (two words or more) that exactly one filer of the corpus reports."""
+    if store is None:
+        return None
+    low = question.lower()
+    hits = {}
+    for filer, names in _members_by_filer(documents, store).items():
+        for member in names:
+            words = member.lower().split()
+            if len(words) < 2 or words[0] in lexicon().common:
+                continue
+            at = re.search(rf"(?<![\w-]){re.escape(member.lower())}(?![\w-])", low)
+            if at:
+                hits.setdefault(filer, (member, at.start()))
+    if len(hits) != 1:
+        return None
+    filer, (member, at) = next(iter(hits.items()))
+    return filer, member, at
+
+
+def _member_names(store, doc_ids: list[str]) -> set[str]:
+    try:
+        facts = store.facts(doc_ids, metric="revenue")
+    except (AttributeError, TypeError):
+        return set()
+    from core.figures.segments import fact_member
+
+    return {m.name for f in facts if f.dims and (m := fact_member(f)) is not None
+            and m.kind in ("segment", "product")}
+
+
+def _tickers_said(taken: list[tuple[int, int, str, str]], by_name: dict[str, _Filer]
+                  ) -> list[Match]:
+    """A ticker written as printed (upper case) is read as it stands, and said."""
+    out = []
+    for _, _, raw, shown in taken:
+        filer = by_name.get(shown)
+        if filer is not None and raw.lower() in filer.tickers and \
+                raw.lower() != filer.short.lower() and not any(m.words == raw for m in out):
+            out.append(Match(words=raw, read_as=filer.name, how="its ticker"))
+    return out
+
+
+def resolve_companies(question: str, documents: list[DocumentMeta], store=None
+                      ) -> tuple[str, list[Match]]:
+    """``(question with each company in words the grammar reads, the matches said)``
+    (see the module docstring)."""
+    if not documents:
+        return question, []
+    filers = _filers(documents)
+    lex = lexicon()
+    skip = lex.common | _measure_words()
+    printed = _taken(question, documents)
+    matches = _tickers_said(printed, {f.name: f for f in filers})
+    taken = [(a, b) for a, b, _, _ in printed]
+    brands = None
+    out, at = [], 0
+    for m in _WORD.finditer(question):
+        start, end = m.span()
+        if any(a < end and start < b for a, b in taken):
+            continue
+        token = _POSSESSIVE.sub("", m.group(0)).rstrip(".-")
+        low = token.lower()
+        if not low or low in skip or low.isdigit():
+            continue
+        found = _exact(low, filers)
+        filer, how = found if found else (None, "")
+        if filer is None and low.isalpha():
+            filer, how = _typo(low, filers), "typo"
+        if filer is None and token[:1].isupper():
+            if brands is None:
+                brands = _brands(documents, store)
+            hit = brands.get(low)
+            rest = question[end:].lstrip().lower()
+            if hit and not any(rest.startswith(" ".join(n.split()[1:]).lower())
+                               for n in hit[1]):
+                filer = next((f for f in filers if f.name == hit[0]), None)
+                how = "brand"
+        if filer is None:
+            continue
+        if how == "case" and token[:1].isupper():
+            continue
+        tail = m.group(0)[len(token):] if m.group(0).startswith(token) else ""
+        words = token.upper() if how == "ticker" else token[:1].upper() + token[1:] \
+            if how == "case" else filer.short  # the analyst's word, in a form printed
+        out.append(question[at:start] + words + tail)
+        at = start + len(m.group(0))
+        said = {"ticker": "its ticker", "case": "", "typo": "a typo", "brand": "a brand it "
+                "reports"}[how]
+        if how != "case" or token.lower() != filer.short.lower():
+            matches.append(Match(words=token, read_as=filer.name, how=said))
+    out.append(question[at:])
+    text = "".join(out)
+    if not taken and not matches:  # no company named: a segment only one filer reports
+        owner = segment_owner(text, documents, store)
+        filer = next((f for f in filers if owner and f.name == owner[0]), None)
+        if owner and filer:
+            _, member, where = owner
+            text = f"{text[:where]}{filer.short}'s {text[where:]}"
+            matches.append(Match(words=member, read_as=f"{filer.name}'s {member}",
+                                 how="the only filer that reports it"))
+    return text, matches

@@ -1,0 +1,201 @@
+"""Reading a question once: the analyst's words in the corpus's names, then the grammar.
+
+1. **Words** (``normalise``): the lexicon's phrases ("how big a slice of" -> "what
+   percentage of", "R&D intensity" -> "R&D as a % of revenue"), its measure words ("op
+   margin" -> "operating margin"; never inside a longer catalogue name) and the companies
+   (``core.reading.companies``: tickers in any case, lower-case names, typos, brands), each
+   reading that changed the analyst's words kept as a ``Match``.
+2. **Grammar**: the analysis reader (``core.analysis.question.parse_analysis``) and, for one
+   figure, the figure reader (``core.figures.question.parse_figure_question``) read the
+   normalised text; the lexicon's kind words then settle what the template words cannot: a
+   difference is stated first, "weakest first" ranks lowest first, "largest operating loss"
+   is the lowest operating income, "in each of the last three years" checks every year
+   step.
+3. **Reading**: the typed ``Reading`` of what was read (companies, measures, periods, kind,
+   direction, threshold, the matches), with the plan or request the agent runs.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from core.analysis.question import AnalysisPlan
+from core.figures.asked import decimals_asked, periods_asked
+from core.figures.model import FigureRequest
+from core.foundation.types import DocumentMeta
+from core.reading.companies import resolve_companies
+from core.reading.lexicon import lexicon
+from core.reading.model import CompanyRef, Match, MeasureRef, Reading
+
+log = logging.getLogger(__name__)
+_NUMBER = {"two": 2, "three": 3, "four": 4, "five": 5}
+_GROWTH = re.compile(r"\s+growth$")
+
+
+def _inside_catalogue_name(text: str, start: int, end: int) -> bool:
+    from core.metrics import find_metrics
+
+    return any(h.start <= start and end <= h.end and (h.end - h.start) > (end - start)
+               for h in find_metrics(text))
+
+
+def normalise(question: str, documents: list[DocumentMeta], store=None
+              ) -> tuple[str, list[Match]]:
+    """``(the question in the corpus's names, each reading said)`` (step 1)."""
+    lex = lexicon()
+    text = " ".join(question.replace("\u2019", "'").split())
+    for rx, repl in lex.phrases:
+        text = rx.sub(repl, text)
+    matches: list[Match] = []
+    for rx, typed, name in lex.measures:
+        for m in reversed(list(rx.finditer(text))):
+            if _inside_catalogue_name(text, m.start(), m.end()):
+                continue
+            text = text[:m.start()] + name + text[m.end():]
+            if typed.rstrip("s") != name.rstrip("s") and not any(
+                    x.words.lower() == m.group(0).lower() for x in matches):
+                matches.append(Match(words=m.group(0), read_as=name))
+    text, companies = resolve_companies(text, documents, store)
+    return text, companies + matches
+
+
+def _years_asked(text: str) -> int:
+    m = re.search(r"\b(?:last|past|previous|prior|latest)\s+(two|three|four|five|\d)\s+"
+                  r"(?:fiscal\s+)?years\b|\b(two|three|four|five|\d)\s+(?:straight|"
+                  r"consecutive)\s+years\b", text, re.I)
+    if not m:
+        return 3
+    word = (m.group(1) or m.group(2)).lower()
+    return _NUMBER.get(word) or max(2, min(int(word) if word.isdigit() else 3, 10))
+
+
+def _every_year(plan: AnalysisPlan, text: str, documents, store) -> AnalysisPlan:
+    """A change asked "in each of the last N years": the measure in each of those years,
+    every step tested (``AnalysisSpec.each``)."""
+    from core.analysis.question import _figure_question, _read
+
+    spec = plan.spec
+    subject = plan.subjects[0]
+    years = sorted(p for r in plan.requests for p in r.periods if re.fullmatch(r"FY\d{4}", p))
+    if not years:
+        return plan
+    latest = years[-1]
+    n = _years_asked(text)
+    years = [f"FY{y}" for y in range(int(latest[2:]) - n + 1, int(latest[2:]) + 1)]
+    words = _GROWTH.sub("", spec.name)
+    questions = [_figure_question(subject, words, y) for y in years]
+    requests = [_read(q, documents, store, decimals_asked(text)) for q in questions]
+    if any(r is None for r in requests):
+        return plan
+    up = spec.test in ("grew", "improving")
+    new = spec.model_copy(update={"test": "improving" if up else "worsening", "each": True,
+                                  "name": words, "labels": years})
+    return AnalysisPlan(spec=new, requests=requests, questions=questions,
+                        subjects=plan.subjects)
+
+
+def settle(plan: AnalysisPlan, text: str, documents, store) -> AnalysisPlan:
+    """What the template words leave open, settled by the lexicon's kind words (step 2)."""
+    lex = lexicon()
+    spec = plan.spec
+    several = len(plan.subjects) > 1 or len(spec.absent) > 0
+    if lex.asks("difference", text) and spec.kind in ("compare", "multi", "verdict"):
+        spec.difference = True
+    order = lex.order(text)
+    if order and spec.kind in ("rank", "compare") and (several or spec.kind == "rank"):
+        spec.direction = order
+        if spec.kind == "compare" and len(plan.requests) > 2:
+            spec.kind = "rank"
+    if lex.asks("each_year", text) and spec.kind == "verdict" and len(plan.subjects) == 1 \
+            and spec.test in ("grew", "declined", "improving", "worsening"):
+        plan = _every_year(plan, text, documents, store)
+    return plan
+
+
+def _kind(plan: AnalysisPlan | None, request: FigureRequest | None) -> str:
+    if plan is None:
+        if request is None:
+            return "text"
+        return "share" if request.name.endswith(" share") or (
+            request.member and request.unit == "percent") else "figure"
+    spec = plan.spec
+    if spec.kind == "verdict":
+        if spec.each or spec.test in ("improving", "worsening", "stable"):
+            return "trend"
+        return "difference" if spec.difference else "verdict"
+    if spec.kind in ("compare", "rank"):
+        if spec.difference and spec.kind == "compare":
+            return "difference"
+        if len({r.member for r in plan.requests}) > 1:
+            return "members"
+        return "growth_compare" if "growth" in spec.name and spec.kind == "compare" \
+            else spec.kind
+    if spec.kind == "multi":
+        return "difference" if spec.difference else "figures"
+    return spec.kind
+
+
+def reading_of(question: str, text: str, matches: list[Match], plan: AnalysisPlan | None,
+               request: FigureRequest | None) -> Reading:
+    """The typed reading of what the grammar read (step 3)."""
+    reading = Reading(question=question, text=text, kind=_kind(plan, request),
+                      matches=matches)
+    if plan is not None:
+        spec = plan.spec
+        periods = [r.periods[-1] if r.periods else "" for r in plan.requests]
+        for k, s in enumerate(plan.subjects):
+            period = s.period or (periods[k] if k < len(periods) and len(plan.subjects) > 1
+                                  else "")
+            reading.companies.append(CompanyRef(name=s.company, words=s.words,
+                                                doc_ids=list(s.doc_ids), period=period))
+        members = list(dict.fromkeys(r.member for r in plan.requests if r.member))
+        name = _GROWTH.sub(" growth", spec.name)
+        reading.measures = [MeasureRef(name=name, metric=plan.requests[0].metric if
+                                       plan.requests else None,
+                                       member=members[0] if len(members) == 1 else None)]
+        reading.direction = spec.direction if spec.kind in ("compare", "rank") else None
+        reading.test, reading.threshold = spec.test, spec.threshold
+        reading.each_year, reading.absent = spec.each, list(spec.absent)
+        reading.periods = periods_asked(text)
+    elif request is not None:
+        reading.measures = [MeasureRef(name=request.name, metric=request.metric,
+                                       member=request.member)]
+        reading.periods = periods_asked(text)
+        reading.companies = [CompanyRef(name=c, doc_ids=list(request.doc_ids),
+                                        period=request.periods[-1] if request.periods
+                                        else "") for c in request.companies]
+    return reading
+
+
+def read_question(question: str, documents: list[DocumentMeta], store=None
+                  ) -> tuple[Reading, AnalysisPlan | None, FigureRequest | None]:
+    """``(reading, analysis plan or None, figure request or None)`` of ``question``: one
+    of the two is set when figures answer it, neither for a text question."""
+    from core.analysis.question import parse_analysis
+    from core.figures.formula import FormulaError
+    from core.figures.question import parse_figure_question
+
+    text, matches = normalise(question, documents, store)
+    plan = request = None
+    try:
+        plan = parse_analysis(text, documents, store) if store is not None else None
+        if plan is not None:
+            plan = settle(plan, text, documents, store)
+        else:
+            request = parse_figure_question(text, documents, store)
+    except (ValueError, KeyError, IndexError, FormulaError) as exc:  # never ends a run
+        log.warning("reading failed (%s): read as a text question", exc)
+        plan = request = None
+    return reading_of(question, text, matches, plan, request), plan, request
+
+
+def read_analysis(question: str, documents: list[DocumentMeta], store
+                  ) -> AnalysisPlan | None:
+    """The analysis ``question`` asks for, read as ``read_question`` reads it (None: a plain
+    figure or text question)."""
+    from core.analysis.question import parse_analysis
+
+    text, _ = normalise(question, documents, store)
+    plan = parse_analysis(text, documents, store)
+    return settle(plan, text, documents, store) if plan is not None else None

@@ -1,0 +1,240 @@
+"""The typed reading (core.reading) on the fictional filers of tests/test_analysis (Acme
+Corp, Birch Inc., Cobalt Ltd; tickers added here): company forms, measure words, kinds and
+directions generated from slots (never one example per rule), the reading's slots edited
+into a plan with no sentence between, and the reading said on one line."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from core.analysis.combine import answer_analysis
+from core.analysis.question import AnalysisPlan
+from core.figures.compute import answer_figure
+from core.foundation.types import DocumentMeta
+from core.reading import normalise, read_question
+from core.reading.companies import resolve_companies
+from core.reading.edit import LATEST, company_choices, edited_reading
+from core.reading.lexicon import lexicon
+from core.reading.model import Reading
+from core.reading.requests import plan_from_reading
+from tests.test_analysis import ACME, BIRCH, COBALT, FACTS
+from tests.test_figures_compute import FactStore
+
+DOCS = [DocumentMeta(doc_id=ACME, file_name="acme-10k-2024.htm", company="ACME CORP",
+                     form_type="10-K", period="FY2024", period_end="2024-12-31", ticker="ACM"),
+        DocumentMeta(doc_id=BIRCH, file_name="birch-10k-2025.htm", company="Birch Inc.",
+                     form_type="10-K", period="FY2025", period_end="2025-06-30",
+                     ticker="BRCH"),
+        DocumentMeta(doc_id=COBALT, file_name="cobalt-10k-2024.htm", company="COBALT LTD",
+                     form_type="10-K", period="FY2024", period_end="2024-12-31",
+                     ticker="CBLT")]
+STORE = FactStore(FACTS, DOCS)
+NAMES = {"ACME CORP": ("Acme", "ACM"), "Birch Inc.": ("Birch", "BRCH")}
+
+
+def forms(short: str, ticker: str) -> dict[str, str]:
+    """Every way the slot grammar writes a company: name, lower and upper case, ticker in
+    both cases, and (names of five letters or more) a deletion and a transposition."""
+    out = {"name": short, "lower": short.lower(), "upper": short.upper(), "ticker": ticker,
+           "ticker-lower": ticker.lower()}
+    if len(short) >= 5:
+        out["typo-deletion"] = short[:2] + short[3:]
+        out["typo-swap"] = short[:2] + short[3] + short[2] + short[4:]
+    return out
+
+
+def _read(question: str):
+    return read_question(question, DOCS, STORE)
+
+
+@pytest.mark.parametrize("company", list(NAMES))
+def test_every_form_of_a_company_resolves_to_its_filer_and_the_reading_says_how(company):
+    short, ticker = NAMES[company]
+    for how, words in forms(short, ticker).items():
+        text, matches = resolve_companies(f"What was {words}'s revenue in FY2024?", DOCS,
+                                          STORE)
+        reading, _, request = _read(f"What was {words}'s revenue in FY2024?")
+        assert request is not None and request.companies == [company], (how, words, text)
+        assert reading.companies[0].name == company
+        said = [m for m in matches if m.words.lower() == words.lower()]
+        if how not in ("name", "lower", "upper"):  # a change of case alone is not said
+            assert said and said[0].read_as == company, (how, words, matches)
+        if how.startswith("typo"):
+            assert said[0].how == "a typo"
+
+
+def test_common_words_and_measures_are_never_companies():
+    for word in sorted(lexicon().common)[:60] + ["revenue", "margin", "operating"]:
+        text, matches = resolve_companies(f"Which {word} was higher in FY2024?", DOCS, STORE)
+        assert matches == [], (word, matches)
+
+
+def test_a_word_as_near_to_two_filers_is_not_guessed():
+    docs = DOCS + [DocumentMeta(doc_id="borch", file_name="borch-10k.htm", company="BORCH INC",
+                                form_type="10-K", period="FY2024", period_end="2024-12-31")]
+    _, matches = resolve_companies("What was Bxrch's revenue?", docs, None)
+    assert matches == []  # one edit from Birch and from Borch
+
+
+MEASURES = {"operating margin": ["operating margin", "op margin", "Op Margin",
+                                 "operating margins", "OP MARGIN"],
+            "net margin": ["net margin", "net margins", "Net Margin"],
+            "operating income": ["operating income", "op income", "loss from operations",
+                                 "operating result"]}
+
+
+@pytest.mark.parametrize("name", list(MEASURES))
+def test_measure_words_read_as_the_catalogue_names(name):
+    for words in MEASURES[name]:
+        text, _ = normalise(f"What was Acme's {words} in FY2024?", DOCS, STORE)
+        assert f"acme's {name} in fy2024" in text.lower(), (words, text)
+
+
+def test_a_catalogue_name_is_never_rewritten_inside_a_longer_one():
+    text, _ = normalise("What was Acme's net income margin in FY2024?", DOCS, STORE)
+    assert "net income margin" in text
+
+
+ORDERS = ["Which had the higher {m}{p}, {a} or {b}?", "{a} or {b}: which had the higher {m}{p}?",
+          "Whose {m} was higher{p}, {a} or {b}?", "Compare {a} and {b} by {m}{p}: which is higher?"]
+PERIODS = {"none": "", "FY": " in FY2024", "fiscal": " in fiscal 2024"}
+
+
+def test_comparisons_in_every_order_form_and_period_name_the_winner_first():
+    # Acme FY2024 operating margin 25.0%; Birch FY2025 15.0%, FY2024 15.7%
+    seen = 0
+    for order, p, fa, fb in itertools.product(
+            ORDERS, PERIODS.values(), forms("Acme", "ACM").values(),
+            list(forms("Birch", "BRCH").values())[:4]):
+        q = order.format(m="op margin", p=p, a=fa, b=fb)
+        reading, plan, _ = _read(q)
+        assert plan is not None and reading.kind == "compare", q
+        result = answer_analysis(plan, STORE)
+        assert result.rows[0].company == "ACME CORP", (q, result.lead)
+        assert result.lead.startswith(f"{result.rows[0].label} had the higher operating "
+                                      "margin: 25.0%"), (q, result.lead)
+        seen += 1
+    assert seen == len(ORDERS) * len(PERIODS) * 5 * 4
+
+
+DIFFERENCES = ["By how many points did {a}'s {m} exceed {b}'s?",
+               "How much higher was {a}'s {m} than {b}'s?",
+               "What is the gap between {a}'s and {b}'s {m}?",
+               "{a} vs {b} {m}: by how much do they differ?"]
+
+
+@pytest.mark.parametrize("template", DIFFERENCES)
+def test_a_difference_states_the_gap_first(template):
+    for a, b in (("Acme", "Birch"), ("birch", "ACM")):
+        q = template.format(a=a, b=b, m="op margin")
+        reading, plan, _ = _read(q)
+        assert plan is not None and reading.kind == "difference", q
+        result = answer_analysis(plan, STORE)
+        hi, lo = sorted(result.rows, key=lambda r: -r.value)  # rows keep the order asked
+        first, second = hi.label, lo.label
+        assert hi.company == "ACME CORP", (q, result.lead)
+        assert result.lead.startswith(f"{first}'s operating margin was 10.0 points higher "
+                                      f"than {second}'s"), (q, result.lead)
+
+
+ASCENDING = ["weakest first", "lowest first", "from lowest to highest", "worst to best",
+             "in ascending order", "smallest first"]
+DESCENDING = ["strongest first", "highest first", "from highest to lowest", "best to worst"]
+
+
+def test_a_ranking_follows_the_direction_words():
+    for words, first in [(w, "lowest") for w in ASCENDING] + [(w, "highest") for w in
+                                                               DESCENDING]:
+        for verb in ("Rank", "Order", "Sort"):
+            q = f"{verb} Acme and Birch by net margin, {words}"
+            reading, plan, _ = _read(q)
+            assert plan is not None and reading.kind in ("rank", "compare"), q
+            lead = answer_analysis(plan, STORE).lead
+            # Acme 18.0%, Birch FY2025 13.0%
+            want = "Birch" if first == "lowest" else "Acme"
+            assert plan.spec.direction == ("lower" if first == "lowest" else "higher"), q
+            assert lead.split(":")[1].strip().startswith(want) or lead.startswith(want), \
+                (q, lead)
+
+
+def test_the_largest_loss_is_the_lowest_result():
+    for words in ("the largest operating loss", "the biggest operating loss",
+                  "the deepest operating loss", "a larger operating loss"):
+        reading, plan, _ = _read(f"Which had {words} in FY2024, Acme or Birch?")
+        assert plan is not None and plan.spec.direction == "lower", words
+        assert answer_analysis(plan, STORE).verdict == "Acme"  # 250 against Birch's 330
+
+
+def test_a_change_in_each_year_checks_every_step():
+    # Acme operating margin: 30.0% (2022), 22.2% (2023), 25.0% (2024): rose last year only
+    for words in ("in each of the last three years", "every year", "year after year",
+                  "for three straight years"):
+        for verb in ("rise", "improve", "increase"):
+            q = f"Did Acme's operating margin {verb} {words}?"
+            reading, plan, _ = _read(q)
+            assert reading.kind == "trend" and plan.spec.each, q
+            result = answer_analysis(plan, STORE)
+            assert result.verdict == "No", (q, result.lead)
+            assert result.lead.startswith("No. Acme's operating margin fell from 30.0% in "
+                                          "fiscal 2022 to 22.2% in fiscal 2023"), result.lead
+    reading, plan, _ = _read("Did Acme's revenue grow in each of the last three years?")
+    assert answer_analysis(plan, STORE).lead.startswith(
+        "Yes. Acme's revenue rose every year: $800 million in fiscal 2022")
+
+
+def test_the_reading_is_said_on_one_line_with_every_match():
+    reading, _, _ = _read("whose op margin was higher, acm or brch?")
+    line = reading.summary()
+    assert line.startswith("Read as: which is higher · operating margin · ACME CORP ")
+    assert "'acm' as ACME CORP (its ticker)" in line and "'op margin' as operating margin" in line
+    text, _, _ = _read("Why did Acme's margin fall?")
+    assert text.kind == "text" and not text.figures
+
+
+def test_a_reading_survives_a_checkpoint_as_a_dict():
+    from core.reading.model import as_reading
+
+    reading, _, _ = _read("Which had the higher net margin, Acme or Birch?")
+    assert as_reading(reading.model_dump(mode="json")) == reading
+    assert as_reading(None) is None and as_reading({"kind": "nonsense"}) is None
+
+
+def _answer(reading: Reading):
+    made = plan_from_reading(reading, DOCS)
+    if isinstance(made, AnalysisPlan):
+        return answer_analysis(made, STORE).lead
+    return answer_figure(made, STORE).display if made is not None else None
+
+
+def test_every_slot_edited_makes_the_plan_again_from_the_slots():
+    reading, _, _ = _read("Which had the higher operating margin, Acme or Birch?")
+    choices = company_choices(DOCS)
+    both = [choices["ACME CORP"], choices["Birch Inc."]]
+
+    def edit(**kw):
+        base = dict(kind="compare", companies=both, metric="operating_margin", period=LATEST,
+                    direction="higher", test=None, threshold=None)
+        return edited_reading(reading, **{**base, **kw})
+
+    assert _answer(edit()).startswith("Acme had the higher operating margin: 25.0%")
+    assert _answer(edit(direction="lower")).startswith("Birch had the lower operating margin")
+    assert _answer(edit(metric="net_margin")).startswith(
+        "Acme had the higher net profit margin: 18.0%")  # the catalogue's label
+    assert _answer(edit(kind="difference")).startswith(
+        "Acme's operating margin was 10.0 points higher than Birch's")
+    assert _answer(edit(period="FY2024")).endswith("against Birch's 15.7% in fiscal 2024.")
+    assert _answer(edit(kind="growth_compare", metric="revenue")).startswith(
+        "Acme had the higher revenue growth: 11.1%")  # 900 -> 1000; Birch 2100 -> 2000
+    assert _answer(edit(kind="verdict", test="above", threshold=20.0,
+                        companies=both[:1])).startswith("Yes. Acme's operating margin")
+    assert _answer(edit(kind="trend", test="grew", metric="revenue",
+                        companies=both[:1])).startswith("Yes. Acme's revenue rose every year")
+    assert _answer(edit(kind="figure", companies=both[1:])) == "15.0%"
+    edited = edit(kind="rank", direction="lower")
+    assert edited.source == "analyst" and _answer(edited).startswith(
+        "By operating margin, lowest first: Birch")
+    assert plan_from_reading(edit(companies=[]), DOCS) is None
+    assert plan_from_reading(edit(metric="not_a_metric"), DOCS) is None
+    assert "corrected at review" in edit().summary()
