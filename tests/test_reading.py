@@ -238,3 +238,46 @@ def test_every_slot_edited_makes_the_plan_again_from_the_slots():
     assert plan_from_reading(edit(companies=[]), DOCS) is None
     assert plan_from_reading(edit(metric="not_a_metric"), DOCS) is None
     assert "corrected at review" in edit().summary()
+
+
+WHO = ["Which company had the {s} {m}?", "Who had the {s} {m} in FY2024?",
+       "which had the {s} {m}", "Whose {m} was the {s}?"]
+
+
+def test_a_superlative_with_no_company_named_asks_among_every_company_loaded():
+    for template, (s, want) in itertools.product(WHO, (("highest", "Acme"),
+                                                       ("lowest", "Birch"))):
+        q = template.format(s=s, m="net margin")
+        reading, plan, _ = _read(q)
+        assert plan is not None and len(reading.companies) == 3, q  # Cobalt: no margin
+        result = answer_analysis(plan, STORE)
+        assert result.rows[0].company.lower().startswith(want.lower()), (q, result.lead)
+    _, plan, _ = _read("Which of its segments had the largest revenue?")
+    assert plan is None  # "its": no company to read the segments of, never every company
+
+
+def test_growth_compared_in_other_words_compares_growth_not_size():
+    # revenue growth: Acme 900 -> 1000 (+11.1%); Birch 2100 -> 2000 (-4.8%); Birch is larger
+    for words in ("Who grew revenue the fastest?", "whose sales grew more, acm or brch?",
+                  "Which grew its revenue faster, Acme or Birch?",
+                  "Which of Acme and Birch had faster-growing revenue?"):
+        reading, plan, _ = _read(words)
+        assert reading.kind == "growth_compare", (words, reading.kind)
+        result = answer_analysis(plan, STORE)
+        assert result.rows[0].company == "ACME CORP" and "11.1%" in result.lead, \
+            (words, result.lead)
+
+
+def test_a_figure_asked_of_no_company_is_given_for_each_and_never_one_for_all():
+    reading, plan, request = _read("What was net income in FY2024?")
+    assert request is None and plan is not None and plan.spec.kind == "multi"
+    result = answer_analysis(plan, STORE)
+    assert "Acme's net income in fiscal 2024 was $180 million" in result.lead
+    assert "Birch's net income in fiscal 2024 was $240 million" in result.lead
+    assert "no company named: every company loaded" in reading.summary()
+    reading, _, _ = _read("Did net income increase?")
+    assert reading.not_answered().startswith("Not answered: the yes / no: the question "
+                                             "names no company")
+    one = [d for d in DOCS if d.doc_id == ACME]
+    _, plan, request = read_question("What was net income in FY2024?", one, STORE)
+    assert plan is None and request is not None  # one company loaded: its figure

@@ -212,7 +212,8 @@ def with_reading(answer: Answer, reading: Reading | None, history: list) -> Answ
     if not any(r.analysis is not None or r.figure is not None for r in history):
         return answer
     first, _, rest = answer.text.partition("\n")
-    text = f"{first}\n{reading.summary()}" + (f"\n{rest}" if rest else "")
+    said = "\n".join(x for x in (reading.summary(), reading.not_answered()) if x)
+    text = f"{first}\n{said}" + (f"\n{rest}" if rest else "")
     return answer.model_copy(update={"text": text, "reading": reading})
 
 

@@ -264,10 +264,16 @@ def _than_periods(body: str) -> list[str]:
     return [first[-1], second[0]]
 
 
+_WHO = re.compile(r"\b(?:which|who|whose)\b", re.I)
+""""Which company had the highest ...", "who grew the fastest": with no company named, a
+superlative asks among every company loaded."""
+
+
 def _subjects(body: str, documents: list[DocumentMeta], store) -> list[Subject]:
     """The companies the question is about (step 1 of the module docstring)."""
     subjects = subjects_named(body, documents)
-    if ALL_COMPANIES.search(body) or (not subjects and RANK.search(body)):
+    if ALL_COMPANIES.search(body) or (not subjects and (RANK.search(body) or (
+            _WHO.search(body) and SUPERLATIVE.search(body) and member_kind(body) is None))):
         return corpus_subjects(documents, store) or subjects
     if not subjects:
         groups = corpus_subjects(documents, store)

@@ -18,6 +18,7 @@ import core.agent.state as state_mod
 import core.analysis.model as analysis_mod
 import core.figures.model as figures_mod
 import core.foundation.types as types_mod
+import core.reading.model as reading_mod
 from core.foundation.config import Settings
 from core.store.checkpoints import serializer
 from core.store.storage import storage_for
@@ -34,7 +35,7 @@ def state_types() -> list[tuple[str, str]]:
     """(module, class) of every pydantic record the graph's state may hold, under its
     module's name and under any older name of that module."""
     out = []
-    for mod in (state_mod, types_mod, figures_mod, analysis_mod):
+    for mod in (state_mod, types_mod, figures_mod, analysis_mod, reading_mod):
         names = [mod.__name__, *(old for old, new in LEGACY.items() if new == mod.__name__)]
         for name, obj in vars(mod).items():
             if inspect.isclass(obj) and issubclass(obj, BaseModel) and obj.__module__ == \

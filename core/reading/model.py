@@ -124,9 +124,15 @@ class Reading(BaseModel):
         if self.plan_edited:
             head = "Read as (before the plan's steps were edited at review)"
         line = f"{head}: " + " · ".join(parts)
-        if self.matches:
-            line += "; read " + ", ".join(m.said() for m in self.matches)
+        said = [m.said() for m in self.matches if m.words]
+        if said:
+            line += "; read " + ", ".join(said)
+        line += "".join(f"; {m.how}: {m.read_as}" for m in self.matches if not m.words)
         return line + "."
+
+    def not_answered(self) -> str:
+        """'Not answered: ...' for the parts the reading does not hold; '' when none."""
+        return f"Not answered: {'; '.join(self.unread)}." if self.unread else ""
 
 
 def as_reading(value) -> Reading | None:

@@ -21,6 +21,7 @@ import logging
 import re
 
 from core.analysis.question import AnalysisPlan
+from core.analysis.words import yes_no
 from core.figures.asked import decimals_asked, periods_asked
 from core.figures.model import FigureRequest
 from core.foundation.types import DocumentMeta
@@ -172,22 +173,73 @@ def read_question(question: str, documents: list[DocumentMeta], store=None
                   ) -> tuple[Reading, AnalysisPlan | None, FigureRequest | None]:
     """``(reading, analysis plan or None, figure request or None)`` of ``question``: one
     of the two is set when figures answer it, neither for a text question."""
-    from core.analysis.question import parse_analysis
     from core.figures.formula import FormulaError
     from core.figures.question import parse_figure_question
 
     text, matches = normalise(question, documents, store)
     plan = request = None
     try:
-        plan = parse_analysis(text, documents, store) if store is not None else None
-        if plan is not None:
-            plan = settle(plan, text, documents, store)
-        else:
+        plan = read_analysis(text, documents, store) if store is not None else None
+        if plan is None:
             request = parse_figure_question(text, documents, store)
     except (ValueError, KeyError, IndexError, FormulaError) as exc:  # never ends a run
         log.warning("reading failed (%s): read as a text question", exc)
         plan = request = None
-    return reading_of(question, text, matches, plan, request), plan, request
+    unread: list[str] = []
+    if plan is None and request is not None and not request.companies and store is not None:
+        everyone = _every_company(text, request, documents, store)
+        if everyone is not None:
+            plan, request = everyone, None
+            matches.append(Match(words="", read_as="every company loaded",
+                                 how="no company named"))
+            if yes_no(text):
+                unread.append("the yes / no: the question names no company, so each "
+                              "company's figures are given instead")
+    reading = reading_of(question, text, matches, plan, request)
+    reading.unread = unread + _not_read(text, reading)
+    return reading, plan, request
+
+
+def _every_company(text: str, request: FigureRequest, documents, store
+                   ) -> AnalysisPlan | None:
+    """A figure asked of no company while several are loaded: that figure of each of them
+    (never one company's taken for all)."""
+    from core.analysis.subjects import corpus_subjects
+    from core.reading.requests import plan_from_reading
+
+    everyone = corpus_subjects(documents, store)
+    if len(everyone) < 2 or not request.metric or request.aggregate not in (
+            "value", "formula", "change", "pct_change"):
+        return None
+    change = request.aggregate in ("change", "pct_change")
+    reading = Reading(question=text, kind="figures", test="grew" if change else None,
+                      periods=[p for p in periods_asked(text) if not change or
+                               p == request.periods[-1]],
+                      companies=[CompanyRef(name=s.company, words=s.words,
+                                            doc_ids=list(s.doc_ids)) for s in everyone],
+                      measures=[MeasureRef(name=request.name, metric=request.metric,
+                                           member=request.member)])
+    made = plan_from_reading(reading, documents)
+    return made if isinstance(made, AnalysisPlan) else None
+
+
+def _not_read(text: str, reading: Reading) -> list[str]:
+    """Parts the words ask for that the reading does not hold (said as not answered, never
+    swapped for another question's result)."""
+    if not reading.figures:
+        return []
+    lex, out = lexicon(), []
+    name = " ".join(m.name for m in reading.measures)
+    if lex.asks("difference", text) and reading.kind not in ("difference", "verdict",
+                                                             "figures", "trend"):
+        out.append("the difference asked")
+    if lex.asks("growth_compare", text) and "growth" not in name and \
+            reading.kind in ("compare", "rank", "figures"):
+        out.append("growth compared (the figures compared are not growth)")
+    if lex.asks("each_year", text) and not reading.each_year and reading.kind in (
+            "verdict", "trend"):
+        out.append("every year (only the latest change is tested)")
+    return out
 
 
 def read_analysis(question: str, documents: list[DocumentMeta], store
@@ -198,4 +250,18 @@ def read_analysis(question: str, documents: list[DocumentMeta], store
 
     text, _ = normalise(question, documents, store)
     plan = parse_analysis(text, documents, store)
-    return settle(plan, text, documents, store) if plan is not None else None
+    if plan is None:
+        return None
+    plan = settle(plan, text, documents, store)
+    if lexicon().asks("growth_compare", text) and plan.spec.kind in ("compare", "rank") and \
+            "growth" not in plan.spec.name and not any(r.member for r in plan.requests):
+        # "who grew revenue the fastest": growth compared, made again from the slots
+        reading = reading_of(question, text, [], plan, None)
+        reading.kind = "growth_compare"
+        from core.reading.requests import plan_from_reading
+
+        again = plan_from_reading(reading, documents)
+        if isinstance(again, AnalysisPlan):
+            again.spec.kind, again.spec.absent = plan.spec.kind, plan.spec.absent
+            return again
+    return plan

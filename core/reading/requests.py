@@ -34,6 +34,10 @@ def request_for(measure: MeasureRef, period: str, company: CompanyRef, *,
     entry = get_metric(measure.metric or "")
     if entry is None or not period.startswith("FY"):
         return None
+    grows = get_metric(f"{entry.key}_growth") if change and not share else None
+    if grows is not None:  # "revenue growth": the catalogue's own growth metric
+        entry, change = grows, False
+        measure = measure.model_copy(update={"name": f"{measure.name} growth"})
     node = Ref(entry.key, "t", measure.member)
     name = measure.name
     if share and measure.member:
@@ -44,7 +48,7 @@ def request_for(measure: MeasureRef, period: str, company: CompanyRef, *,
         periods = [f"FY{year - 1}{period[6:]}", period]
         aggregate = "change" if natural_unit(node, "value", False) == "percent" else \
             "pct_change"
-        name = f"{name} growth"
+        name = f"{name} growth"  # no catalogue metric of its own: named, checked by name
     used: set[str] = set()
     try:
         formula = expand(assemble(node, aggregate, periods), {}, used)
@@ -53,7 +57,7 @@ def request_for(measure: MeasureRef, period: str, company: CompanyRef, *,
     unit = natural_unit(node, aggregate, share)
     derived = aggregate != "value" or not isinstance(formula, Ref)
     return FigureRequest(
-        name=name, metric=entry.key, formula=render(formula),
+        name=name, metric=None if change else entry.key, formula=render(formula),
         formula_source="catalogue" if used else "lookup", periods=periods,
         aggregate=aggregate if aggregate != "value" else ("formula" if derived else "value"),
         unit=unit, decimals=default_decimals(entry.key, unit), companies=[company.name],
@@ -98,7 +102,7 @@ def plan_from_reading(reading: Reading, documents: list[DocumentMeta]
     else:
         pairs = [(measure, c) for c in companies]
         spec.labels = [s.words for s in subjects]
-    change = kind == "growth_compare" or (kind == "verdict" and reading.test in (
+    change = kind == "growth_compare" or (kind in ("verdict", "figures") and reading.test in (
         "grew", "declined"))
     if change:
         spec.name = f"{measure.name} growth"

@@ -32,10 +32,10 @@ def analysis_part(question: str, deps: AgentDeps, scope: list[str]) -> AnalysisP
     if deps.facts is None or deps.corpus.fact_counts is None:
         return None
     docs = [d for d in deps.corpus.documents if not scope or d.doc_id in scope]
-    from core.reading.read import read_analysis
+    from core.reading import read_question
 
     try:
-        return read_analysis(question, docs, deps.facts)
+        return read_question(question, docs, deps.facts)[1]
     except (ValueError, KeyError, IndexError, FormulaError) as exc:  # a reader's fault must
         log.warning("analysis reading failed (%s): planned without it", exc)  # not end a run
         return None
