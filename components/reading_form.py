@@ -29,6 +29,14 @@ def render_reading(reading: Reading | None, documents: Sequence[DocumentMeta], *
     if reading is None or not reading.figures:
         return
     st.markdown(f"**{md_escape(reading.summary())}**")
+    other = reading.alternative
+    if other is not None:
+        st.caption(f"The two readers differ. {md_escape(other.summary())}")
+        if st.button("Use this reading instead", key=f"{key}_other"):
+            mine = reading.model_copy(update={"alternative": None})
+            error = apply(other.model_copy(update={"source": "analyst", "alternative": mine}))
+            if error:
+                st.error(md_escape(error))
     with st.expander("Correct the reading", expanded=False):
         _form(reading, documents, key, apply)
 

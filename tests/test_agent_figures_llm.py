@@ -124,6 +124,8 @@ def test_a_failed_tool_call_degrades_and_the_answer_opens_with_the_figure(
                             "offered") for w in record.warnings)
     assert record.answer.source == "llm" and openai_server.pending == 0
     lead, rest = record.answer.text.split("\n\n", 1)
-    assert lead.startswith("NVIDIA's revenue was $26,974 million in FY2023") and \
-        lead.endswith("[1].")
+    first, read_as = lead.split("\n")  # the figure first, then how the question was read
+    assert first.startswith("NVIDIA's revenue was $26,974 million in FY2023") and \
+        first.endswith("[1].")
+    assert read_as.startswith("Read as: a figure · total revenue · NVIDIA CORP (FY2023)")
     assert rest.startswith("Revenue was about flat")

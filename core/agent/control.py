@@ -64,6 +64,12 @@ def plan_node(state: ResearchState, deps: AgentDeps) -> dict:
     reading = as_reading(state.get("reading"))
     text = reading.text if reading is not None and reading.text else state["question"]
     steps, source, notes, call = make_plan(text, deps, scope)
+    if call.value is not None and getattr(call.value, "reading", None) is not None:
+        from core.reading.llm import merged
+
+        docs = [d for d in deps.corpus.documents if not scope or d.doc_id in scope]
+        reading, more = merged(reading, call.value.reading, state["question"], docs)
+        notes += more
     warnings = [call.warning] if call.warning else []
     limit = 1 if state.get("route") == "fast" else deps.settings.max_steps
     search = [i for i, s in enumerate(steps) if not s.is_figure]
@@ -80,6 +86,7 @@ def plan_node(state: ResearchState, deps: AgentDeps) -> dict:
     emit(PlanProposed(node="plan", elapsed_ms=clock.ms, usage=call_usage(call), plan=steps,
                       source=source, notes=notes, reading=reading))
     return {"plan": steps, "plan_source": source, "step_index": 0, "attempt": 0,
+            "reading": reading,
             "steps_run": 0, "warnings": warnings,
             "planning_s": deps.clock() - state.get("started_at", deps.clock()),
             **usage_update("planner", call)}

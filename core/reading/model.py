@@ -96,6 +96,9 @@ class Reading(BaseModel):
         "who corrected it at plan review.")
     plan_edited: bool = Field(default=False, description="The plan's steps were edited by "
                               "hand at review after this reading (it may no longer hold).")
+    alternative: Reading | None = Field(default=None, description="The other reader's "
+                                        "reading when it asks something else (the LLM's "
+                                        "beside the grammar's): plan review shows both.")
 
     @property
     def figures(self) -> bool:
@@ -120,7 +123,8 @@ class Reading(BaseModel):
                                    for c in self.companies))
         elif self.periods:
             parts.append(", ".join(self.periods))
-        head = "Read as" if self.source != "analyst" else "Read as (corrected at review)"
+        head = {"analyst": "Read as (corrected at review)", "llm": "Read as (by the LLM)"
+                }.get(self.source, "Read as")
         if self.plan_edited:
             head = "Read as (before the plan's steps were edited at review)"
         line = f"{head}: " + " · ".join(parts)

@@ -27,6 +27,7 @@ from core.agent.roles.plan_rules import (
 )
 from core.agent.roles.sentences import content_words
 from core.agent.state import FIGURE_TOOLS, PlanStep
+from core.reading.llm import READING_PROMPT, ReadingSlots
 
 PLANNER_PROMPT = """You are the planner of a financial research agent over SEC filings.
 Break the analyst's question into 1 to {max_steps} research steps that together answer it.
@@ -65,6 +66,8 @@ class PlannerOutput(BaseModel):
     """The planner's reply."""
 
     steps: list[PlanStep] = Field(description="Research steps, in the order to run them.")
+    reading: ReadingSlots | None = Field(default=None, description="How the question was "
+                                         "read (core.reading.llm), when figures answer it.")
 
 
 # --- offline rule -----------------------------------------------------------------
@@ -202,6 +205,7 @@ def planner_messages(question: str, deps: AgentDeps, scope: list[str]) -> list[t
     if facts_ready(deps, scope):
         metrics = "; ".join(f"{k}: {v}" for k, v in known_metrics().items())
         system += "\n" + PLANNER_FIGURES.format(units=", ".join(unit_names()), metrics=metrics)
+        system += "\n" + READING_PROMPT
     from core.llm.prompts import fence_evidence  # the listing is filing data: fenced
 
     listing = fence_evidence([{"id": "corpus-documents",
