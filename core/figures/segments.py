@@ -4,16 +4,27 @@ A dimensional fact is the figure of one member when its dimensions, the neutral
 ``ConsolidationItemsAxis=OperatingSegmentsMember`` aside, name one member, or a segment and a
 finer part of it (a product line or sub-segment of the segment: the finer one is the
 member); totals, eliminations and reconciling items are no member. A member is known by its
-axis and QName ('us-gaap:StatementBusinessSegmentsAxis', 'adbe:DigitalMediaMember') and
-named as the filing prints it ('Digital Media', ``Fact.member_names``); a table's member
-column (a PDF's segment table) is the same member when it prints the same name.
+axis and QName ('us-gaap:StatementBusinessSegmentsAxis', 'adbe:DigitalMediaMember'), its
+kind (``segment``, ``product``, ``geography``: a region) from its axis, and named as the
+filing prints it ('Digital Media', ``Fact.member_names``), its other names kept as aliases
+(its QName's words, "Asia Pacific" for one printed "APAC"; the names it was merged under).
+One member under several names is one (``core.figures.member_merge``): a table's member
+column or row (a PDF's segment table, an MD&A table printing "IS") or another tagged member
+of the same company and axis is the same member when it prints the same name or an
+abbreviation of it ("APAC" ~ "Asia Pacific", "U.S." ~ "United States"), unless the two
+report different figures for the same line and period. A country is a region: a table's
+member printed as a country is one even under a "segment" caption; a tagged one is what
+its axis says (``of_kind``: a question asking for segments never gets a region).
 
 * ``members(store, doc_ids, metric, period)``: every member's figure for a metric and period
   (one per member, the best fact), in the order the filing prints them;
 * ``match_member(words, members)``: the member some words name ("Med Tech" ~ "MedTech");
 * ``member_facts(facts, words)``: the facts of the member ``words`` name, its dimensions set
   aside, so the look-up ranks them as it ranks an entity's (``core.figures.compute``);
-* which member a question names: ``core.figures.segments_asked``.
+* which member a question names: ``core.figures.segments_asked``;
+* ``companies_of_member(store, words)``: the companies whose filings have the member
+  ``words`` name ("Google Cloud's operating income" -> Alphabet), for a question that names
+  a segment but no company.
 
 A member's figure never stands beside the entity total as a disagreeing alternative: its
 facts are looked up among its own.
@@ -23,7 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, Field
 
@@ -36,8 +47,13 @@ from core.figures.lookup import (
     split_period,
     to_input,
 )
+from core.figures.member_merge import merge
+from core.figures.member_merge import name_key as _key
+from core.figures.member_merge import other_names as _aliases
+from core.figures.member_merge import position as _position
 from core.figures.model import FigureInput
 from core.foundation.types import Fact
+from core.ingest.facts.countries import is_country
 from core.ingest.facts.members import (
     axis_kind,
     entries,
@@ -47,6 +63,7 @@ from core.ingest.facts.members import (
     member_words,
     tokens,
 )
+from core.ingest.facts.naming import find_abbreviation
 from core.metrics import catalog
 
 Kind = Literal["segment", "product", "geography", "other"]
@@ -64,10 +81,13 @@ class Member(BaseModel):
     member: str = Field(description="As recorded: 'adbe:DigitalMediaMember' or a table "
                         "heading.")
     name: str = Field(description="As the filing prints it: 'Digital Media'.")
+    aliases: list[str] = Field(default_factory=list, description="Its other names: its "
+                               "QName's words ('Asia Pacific' for 'APAC'), the names of "
+                               "the members merged into it.")
 
-
-def _key(name: str) -> str:
-    return "".join(w for w, _, _ in tokens(name))
+    def names(self) -> list[str]:
+        """Every name it is known by, the printed one first."""
+        return list(dict.fromkeys([self.name, *self.aliases, member_words(self.member)]))
 
 
 def fact_member(fact: Fact) -> Member | None:
@@ -85,69 +105,77 @@ def fact_member(fact: Fact) -> Member | None:
     if is_aggregate(member) or "consolidationitems" in axis.lower():
         return None
     name = fact.member_names.get(member) or member_words(member)
-    return Member(axis=axis, kind=axis_kind(axis), member=member, name=name)
+    kind = axis_kind(axis)
+    if ":" not in axis and kind != "geography" and is_country(name):
+        kind = "geography"  # a table's country column or row: a region
+    return Member(axis=axis, kind=kind, member=member, name=name,
+                  aliases=_aliases(name, member_words(member)))
 
 
-def _position(fact: Fact) -> tuple:
-    """Where a fact is printed: its chunk, then its order of extraction (hidden last)."""
-    def num(text: str | None) -> int:
-        m = re.search(r"(\d+)$", text or "")
-        return int(m.group(1)) if m else 10**9
-    return (fact.chunk_id is None, num(fact.chunk_id), num(fact.fact_id))
-
-
-def group(facts: Iterable[Fact]) -> list[tuple[Member, list[Fact]]]:
-    """The facts of each member, members in the order the filing prints them first. A
-    table's member column joins the tagged member of the same name."""
-    by_key: dict[tuple[str, str], tuple[Member, list[Fact]]] = {}
-    names: dict[str, tuple[str, str]] = {}
+def group(facts: Iterable[Fact], owners: dict[str, str] | None = None
+          ) -> list[tuple[Member, list[Fact]]]:
+    """The facts of each member, members in the order the filing prints them first.
+    ``owners``: doc_id -> company (None: one company). A company's members of one kind that
+    are one member under two names are merged (``member_merge.merge``, module docstring)."""
+    owner = (lambda f: owners.get(f.doc_id, f.doc_id)) if owners else (lambda f: "")
+    by_key: dict[tuple[str, str, str], tuple[Member, list[Fact]]] = {}
     for f in facts:
         member = fact_member(f)
         if member is None:
             continue
-        key = (member.axis, member.member)
-        if key not in by_key:
-            joined = names.get(_key(member.name)) if ":" not in member.axis else None
-            if joined is not None:
-                key = joined
-            else:
-                by_key[key] = (member, [])
-                if ":" in member.axis:
-                    names.setdefault(_key(member.name), key)
-        by_key[key][1].append(f)
-    # a table column seen before its tagged member: join it now
-    for key in [k for k in by_key if ":" not in k[0]]:
-        other = names.get(_key(by_key[key][0].name))
-        if other is not None and other != key:
-            by_key[other][1].extend(by_key.pop(key)[1])
-    out = list(by_key.values())
-    out.sort(key=lambda mf: min(_position(f) for f in mf[1]))
-    return out
+        key = (owner(f), member.axis, member.member)
+        by_key.setdefault(key, (member, []))[1].append(f)
+    out = sorted(by_key.items(), key=lambda kv: min(_position(f) for f in kv[1][1]))
+    return [mf for _, mf in merge(out)]
 
 
-def match_member(words: str, members: list[Member]) -> Member | None:
-    """The member ``words`` name (as printed or in its recorded words; "Med Tech" ~
-    "MedTech", "Europe Middle East Africa" ~ "Europe, Middle East & Africa"), the longest
-    name first, a segment before a product line, region or other; None when none is named.
-    A name of generic words only ("Other", "All Other") counts only when it is the words."""
+def of_kind(member: Member, kind: str | None) -> bool:
+    """Whether ``member`` is of ``kind`` (None: any): a region is also a segment or other
+    member printed as a place (a filer whose segments are its regions); a segment is never
+    a region's member (a country on the geographic axis)."""
+    return kind is None or member.kind == kind or (kind == "geography" and
+                                                   is_place(member.name))
+
+
+def match_member(words: str, members: list[Member], kind: str | None = None
+                 ) -> Member | None:
+    """The member ``words`` name (as printed, in its aliases or recorded words, or
+    abbreviated; "Med Tech" ~ "MedTech", "Europe Middle East Africa" ~ "Europe, Middle East
+    & Africa", "EMEA" ~ "Europe, Middle East & Africa"), the longest name first, a segment
+    before a product line, region or other; None when none is named. A name of generic
+    words only ("Other", "All Other") counts only when it is the words. ``kind``: only
+    members of that kind (``of_kind``)."""
     best: tuple | None = None
-    whole = _key(words)
     for rank, m in enumerate(members):
-        for name in dict.fromkeys((m.name, member_words(m.member))):
-            key = _key(name)
-            if not key:
-                continue
-            generic = all(w in GENERIC for w, _, _ in tokens(name))
-            if generic and key != whole:
-                continue
-            if _ABBREVIATION.fullmatch(name.strip()) and not re.search(
-                    rf"\b{re.escape(name.strip())}\b", words):
-                continue  # a country code ("IN", "US") only as printed, never "in" or "us"
-            if key == whole or find_name(name, words):
-                score = (key == whole, len(key), -_KINDS.index(m.kind), -rank)
-                if best is None or score > best[0]:
-                    best = (score, m)
+        named = naming_score(words, m) if of_kind(m, kind) else None
+        if named is not None:
+            score = (*named, -_KINDS.index(m.kind), -rank)
+            if best is None or score > best[0]:
+                best = (score, m)
     return best[1] if best else None
+
+
+def naming_score(words: str, member: Member) -> tuple[bool, int] | None:
+    """How well ``words`` name ``member`` (``match_member``): (the words are its name, the
+    length of the name they print), or None when they do not name it."""
+    best, whole = None, _key(words)
+    for name in member.names():
+        key = _key(name)
+        if not key:
+            continue
+        generic = all(w in GENERIC for w, _, _ in tokens(name))
+        if generic and key != whole:
+            continue
+        if _ABBREVIATION.fullmatch(name.strip()) and not re.search(
+                rf"\b{re.escape(name.strip())}\b", words):
+            continue  # a country code ("IN", "US") only as printed, never "in" or "us"
+        length = len(key) if key == whole or find_name(name, words) else 0
+        if not length and member.kind != "other" and not generic:
+            span = find_abbreviation(name, words)
+            length = span[1] - span[0] if span else 0
+        if length and (best is None or (key == whole, length) > best):
+            best = (key == whole, length)
+    return best
 
 
 def reporting(grouped: list[tuple[Member, list[Fact]]], metric: str | None
@@ -160,12 +188,13 @@ def reporting(grouped: list[tuple[Member, list[Fact]]], metric: str | None
     return [(m, fs) for m, fs in grouped if any(match_rank(entry, f) is not None for f in fs)]
 
 
-def pick(grouped: list[tuple[Member, list[Fact]]], words: str, metric: str | None = None
-         ) -> tuple[Member, list[Fact]] | None:
+def pick(grouped: list[tuple[Member, list[Fact]]], words: str, metric: str | None = None,
+         kind: str | None = None) -> tuple[Member, list[Fact]] | None:
     """The member ``words`` name and its facts: among the members reporting ``metric``
-    first (a product line "Client" before a segment "Client" holding only goodwill)."""
+    first (a product line "Client" before a segment "Client" holding only goodwill);
+    ``kind``: only members of that kind."""
     for among in (reporting(grouped, metric), grouped):
-        member = match_member(words, [m for m, _ in among])
+        member = match_member(words, [m for m, _ in among], kind)
         if member is not None:
             return next((m, fs) for m, fs in among if m == member)
     return None
@@ -207,11 +236,24 @@ def member_input(metric: str, period: str, member: Member, found: list[tuple[int
     return item.model_copy(update={"ref": ref, "label": label, "note": note})
 
 
+def companies_by_doc(store) -> dict[str, tuple[str, list[str]]]:
+    """doc_id -> (its company's canonical name, the company's doc_ids) (``core.store.
+    companies``); empty when the store lists no documents."""
+    from core.store.companies import companies
+
+    try:
+        docs = list(store.documents())
+    except (AttributeError, TypeError):
+        return {}
+    return {d: (c.name, list(c.doc_ids)) for c in companies(docs) for d in c.doc_ids}
+
+
 def members(store, doc_ids: list[str] | None, metric: str, period: str,
             kind: Kind | None = None) -> list[tuple[Member, FigureInput]]:
     """Every member's figure for ``metric`` in ``period`` among ``doc_ids``' facts (None:
-    every filing), one per member, the best fact, in the order the filing prints them;
-    ``kind`` keeps one kind of member. The entity total is not among them."""
+    every filing), one per member and company, the best fact, in the order the filing
+    prints them; ``kind`` keeps one kind of member (``of_kind``). The entity total is not
+    among them."""
     entry = catalog().get(metric)
     if entry is None or entry.derived:
         raise FormulaError(f"{metric!r} is not a looked-up metric of the catalogue.")
@@ -222,10 +264,10 @@ def members(store, doc_ids: list[str] | None, metric: str, period: str,
         names = {d.doc_id: d.file_name for d in store.documents()}
     except (AttributeError, TypeError):
         names = {}
+    owners = {d: name for d, (name, _) in companies_by_doc(store).items()}
     out = []
-    for member, own in group(recorded):
-        if kind is not None and member.kind != kind \
-                and not (kind == "geography" and is_place(member.name)):
+    for member, own in group(recorded, owners):
+        if not of_kind(member, kind):
             continue
         stripped = [f.model_copy(update={"dims": ""}) for f in own]
         item = member_input(metric, period, member, candidates(entry, period, stripped), own,
@@ -233,3 +275,83 @@ def members(store, doc_ids: list[str] | None, metric: str, period: str,
         if item.fact is not None:
             out.append((member, item))
     return out
+
+
+class MemberOwner(NamedTuple):
+    """A company whose filings have a member some words name (``companies_of_member``)."""
+
+    company: str
+    """The company's canonical name (``core.store.companies``)."""
+    doc_ids: list[str]
+    """Its filings holding the member's facts, in corpus order."""
+    name: str
+    """The member's name as the filing prints it ('Google Cloud')."""
+    kind: str
+    """'segment', 'product', 'geography' (a region) or 'other'."""
+
+
+def facts_state(store) -> tuple[dict[str, int] | None, dict[str, str]]:
+    """(doc_id -> number of facts, doc_id -> the reader that read them) of a store: what
+    moves when a filing's facts change (added, deleted, read again by another reader);
+    ``(None, {})`` for a store that says neither."""
+    try:
+        status = store.facts_status()
+    except (AttributeError, TypeError):
+        status = None
+    readers = getattr(store, "facts_readers", None) or getattr(
+        getattr(store, "registry", None), "facts_readers", None)
+    try:
+        read_by = readers() if callable(readers) else {}
+    except Exception:  # noqa: BLE001 - a registry without readers: the counts alone
+        read_by = {}
+    return status, dict(read_by or {})
+
+
+_OWNED: dict[tuple, list[tuple[str, list[str], Member]]] = {}
+OWNER_METRICS = ("revenue", "operating_income", "gross_profit", "net_income")
+
+
+def _owned_members(store) -> list[tuple[str, list[str], Member]]:
+    """(company, doc_ids, member) for every segment, product line and region of the corpus
+    reporting one of ``OWNER_METRICS``, remembered while the corpus's facts stay as they
+    are (which filings have facts, how many, read by which reader)."""
+    status, read_by = facts_state(store)
+    key = (id(store), tuple(sorted((status or {}).items())), tuple(sorted(read_by.items())))
+    if status is not None and key in _OWNED:
+        return _OWNED[key]
+    by_doc = companies_by_doc(store)
+    facts = [f for metric in OWNER_METRICS for f in store.facts(None, metric=metric) if f.dims]
+    facts.sort(key=lambda f: f.fact_id)
+    out = []
+    for member, own in group(facts, {d: n for d, (n, _) in by_doc.items()}):
+        if member.kind == "other":
+            continue
+        docs = list(dict.fromkeys(f.doc_id for f in own))
+        company = by_doc.get(docs[0], (docs[0], docs))[0]
+        out.append((company, docs, member))
+    if status is not None:
+        if len(_OWNED) > 8:
+            _OWNED.clear()
+        _OWNED[key] = out
+    return out
+
+
+def companies_of_member(store, words: str, kind: Kind | None = None) -> list[MemberOwner]:
+    """The companies whose filings have the segment, product line or region ``words`` name
+    (a name or a question: "Google Cloud", "What was Data Center revenue in FY2023?"),
+    case-insensitive, by its printed name, an alias or an abbreviation (``match_member``).
+    Only the companies whose member is named best are returned (words naming "Google
+    Cloud" do not also return a company with a member "Cloud"), one entry each, in corpus
+    order; [] when none. ``kind``: members of that kind only (``of_kind``). Members
+    reporting none of ``OWNER_METRICS`` are not looked at. The corpus's members are read
+    once per state of its facts (``facts_state``)."""
+    best: dict[str, tuple[tuple, MemberOwner]] = {}
+    for company, docs, member in _owned_members(store):
+        score = naming_score(words, member) if of_kind(member, kind) else None
+        held = best.get(company)
+        if score is not None and (held is None or score > held[0]):
+            best[company] = (score, MemberOwner(company, docs, member.name, member.kind))
+    if not best:
+        return []
+    top = max(score for score, _ in best.values())
+    return [owner for score, owner in best.values() if score == top]

@@ -17,9 +17,17 @@ import re
 from dataclasses import replace
 
 from core.figures.formula import BinOp, Node, Ref, with_member
-from core.figures.segments import GENERIC, Member, group, pick, reporting
+from core.figures.segments import (
+    GENERIC,
+    Member,
+    companies_by_doc,
+    facts_state,
+    group,
+    pick,
+    reporting,
+)
 from core.foundation.types import Fact
-from core.ingest.facts.members import find_name, member_words, tokens
+from core.ingest.facts.members import find_name, tokens
 from core.metrics import catalog
 
 _CACHE: dict[tuple, list[Fact]] = {}
@@ -27,10 +35,12 @@ _AFTER = re.compile(r"^\s*(?:(?:generated|earned|derived|reported)\s+)?(?:from|i
                     r"(?:the\s+|its\s+|their\s+)?$", re.I)
 
 
-def _dimensional(store, doc_id: str | None, status: dict[str, int] | None) -> list[Fact]:
+def _dimensional(store, doc_id: str | None, status: dict[str, int] | None,
+                 readers: dict[str, str] | None = None) -> list[Fact]:
     """The dimensional facts of one filing (None: every filing), remembered per filing
-    while its facts stay as they are (``facts_status``)."""
-    key = (id(store), doc_id, status.get(doc_id) if status and doc_id else None)
+    while its facts stay as they are (``facts_state``: their number and reader)."""
+    key = (id(store), doc_id, status.get(doc_id) if status and doc_id else None,
+           (readers or {}).get(doc_id or ""))
     if status is None or key not in _CACHE:
         found = [f for f in store.facts([doc_id] if doc_id else None) if f.dims]
         if status is None:
@@ -43,17 +53,15 @@ def _dimensional(store, doc_id: str | None, status: dict[str, int] | None) -> li
 
 def members_in_scope(store, doc_ids: list[str]) -> list[tuple[Member, list[Fact]]]:
     """Every member of the facts of ``doc_ids`` (empty: every filing) with its facts."""
-    try:
-        status = store.facts_status()
-    except (AttributeError, TypeError):
-        status = None
+    status, readers = facts_state(store)
     ids = list(doc_ids) or (list(status) if status is not None else [None])
-    return group(f for d in ids for f in _dimensional(store, d, status))
+    owners = {d: name for d, (name, _) in companies_by_doc(store).items()}
+    return group((f for d in ids for f in _dimensional(store, d, status, readers)), owners)
 
 
 def _adjacent(m: Member, before: str, after: str) -> bool:
     """Whether ``m`` is named right before the metric or after it ("from ...")."""
-    for name in dict.fromkeys((m.name, member_words(m.member))):
+    for name in m.names():
         if all(w in GENERIC for w, _, _ in tokens(name)):
             continue
         span = find_name(name, before)
@@ -114,7 +122,7 @@ _PROPER = re.compile(r"(?<=\w)\s+(?!(?:FY|Q[1-4]|H[12])\b)[A-Z]")
 
 def _capitalised(m: Member, text: str) -> bool:
     """Whether ``text`` names ``m`` as a proper name (capitalised, past its first word)."""
-    for name in dict.fromkeys((m.name, member_words(m.member))):
+    for name in m.names():
         if all(w in GENERIC for w, _, _ in tokens(name)):
             continue
         span = find_name(name, text)
@@ -155,7 +163,7 @@ def without_member(text: str, start: int, end: int, member: Member) -> tuple[str
     rate of Innovative Medicine sales") read as for an entity's ("the growth rate of
     sales")."""
     before = text[:start]
-    for name in dict.fromkeys((member.name, member_words(member.member))):
+    for name in member.names():
         span = find_name(name, before)
         if span:
             before = before[:span[0]] + before[span[1]:]

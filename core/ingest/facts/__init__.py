@@ -152,8 +152,7 @@ def extract_facts(meta: DocumentMeta, parsed: ParsedDocument, chunks: list[Chunk
     tagged = [t.fact for t in read_xbrl(data, meta.doc_id, calendar)] \
         if is_inline_xbrl(data) else []
     names = printed_names(tagged, table, parsed.text)
-    link_xbrl(tagged, table, names)
-    finish_names(tagged, names)
+    finish_names(tagged, names, link_xbrl(tagged, table, names))
     facts = primary_statements(table + tagged, chunks)
     for n, fact in enumerate(facts):
         fact.fact_id = f"{meta.doc_id}-f{n:05d}"

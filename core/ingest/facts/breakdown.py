@@ -5,9 +5,11 @@ Networking | $4,460 | $3,672", "Graphics | 2,732 | 4,616", "Total | $7,192 | $8,
 no tag to say the rows are segments. A run of rows is read as members when a total row
 follows it whose figures are the run's sums, period by period, the table's caption, group
 heading or total names the kind of breakdown (segments; markets, platforms, products;
-regions, geographies, countries) and the line broken down is a metric of the catalogue
+regions, geographies, countries; a country is a region whatever the words) and the line
+broken down is a metric of the catalogue
 (the total's own words, "Total revenue", else the group heading "Revenue:", else the
-caption's "Revenue by ..."). Each row's facts then carry the member (``dims``
+caption's "Revenue by ..."; a segment's profit measure, "Segment EBIT", is its operating
+income: ``metric.segment_profit``). Each row's facts then carry the member (``dims``
 'segment=Graphics', its name in ``member_names``) and the line as their label ("Revenue"),
 as a table's member columns do.
 """
@@ -17,6 +19,9 @@ from __future__ import annotations
 import re
 
 from core.foundation.types import Fact
+from core.ingest.facts.countries import is_country
+from core.ingest.facts.members import is_place
+from core.ingest.facts.metric import segment_profit
 from core.metrics import metric_for_label
 
 _TOTAL = re.compile(r"^(?:total|consolidated)\b[\s:]*", re.I)
@@ -38,6 +43,21 @@ _BY_KIND = re.compile(r"\bby\s+(?:[\w-]+\s+){0,4}?(?=(?:segment|division|market|
 def kind_of(text: str) -> str | None:
     """'segment', 'product' or 'geography' when ``text`` names a breakdown, else None."""
     return next((kind for kind, rx in _KINDS if rx.search(text)), None)
+
+
+def member_kind(kind: str | None, name: str) -> str | None:
+    """The kind of a table's member: a country is a region whatever the table's words say
+    (a "segment information" table printing "United States" and "China" rows); a row of a
+    table by region that is no place ("Hedging gains (losses)", "Corporate") is no region
+    ('column', a member of no kind); "Other" stays the table's."""
+    if kind is None:
+        return None
+    if is_country(name):
+        return "geography"
+    if kind == "geography" and not is_place(name) and \
+            not set(re.findall(r"[a-z]+", name.lower())) <= {"all", "other", "others"}:
+        return "column"
+    return kind
 
 
 def breakdown_kind(shared: str, group: str, total: str) -> str | None:
@@ -77,7 +97,7 @@ def _line(total: str, group: str, shared: str, unit: str) -> str | None:
         words = text.split()
         for k in range(len(words)):  # "Revenue", "Segment revenue", "... Net sales"
             line = " ".join(words[k:])
-            if line and metric_for_label(line, None, unit=unit):
+            if line and (metric_for_label(line, None, unit=unit) or segment_profit(line)):
                 return line[:1].upper() + line[1:]
     return None
 
@@ -97,6 +117,7 @@ def mark_breakdowns(rows: list[Row], shared: str) -> None:
         if kind and line and len(run) >= 2 and _sums(run, facts):
             for grp, name, own in run:
                 name = name[len(grp) + 2:] if grp and name.startswith(f"{grp}: ") else name
+                own_kind = member_kind(kind, name)
                 for f in own:
-                    f.dims, f.member_names, f.label = f"{kind}={name}", {name: name}, line
+                    f.dims, f.member_names, f.label = f"{own_kind}={name}", {name: name}, line
         run = []

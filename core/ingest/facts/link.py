@@ -9,7 +9,11 @@ bare-year column's end is the fiscal year's approximate end) and the same kind a
 of period; among several, a statement table's row wins, then the first in reading order.
 A dimensional fact (a segment's) is printed in a row or column that names its member: when
 the filing prints the member's name (``members.printed_names``), only such a row links;
-an entity total never links to a row whose column is a member.
+a segment's, product line's or region's row or column is taken before an entity's line of
+the same figure (a row of its own kind first), and an
+entity total never links to a row whose column is a member. The links are returned: a
+member no heading names is named by the row its figures are printed in
+(``members.finish_names``).
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from collections import defaultdict
 from datetime import date
 
 from core.foundation.types import Chunk, Fact, Page
-from core.ingest.facts.members import entries, names_row
+from core.ingest.facts.members import axis_kind, entries, names_row
 
 END_DAYS = 10
 
@@ -62,21 +66,31 @@ def _close(a: str | None, b: str | None) -> bool:
     return abs((date.fromisoformat(a) - date.fromisoformat(b)).days) <= END_DAYS
 
 
+def _kind(row: Fact) -> str:
+    """The kind of a table's member row or column ('segment', 'geography', ...)."""
+    found = entries(row.dims)
+    return axis_kind(found[0][0]) if found else "other"
+
+
 def link_xbrl(tagged: list[Fact], table: list[Fact], names: dict[str, str] | None = None
-              ) -> None:
+              ) -> dict[int, Fact]:
     """Give each XBRL fact the chunk, page, row, column and label of the table fact it is
-    printed as, and each matched table fact its concept (in place). ``names``: members'
-    printed names (a member named there links only to a row naming it)."""
+    printed as, and each matched table fact its concept (in place); returns index in
+    ``tagged`` -> that table fact. ``names``: members' printed names (a member named there
+    links only to a row naming it; one not named links to a member's row or column before
+    an entity's line)."""
     names = names or {}
+    links: dict[int, Fact] = {}
     by_value: dict[float, list[int]] = defaultdict(list)
     for i, f in enumerate(table):
         if f.value and f.unit != "percent":
             by_value[_key(f.value)].append(i)
-    for x in tagged:
+    for n, x in enumerate(tagged):
         if not x.value:
             continue
         best = None
         named = bool(x.dims) and any(m in names for _, m in entries(x.dims))
+        kinds = {axis_kind(a) for a, _ in entries(x.dims)} - {"other"}  # a segment's ...
         for i in by_value.get(_key(x.value), []):
             t = table[i]
             if t.period_type != x.period_type or not _close(t.end, x.end):
@@ -87,13 +101,15 @@ def link_xbrl(tagged: list[Fact], table: list[Fact], names: dict[str, str] | Non
                 continue
             if named and not names_row(x, names, t):
                 continue
-            rank = (t.statement is None, bool(t.concept), i)
+            rank = (bool(kinds) and not t.dims, bool(kinds) and _kind(t) not in kinds | {"other"},
+                    t.statement is None, bool(t.concept), i)
             if best is None or rank < best[0]:
                 best = (rank, i)
         if best is None:
             continue
-        t = table[best[1]]
+        t = links[n] = table[best[1]]
         x.chunk_id, x.page, x.row, x.column = t.chunk_id, t.page, t.row, t.column
         x.label, x.statement = t.label, t.statement
         if not x.dims and t.concept is None:
             t.concept = x.concept
+    return links

@@ -10,6 +10,14 @@ matched word by word, ignoring case, punctuation, "and"/"&", words run together 
 ("MedTech" ~ "Med Tech") and one-letter abbreviations ("A. Pacific" ~ "Asia Pacific").
 The same matching tells which member a question's words name (``core.figures.segments``).
 
+A member no heading names takes the heading the filing prints for it where its facts are
+printed (``finish_names``): the member row or column of the table its figure is linked to
+(Alphabet's "APAC" row for 'srt:AsiaPacificMember'), else the part of the row's line item
+that names it ("U.S." in "Net sales – in the U.S.") or, for a code, a region or a standard
+member, the line item itself when it names no metric ("Other Bets"). A metric's name
+("Revenues", "Total revenues") never names a member (``naming``): such a member keeps its
+own words ('srt:AsiaPacificMember' "Asia Pacific"; 'country:US' "United States").
+
 ``srt:ConsolidationItemsAxis=us-gaap:OperatingSegmentsMember`` beside a segment says the
 figure is the segment's own (before eliminations): it does not make another member.
 """
@@ -17,8 +25,12 @@ figure is the segment's own (before eliminations): it does not make another memb
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
+
+from core.foundation.types import Fact
+from core.ingest.facts.countries import country_of
+from core.ingest.facts.naming import find_abbreviation, is_metric_name, names_metric
 
 NEUTRAL = frozenset({"srt:ConsolidationItemsAxis=us-gaap:OperatingSegmentsMember"})
 _TOKEN = re.compile(r"[A-Za-z0-9]+|&")
@@ -43,8 +55,15 @@ def entries(dims: str) -> list[tuple[str, str]]:
 
 
 def axis_kind(axis: str) -> str:
-    """'segment', 'product', 'geography' or 'other' for a recorded axis."""
+    """'segment', 'product', 'geography' (a region) or 'other' for a recorded axis. A
+    geographic axis is a region's whatever else it says ('acme:GeographicSegmentsAxis'); a
+    sub-segment ('us-gaap:SubsegmentsAxis': a franchise, a therapeutic area within a
+    segment) is a product line, never a reportable segment."""
     low = axis.lower()
+    if "geograph" in low:
+        return "geography"
+    if "subsegment" in low:
+        return "product"
     if "segment" in low:
         return "segment"
     if "productorservice" in low or "productsandservices" in low or low == "product":
@@ -78,7 +97,11 @@ def is_aggregate(member: str) -> bool:
 
 def member_words(member: str) -> str:
     """'adbe:DigitalMediaMember' -> 'Digital Media'; 'ko:LatinAmericaSegmentMember' ->
-    'Latin America'; 'ko:A.PacificMember' -> 'A Pacific'; a table heading stays as is."""
+    'Latin America'; 'ko:A.PacificMember' -> 'A Pacific'; 'country:TW' -> 'Taiwan' (its
+    country's name); a table heading stays as is."""
+    country = country_of(member)
+    if country:
+        return country
     local = member.split(":", 1)[1] if ":" in member and " " not in member else member
     if " " in local:
         return local
@@ -183,10 +206,15 @@ def _heading(dims: str) -> str:
     return found[0][1] if found else ""
 
 
+def _is_code(words: str) -> bool:
+    return len(words) <= 3 and words.isupper()
+
+
 def printed_names(tagged: list, table: list, text: str) -> dict[str, str]:
     """Each member of the XBRL facts ``tagged`` -> its name as printed: in the line items,
     column headings and member columns of the tables ``table`` first, else in ``text``
-    (the text is read only for a segment, product or region no heading names)."""
+    (the text is read only for a segment, product or region no heading names). A metric's
+    line item is no name."""
     members = list(dict.fromkeys((m, axis_kind(a)) for f in tagged if f.dims
                                  for a, m in entries(f.dims)))
     if not members:
@@ -197,13 +225,13 @@ def printed_names(tagged: list, table: list, text: str) -> dict[str, str]:
     names: dict[str, str] = {}
     for member, kind in members:
         words = member_words(member)
-        if len(words) <= 3 and words.isupper():
-            continue  # a code ('country:US'): the row it is printed in names it
+        if _is_code(words) or country_of(member):
+            continue  # a code ('country:CN', 'stpr:CA'): the row it is printed in names it
         name = headings.find(words)
         if name is None and len(words) > 2 and kind != "other" and not _by_row(member, kind):
             body = body or NameIndex([text])
             name = body.find(words)
-        if name:
+        if name and not is_metric_name(name):
             names[member] = name
     return names
 
@@ -212,32 +240,68 @@ def _by_row(member: str, kind: str) -> bool:
     """Whether a member no heading names is named by the rows its facts are printed in: a
     code, a region, a standard member ('us-gaap:AllOtherSegmentsMember' is "Other Bets"
     at one filer, "All Other" at another); the text's words name only the filer's own."""
-    words = member_words(member)
-    return (len(words) <= 3 and words.isupper()) or kind == "geography" or \
+    return _is_code(member_words(member)) or kind == "geography" or \
         member.startswith(_STANDARD)
+
+
+def name_in(member: str, name: str | None, text: str) -> tuple[int, int] | None:
+    """Where ``text`` names ``member``: its printed ``name`` or its own words, written out
+    or abbreviated ("U.S." for 'country:US', "APAC" for 'srt:AsiaPacificMember')."""
+    for words in dict.fromkeys(w for w in (name, member_words(member)) if w):
+        span = find_name(words, text) if not _is_code(words) else None
+        if span is None:
+            span = find_abbreviation(words, text)
+        if span is not None:
+            return span
+    return None
 
 
 def names_row(fact, names: dict[str, str], row) -> bool:
     """Whether the table fact ``row`` prints a member of ``fact`` by its name (its line
     item, its column heading or its member column)."""
     where = " | ".join((row.label, row.column, _heading(row.dims)))
-    return any(find_name(names[m], where) for _, m in entries(fact.dims) if m in names)
+    return any(name_in(m, names[m], where) for _, m in entries(fact.dims) if m in names)
 
 
-def finish_names(tagged: list, names: dict[str, str]) -> None:
-    """Give each dimensional XBRL fact its members' printed names (in place). A member no
-    heading names and the rows name (``_by_row``: 'country:TW', 'us-gaap:NonUsMember') takes
-    the line item of the row its one-member facts are printed in, the most common one;
-    other members unnamed keep their words."""
-    rows: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for f in tagged:
-        found = entries(f.dims)
-        if len(found) == 1 and found[0][1] not in names and f.chunk_id and f.label and \
-                axis_kind(found[0][0]) != "other" and _by_row(found[0][1],
-                                                            axis_kind(found[0][0])):
-            rows[found[0][1]][f.label] += 1
-    for member, labels in rows.items():
-        names[member] = max(labels, key=lambda k: labels[k])
+_AFTER_NAME = re.compile(r"\s*\([^()]{1,60}\)")
+
+
+def _row_name(member: str, kind: str, row: Fact) -> str | None:
+    """The name the table fact ``row`` prints for ``member`` (a segment, product line or
+    region), a figure of it printed there (module docstring), or None."""
+    heading = _heading(row.dims)
+    if country_of(member):  # a country is named by its own words, as printed there
+        heading = ""
+    if heading:  # a member row or column: its heading
+        return None if is_metric_name(heading) else heading
+    label = " | ".join(t for t in (_heading(row.dims), row.label or "") if t)
+    span = name_in(member, None, label)
+    if span is not None:
+        a, b = span
+        more = _AFTER_NAME.match(label, b)  # "China (including Hong Kong)"
+        return " ".join(label[a:more.end() if more else b].split()).rstrip(" :–-")
+    if kind != "other" and _by_row(member, kind) and not country_of(member) and label and \
+            not names_metric(label):
+        return label
+    return None
+
+
+def finish_names(tagged: list[Fact], names: dict[str, str],
+                 links: dict[int, Fact] | None = None) -> None:
+    """Give each dimensional XBRL fact its members' printed names (in place). A segment,
+    product line or region no heading names takes the name printed for it where its
+    one-member facts are printed (``links``: index in ``tagged`` -> the table fact it is
+    printed as; ``_row_name``), the most common one; other members keep their words."""
+    votes: dict[str, Counter] = defaultdict(Counter)
+    for i, row in (links or {}).items():
+        found = entries(tagged[i].dims)
+        if len(found) == 1 and found[0][1] not in names and axis_kind(found[0][0]) != "other":
+            axis, member = found[0]
+            name = _row_name(member, axis_kind(axis), row)
+            if name:
+                votes[member][name] += 1
+    for member, counted in votes.items():
+        names[member] = counted.most_common(1)[0][0]
     for f in tagged:
         if f.dims:
             f.member_names = {m: names.get(m) or member_words(m) for _, m in entries(f.dims)}

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 
 from core.foundation.types import Fact, ParsedDocument
-from core.ingest.facts.breakdown import kind_of, mark_breakdowns
+from core.ingest.facts.breakdown import kind_of, mark_breakdowns, member_kind
 from core.ingest.facts.calendar import FiscalCalendar, iso
 from core.ingest.facts.cells import Figure, read_figure, scale_of, unit_of
 from core.ingest.facts.headings import (
@@ -177,10 +177,10 @@ def _row_periods(body, n: int, shared: str) -> list[Column] | None:
 def _member(heading: str, shared: str) -> str:
     """dims of a member column: '' for the entity total ("Consolidated", "Total"); the
     axis is the kind of breakdown the table's words name ('segment=Graphics'), else
-    'column'."""
+    'column'; a country's column is a region's ('geography=China')."""
     if not heading or _TOTAL.match(heading):
         return ""
-    return f"{kind_of(shared) or 'column'}={heading}"
+    return f"{member_kind(kind_of(shared) or 'column', heading)}={heading}"
 
 
 def _emit(ctx: _Context, body, columns: list[Column], scale: int, statement: str | None,
