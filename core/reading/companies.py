@@ -147,32 +147,34 @@ def _brands(documents: list[DocumentMeta], store) -> dict[str, tuple[str, list[s
 def segment_owner(question: str, documents: list[DocumentMeta], store
                   ) -> tuple[str, str, int] | None:
     """``(filer name, member name, where it is written)`` when the question names a segment
-    or product line (two words or more) that exactly one filer of the corpus reports."""
+    or product line (a name of two words or more, or one of its aliases) that exactly one
+    filer in scope reports (``core.figures.segments.companies_of_member``)."""
     if store is None:
         return None
-    low = question.lower()
-    hits = {}
-    for filer, names in _members_by_filer(documents, store).items():
-        for member in names:
-            words = member.lower().split()
-            if len(words) < 2 or words[0] in lexicon().common:
-                continue
-            at = re.search(rf"(?<![\w-]){re.escape(member.lower())}(?![\w-])", low)
-            if at:
-                hits.setdefault(filer, (member, at.start()))
-    if len(hits) != 1:
+    from core.figures.segments import companies_of_member
+    from core.ingest.facts.members import find_name
+    from core.store.companies import companies
+
+    in_scope = {g.name for g in companies(documents)}
+    try:
+        owners = [o for o in companies_of_member(store, question) if o.company in in_scope]
+    except (AttributeError, TypeError):  # a store without the facts API
         return None
-    filer, (member, at) = next(iter(hits.items()))
-    return filer, member, at
+    if len(owners) != 1 or owners[0].kind not in ("segment", "product") or \
+            len(owners[0].name.split()) < 2:
+        return None
+    hit = find_name(owners[0].name, question)
+    return (owners[0].company, owners[0].name, hit[0]) if hit else None
 
 
 def _member_names(store, doc_ids: list[str]) -> set[str]:
+    """Names of the segments and product lines ``doc_ids`` report revenue for."""
+    from core.figures.segments import fact_member
+
     try:
         facts = store.facts(doc_ids, metric="revenue")
     except (AttributeError, TypeError):
         return set()
-    from core.figures.segments import fact_member
-
     return {m.name for f in facts if f.dims and (m := fact_member(f)) is not None
             and m.kind in ("segment", "product")}
 

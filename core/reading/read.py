@@ -190,8 +190,9 @@ def read_question(question: str, documents: list[DocumentMeta], store=None
         everyone = _every_company(text, request, documents, store)
         if everyone is not None:
             plan, request = everyone, None
-            matches.append(Match(words="", read_as="every company loaded",
-                                 how="no company named"))
+            who = f"the companies that report {request.member}" if request.member else \
+                "every company loaded"
+            matches.append(Match(words="", read_as=who, how="no company named"))
             if yes_no(text):
                 unread.append("the yes / no: the question names no company, so each "
                               "company's figures are given instead")
@@ -211,6 +212,13 @@ def _every_company(text: str, request: FigureRequest, documents, store
     if len(everyone) < 2 or not request.metric or request.aggregate not in (
             "value", "formula", "change", "pct_change"):
         return None
+    if request.member:  # a segment named with no company: the companies that report it
+        from core.figures.segments import companies_of_member
+
+        owners = {o.company for o in companies_of_member(store, request.member)}
+        everyone = [s for s in everyone if s.company in owners] or everyone
+        if len(everyone) < 2:
+            return None
     change = request.aggregate in ("change", "pct_change")
     reading = Reading(question=text, kind="figures", test="grew" if change else None,
                       periods=[p for p in periods_asked(text) if not change or
