@@ -314,7 +314,7 @@ def bench_search(args, settings: Settings) -> int:
 
 
 def add_bench_parser(sub) -> None:
-    b = sub.add_parser("bench", help="benchmarks: ingest, search")
+    b = sub.add_parser("bench", help="benchmarks: ingest, search, embed, paraphrase")
     bsub = b.add_subparsers(dest="bench", required=True)
     s = bsub.add_parser("ingest", help="seconds per stage for FILE(s), into a temporary corpus")
     s.add_argument("files", nargs="+")
@@ -334,6 +334,9 @@ def add_bench_parser(sub) -> None:
     from core.bench.embed import add_embed_parser
 
     add_embed_parser(bsub, DEFAULT_QUERIES + ANALYST_QUERIES)
+    from core.bench.paraphrase.cli import add_paraphrase_parser
+
+    add_paraphrase_parser(bsub)
     s = bsub.add_parser("search", help="p50/p95 latency per strategy on the configured corpus")
     s.add_argument("--queries", help="file with one query per line")
     s.add_argument("--repeat", type=int, default=3)
