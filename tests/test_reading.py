@@ -281,3 +281,29 @@ def test_a_figure_asked_of_no_company_is_given_for_each_and_never_one_for_all():
     one = [d for d in DOCS if d.doc_id == ACME]
     _, plan, request = read_question("What was net income in FY2024?", one, STORE)
     assert plan is None and request is not None  # one company loaded: its figure
+
+
+def test_several_measures_of_several_companies_are_one_comparison_each():
+    from core.reading import read_plans
+
+    for words in ("operating and net margins", "operating margin and net margin",
+                  "op margin and net margin"):
+        reading, plans, _ = read_plans(f"Compare Acme and Birch on {words}", DOCS, STORE)
+        assert [p.requests[0].metric for p in plans] == ["operating_margin", "net_margin"], words
+        assert [m.metric for m in reading.measures] == ["operating_margin", "net_margin"]
+        leads = [answer_analysis(p, STORE).lead for p in plans]
+        assert leads[0].startswith("Acme had the higher operating margin: 25.0%")
+        assert leads[1].startswith("Acme had the higher net profit margin: 18.0%")
+
+
+SHARES = ["{x} as a share of {c} revenue?", "How big a slice of {c}'s revenue is {x}?",
+          "What portion of {c}'s revenue came from {x}?", "{x} as a percentage of {c}'s sales"]
+
+
+def test_a_share_in_other_words_is_a_percent():
+    # Acme: R&D 90 of revenue 1,000 in FY2024
+    for template in SHARES:
+        q = template.format(x="R&D", c="Acme")
+        reading, plan, request = _read(q)
+        assert request is not None and request.unit == "percent", (q, reading)
+        assert answer_figure(request, STORE).display == "9.0%", q

@@ -49,12 +49,12 @@ def route_node(state: ResearchState, deps: AgentDeps) -> dict:
 def read_for(question: str, deps: AgentDeps, scope: list[str]):
     """The question read once (``core.reading.read_question``) over the filings in scope;
     None without facts (a corpus of text only)."""
-    from core.reading import read_question
+    from core.reading import read_plans
 
     if deps.facts is None or deps.corpus.fact_counts is None:
         return None
     docs = [d for d in deps.corpus.documents if not scope or d.doc_id in scope]
-    return read_question(question, docs, deps.facts)[0]
+    return read_plans(question, docs, deps.facts)[0]
 
 
 def plan_node(state: ResearchState, deps: AgentDeps) -> dict:

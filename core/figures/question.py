@@ -251,7 +251,10 @@ def parse_figure_question(question: str, documents: list[DocumentMeta], store=No
     if member is not None:
         node, words = of_member(node, words, member, share=part == "")
     elif part:  # "what percentage of revenue went to R&D": R&D / revenue
-        node, words = BinOp("/", Ref(part, "t"), node), f"{words} share"
+        from core.metrics import get_metric
+
+        share_of = get_metric(part).label if get_metric(part) else part
+        node, words = BinOp("/", Ref(part, "t"), node), f"{share_of} as a % of {words}"
     margin = re.match(r"\s*%?\s*margin\b", stripped[end:], re.I)
     if margin and isinstance(node, Ref) and natural_unit(node, "value", False) == \
             "USD millions":

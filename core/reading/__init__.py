@@ -7,6 +7,6 @@
 """
 
 from core.reading.model import Reading
-from core.reading.read import normalise, read_question
+from core.reading.read import normalise, read_plans, read_question
 
-__all__ = ["Reading", "normalise", "read_question"]
+__all__ = ["Reading", "normalise", "read_plans", "read_question"]

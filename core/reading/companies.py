@@ -203,7 +203,7 @@ def resolve_companies(question: str, documents: list[DocumentMeta], store=None
     printed = _taken(question, documents)
     matches = _tickers_said(printed, {f.name: f for f in filers})
     taken = [(a, b) for a, b, _, _ in printed]
-    brands = None
+    brands, named = None, False
     out, at = [], 0
     for m in _WORD.finditer(question):
         start, end = m.span()
@@ -228,6 +228,7 @@ def resolve_companies(question: str, documents: list[DocumentMeta], store=None
                 how = "brand"
         if filer is None:
             continue
+        named = True
         if how == "case" and token[:1].isupper():
             continue
         tail = m.group(0)[len(token):] if m.group(0).startswith(token) else ""
@@ -241,7 +242,7 @@ def resolve_companies(question: str, documents: list[DocumentMeta], store=None
             matches.append(Match(words=token, read_as=filer.name, how=said))
     out.append(question[at:])
     text = "".join(out)
-    if not taken and not matches:  # no company named: a segment only one filer reports
+    if not taken and not named:  # no company named: a segment only one filer reports
         owner = segment_owner(text, documents, store)
         filer = next((f for f in filers if owner and f.name == owner[0]), None)
         if owner and filer:

@@ -189,9 +189,9 @@ def read_question(question: str, documents: list[DocumentMeta], store=None
     if plan is None and request is not None and not request.companies and store is not None:
         everyone = _every_company(text, request, documents, store)
         if everyone is not None:
-            plan, request = everyone, None
             who = f"the companies that report {request.member}" if request.member else \
                 "every company loaded"
+            plan, request = everyone, None
             matches.append(Match(words="", read_as=who, how="no company named"))
             if yes_no(text):
                 unread.append("the yes / no: the question names no company, so each "
@@ -273,3 +273,44 @@ def read_analysis(question: str, documents: list[DocumentMeta], store
             again.spec.kind, again.spec.absent = plan.spec.kind, plan.spec.absent
             return again
     return plan
+
+
+def read_plans(question: str, documents: list[DocumentMeta], store=None
+               ) -> tuple[Reading, list[AnalysisPlan], FigureRequest | None]:
+    """``read_question`` with every measure asked of several companies: "Compare A and B on
+    operating and net margins" is one comparison per measure, in the order named (the
+    reading lists every measure)."""
+    reading, plan, request = read_question(question, documents, store)
+    if plan is None:
+        return reading, [], request
+    plans = [plan]
+    several = len(plan.subjects) > 1 and plan.spec.kind in ("compare", "rank")
+    extra = _more_measures(reading.text, plan) if several else []
+    if extra:
+        from core.reading.requests import plan_from_reading
+
+        for measure in extra:
+            again = plan_from_reading(reading.model_copy(update={"measures": [measure]}),
+                                      documents)
+            if isinstance(again, AnalysisPlan):
+                again.spec.absent = list(plan.spec.absent)
+                plans.append(again)
+                reading.measures.append(measure)
+    return reading, plans, None
+
+
+def _more_measures(text: str, plan: AnalysisPlan) -> list[MeasureRef]:
+    """Catalogue measures the question names besides the plan's, in order."""
+    from core.analysis.measures import measures, unique
+    from core.figures.phrases import Names
+    from core.metrics import get_metric
+
+    first = plan.requests[0].metric if plan.requests else None
+    found = unique(measures(text, Names()))
+    out = []
+    for key, _, _, _ in found:
+        entry = get_metric(key)
+        if entry is None or key == first or entry.unit not in ("percent", "USD", "ratio"):
+            continue
+        out.append(MeasureRef(name=entry.label, metric=key))
+    return out if first in {k for k, _, _, _ in found} else []

@@ -29,16 +29,23 @@ KINDS = {"compare": "compares", "rank": "ranks", "verdict": "decides yes or no f
 
 def analysis_part(question: str, deps: AgentDeps, scope: list[str]) -> AnalysisPlan | None:
     """The analysis ``question`` asks for (None: not an analysis question, or no facts)."""
+    parts = analysis_parts(question, deps, scope)
+    return parts[0] if parts else None
+
+
+def analysis_parts(question: str, deps: AgentDeps, scope: list[str]) -> list[AnalysisPlan]:
+    """Every analysis ``question`` asks for: one per measure asked of several companies
+    (``core.reading.read.read_plans``); [] when it asks none or there are no facts."""
     if deps.facts is None or deps.corpus.fact_counts is None:
-        return None
+        return []
     docs = [d for d in deps.corpus.documents if not scope or d.doc_id in scope]
-    from core.reading import read_question
+    from core.reading.read import read_plans
 
     try:
-        return read_question(question, docs, deps.facts)[1]
+        return read_plans(question, docs, deps.facts)[1]
     except (ValueError, KeyError, IndexError, FormulaError) as exc:  # a reader's fault must
         log.warning("analysis reading failed (%s): planned without it", exc)  # not end a run
-        return None
+        return []
 
 
 def plan_doc_ids(plan: AnalysisPlan) -> list[str]:

@@ -118,13 +118,15 @@ def split_question(question: str, deps: AgentDeps, scope: list[str]) -> FigureSp
     out = FigureSplit(clauses=clauses, text=list(range(len(clauses))))
     if deps.facts is None or deps.corpus.fact_counts is None:
         return out
-    from core.agent.roles.analysis_plan import analysis_part, plan_doc_ids
+    from core.agent.roles.analysis_plan import analysis_parts, plan_doc_ids
 
-    analysis = analysis_part(question, deps, scope)
-    if analysis is not None and analysis.requests and facts_ready(deps, plan_doc_ids(analysis)):
+    analyses = [a for a in analysis_parts(question, deps, scope) if a.requests]
+    if analyses and facts_ready(deps, plan_doc_ids(analyses[0])):
         why = [i for i, c in enumerate(clauses) if WHY.search(c)]
         covered = [i for i in range(len(clauses)) if i not in why] or [0]
-        out.figures.append(FigurePart(analysis.requests[0], covered, question, analysis))
+        for k, analysis in enumerate(analyses):  # one per measure asked of several companies
+            text = question if k == 0 else f"{question} ({analysis.spec.name})"
+            out.figures.append(FigurePart(analysis.requests[0], covered, text, analysis))
         out.text = why
         return out
     whole = parse_request(question, deps, scope)
@@ -192,7 +194,7 @@ def figure_steps(part: FigurePart, split: FigureSplit, question: str, deps: Agen
     if part.analysis is not None:
         from core.agent.roles.analysis_plan import analysis_steps
 
-        return analysis_steps(part.analysis, question, first), None
+        return analysis_steps(part.analysis, part.text or question, first), None
     request = part.request
     doc_ids, why_docs = figure_doc_ids(part, split, question, deps, scope)
     if not doc_ids:
