@@ -29,12 +29,26 @@ class Lexicon:
     common: frozenset[str]
 
     def asks(self, kind: str, text: str) -> bool:
-        """Whether ``text`` has a word of ``kind`` ('difference', 'each_year', ...)."""
+        """Whether ``text`` has a word of ``kind`` ('difference', 'each_year', ...).
+
+        >>> lexicon().asks("difference", "By how many points did A's margin exceed B's?")
+        True
+        >>> lexicon().asks("each_year", "Did it rise in each of the last three years?")
+        True
+        """
         return any(rx.search(text) for rx in self.kinds.get(kind, ()))
 
     def order(self, text: str) -> str | None:
         """'lower' for words that put the lowest first ("weakest first"), 'higher' for the
-        opposite, None when the text says neither (the earliest word wins)."""
+        opposite, None when the text says neither (the earliest word wins).
+
+        >>> lexicon().order("Rank them by net margin, weakest first")
+        'lower'
+        >>> lexicon().order("from highest to lowest")
+        'higher'
+        >>> lexicon().order("Which had the higher margin?") is None
+        True
+        """
         low = " ".join(text.lower().split())
         hits = [(m.start(), way) for words, way in ((self.ascending, "lower"),
                                                     (self.descending, "higher"))

@@ -64,6 +64,9 @@ class Match(BaseModel):
     how: str = Field(default="", description="Why ('a typo', 'a ticker', 'a brand').")
 
     def said(self) -> str:
+        """>>> Match(words="alphabt", read_as="Alphabet Inc.", how="a typo").said()
+        "'alphabt' as Alphabet Inc. (a typo)"
+        """
         why = f" ({self.how})" if self.how else ""
         return f"'{self.words}' as {self.read_as}{why}"
 
@@ -106,8 +109,16 @@ class Reading(BaseModel):
         return self.kind != "text"
 
     def summary(self) -> str:
-        """One line: 'Read as: which is higher · operating margin · Alphabet Inc. (FY2024),
-        Adobe Inc. (latest fiscal year); 'alphabt' as Alphabet Inc. (a typo).'"""
+        """One line: what was asked, the measures, the companies with their periods, and
+        every word read as something it is not written as.
+
+        >>> Reading(question="q", kind="compare", measures=[MeasureRef(
+        ...     name="operating margin")], companies=[CompanyRef(name="Acme Corp",
+        ...     period="FY2024"), CompanyRef(name="Birch Inc.")], matches=[Match(
+        ...     words="acm", read_as="Acme Corp", how="its ticker")]).summary()
+        "Read as: which is higher · operating margin · Acme Corp (FY2024), Birch Inc. \
+(latest fiscal year); read 'acm' as Acme Corp (its ticker)."
+        """
         parts = [KIND_WORDS.get(self.kind, self.kind)]
         if self.direction == "lower" and self.kind in ("rank", "compare", "members"):
             parts[0] += " (lowest first)" if self.kind == "rank" else " (the lower)"
