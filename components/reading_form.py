@@ -26,9 +26,11 @@ def render_reading(reading: Reading | None, documents: Sequence[DocumentMeta], *
                    apply: Callable[[Reading], str | None]) -> None:
     """The reading line and the form that corrects it; ``apply`` returns an error to show,
     or None when the plan was made again."""
-    if reading is None or not reading.figures:
+    if reading is None or not (reading.figures or reading.nearest):
         return
     st.markdown(f"**{md_escape(reading.summary())}**")
+    if reading.unread:
+        st.caption(md_escape(reading.not_answered()))
     other = reading.alternative
     if other is not None:
         st.caption(f"The two readers differ. {md_escape(other.summary())}")
@@ -48,7 +50,8 @@ def _form(reading: Reading, documents: Sequence[DocumentMeta], key: str,
     choices = company_choices(documents)
     metrics = {k: m.label for k, m in sorted(catalog().metrics.items(),
                                              key=lambda kv: kv[1].label)}
-    current = reading.measures[0].metric if reading.measures else None
+    current = reading.measures[0].metric if reading.measures else \
+        (reading.nearest[0] if reading.nearest else None)
     years = [LATEST, *year_choices(documents)]
     named = next((p for p in reading.periods if p in years), LATEST)
     with st.form(f"{key}_reading"):

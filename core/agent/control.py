@@ -7,6 +7,8 @@ history; ``dispatch`` sends the steps out, ``step_graph`` wires each one's stage
 
 from __future__ import annotations
 
+import logging
+
 from langgraph.types import interrupt
 
 from core.agent.common import call_usage, current_step, usage_update, warn
@@ -26,6 +28,8 @@ from core.agent.roles.planner import make_plan
 from core.agent.roles.router import route_question
 from core.agent.state import ResearchState, Revision, StepWork
 from core.reading.model import as_reading
+
+log = logging.getLogger(__name__)
 
 
 def route_node(state: ResearchState, deps: AgentDeps) -> dict:
@@ -54,7 +58,11 @@ def read_for(question: str, deps: AgentDeps, scope: list[str]):
     if deps.facts is None or deps.corpus.fact_counts is None:
         return None
     docs = [d for d in deps.corpus.documents if not scope or d.doc_id in scope]
-    return read_plans(question, docs, deps.facts)[0]
+    try:
+        return read_plans(question, docs, deps.facts, embedder=deps.text_embedder)[0]
+    except Exception as exc:  # noqa: BLE001 - the reading is said, never ends a run
+        log.warning("the question could not be read (%s): planned from its words", exc)
+        return None
 
 
 def plan_node(state: ResearchState, deps: AgentDeps) -> dict:

@@ -89,6 +89,15 @@ def _taken(question: str, documents: list[DocumentMeta]
     return sorted(spans)
 
 
+def without_companies(text: str, documents: list[DocumentMeta]) -> str:
+    """``text`` with the companies it names (as filings print them) blanked."""
+    for start, end, _, _ in sorted(_taken(text, documents), reverse=True):
+        tail = re.match(r"['\u2019]s?", text[end:])
+        end += tail.end() if tail else 0
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
 def _exact(low: str, filers: list[_Filer]) -> tuple[_Filer, str] | None:
     for f in filers:
         if low in f.tickers:

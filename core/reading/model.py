@@ -99,6 +99,9 @@ class Reading(BaseModel):
         "who corrected it at plan review.")
     plan_edited: bool = Field(default=False, description="The plan's steps were edited by "
                               "hand at review after this reading (it may no longer hold).")
+    nearest: list[str] = Field(default_factory=list, description="Catalogue metric keys "
+                               "nearest the words of a measure the catalogue does not name "
+                               "(offered first when the analyst corrects the reading).")
     alternative: Reading | None = Field(default=None, description="The other reader's "
                                         "reading when it asks something else (the LLM's "
                                         "beside the grammar's): plan review shows both.")

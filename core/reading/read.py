@@ -169,10 +169,46 @@ def reading_of(question: str, text: str, matches: list[Match], plan: AnalysisPla
     return reading
 
 
-def read_question(question: str, documents: list[DocumentMeta], store=None
-                  ) -> tuple[Reading, AnalysisPlan | None, FigureRequest | None]:
+def _nearest_measure(text: str, documents, store, embedder, matches: list[Match],
+                     unread: list[str], nearest_keys: list[str]) -> str | None:
+    """A figure question whose measure the catalogue does not name: the text with the
+    nearest catalogue name in its place when it is near enough (``core.reading.nearest``),
+    said; otherwise the nearest named as not answered. None when nothing is taken."""
+    from core.analysis.words import asks_existence
+    from core.figures.question import _NOT_FIGURE
+    from core.reading.companies import without_companies
+    from core.reading.nearest import SUGGEST, measure_words, nearest, taken
+
+    plain = without_companies(text, documents)
+    if embedder is None or plain == text or _NOT_FIGURE.search(text) or \
+            asks_existence(text) or len(text.split()) > 20:
+        return None
+    words = measure_words(plain, lexicon().common)
+    near = nearest(words, embedder) if words else []
+    best = taken(near)
+    if best is not None:
+        from core.metrics import get_metric
+
+        label = get_metric(best.metric).label
+        matches.append(Match(words=words, read_as=label, how=f"the nearest catalogue name, "
+                             f"similarity {best.score:.2f}"))
+        return re.sub(re.escape(words), label, text, count=1, flags=re.I)
+    close = [n for n in near if n.score >= SUGGEST]
+    nearest_keys.extend(n.metric for n in close)
+    if close:
+        from core.metrics import get_metric
+
+        unread.append(f"'{words}' is no measure of the catalogue (nearest: " + ", ".join(
+            f"{get_metric(n.metric).label} {n.score:.2f}" for n in close) + "; choose one "
+            "at plan review): answered from the filings' text")
+    return None
+
+
+def read_question(question: str, documents: list[DocumentMeta], store=None, *,
+                  embedder=None) -> tuple[Reading, AnalysisPlan | None, FigureRequest | None]:
     """``(reading, analysis plan or None, figure request or None)`` of ``question``: one
-    of the two is set when figures answer it, neither for a text question."""
+    of the two is set when figures answer it, neither for a text question. ``embedder``:
+    the bundled model, for a measure the catalogue does not name (``_nearest_measure``)."""
     from core.figures.formula import FormulaError
     from core.figures.question import parse_figure_question
 
@@ -186,6 +222,17 @@ def read_question(question: str, documents: list[DocumentMeta], store=None
         log.warning("reading failed (%s): read as a text question", exc)
         plan = request = None
     unread: list[str] = []
+    near: list[str] = []
+    if plan is None and request is None and store is not None:
+        again = _nearest_measure(text, documents, store, embedder, matches, unread, near)
+        if again is not None:
+            text = again
+            try:
+                plan = read_analysis(text, documents, store)
+                request = parse_figure_question(text, documents, store) if plan is None \
+                    else None
+            except (ValueError, KeyError, IndexError, FormulaError):
+                plan = request = None
     if plan is None and request is not None and not request.companies and store is not None:
         everyone = _every_company(text, request, documents, store)
         if everyone is not None:
@@ -197,7 +244,14 @@ def read_question(question: str, documents: list[DocumentMeta], store=None
                 unread.append("the yes / no: the question names no company, so each "
                               "company's figures are given instead")
     reading = reading_of(question, text, matches, plan, request)
-    reading.unread = unread + _not_read(text, reading)
+    reading.unread, reading.nearest = unread + _not_read(text, reading), near
+    if not reading.figures and near:  # the companies named, for the analyst's correction
+        from core.reading.edit import company_choices
+        from core.retrieval.scope import match_companies
+
+        choices = company_choices(documents)
+        named = {shown for shown, _ in match_companies(text, documents).values()}
+        reading.companies = [choices[n] for n in named if n in choices]
     return reading, plan, request
 
 
@@ -275,12 +329,12 @@ def read_analysis(question: str, documents: list[DocumentMeta], store
     return plan
 
 
-def read_plans(question: str, documents: list[DocumentMeta], store=None
-               ) -> tuple[Reading, list[AnalysisPlan], FigureRequest | None]:
+def read_plans(question: str, documents: list[DocumentMeta], store=None, *,
+               embedder=None) -> tuple[Reading, list[AnalysisPlan], FigureRequest | None]:
     """``read_question`` with every measure asked of several companies: "Compare A and B on
     operating and net margins" is one comparison per measure, in the order named (the
     reading lists every measure)."""
-    reading, plan, request = read_question(question, documents, store)
+    reading, plan, request = read_question(question, documents, store, embedder=embedder)
     if plan is None:
         return reading, [], request
     plans = [plan]
