@@ -7,12 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, get_args
 
+from core.analysis.declared import KINDS
 from core.analysis.model import AnalysisSpec, Test
 from core.app.plan_draft import StepDraft
 
-KIND_LABELS = {"compare": "Compare: which is higher / lower", "rank": "Rank all of them",
-               "verdict": "Yes / no from the figures", "multi": "State each figure",
-               "criterion": "Judge by a named criterion", "pick": "Pick the largest / smallest"}
+KIND_LABELS = {k: d.label for k, d in KINDS.items()}
 TESTS = [None, *get_args(Test)]
 
 

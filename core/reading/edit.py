@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.foundation.types import DocumentMeta
+from core.reading.kinds import KINDS
 from core.reading.model import CompanyRef, MeasureRef, Reading
 
-EDITABLE_KINDS = ["figure", "compare", "difference", "rank", "growth_compare", "verdict",
-                  "trend", "figures"]
+EDITABLE_KINDS = [k for k, d in KINDS.items() if d.editable]
 TESTS = {"above": "above a threshold", "below": "below a threshold", "grew": "grew",
          "declined": "declined", "positive": "positive", "negative": "negative"}
 LATEST = "each company's latest fiscal year"

@@ -19,14 +19,11 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from core.reading.kinds import KINDS
+
 Kind = Literal["figure", "figures", "compare", "rank", "difference", "growth_compare",
                "verdict", "trend", "share", "pick", "members", "criterion", "text"]
-KIND_WORDS: dict[str, str] = {
-    "figure": "a figure", "figures": "several figures", "compare": "which is higher",
-    "rank": "a ranking", "difference": "the difference", "growth_compare": "growth compared",
-    "verdict": "yes or no", "trend": "a trend over the years", "share": "a share",
-    "pick": "the largest line", "members": "segments compared", "criterion": "a judgement",
-    "text": "a text question (passages of the filings)"}
+KIND_WORDS: dict[str, str] = {k: d.words for k, d in KINDS.items()}
 """How each kind is named on screen ("Read as: which is higher ...")."""
 
 

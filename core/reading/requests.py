@@ -13,11 +13,10 @@ from core.analysis.question import AnalysisPlan, _figure_question
 from core.analysis.subjects import Subject, latest_annual, short_name
 from core.figures.model import FigureRequest
 from core.foundation.types import DocumentMeta
+from core.reading.kinds import KINDS
 from core.reading.model import CompanyRef, MeasureRef, Reading
 
-_PLAN_KINDS = {"compare": "compare", "rank": "rank", "difference": "compare",
-               "growth_compare": "compare", "figures": "multi", "verdict": "verdict",
-               "trend": "verdict"}
+_PLAN_KINDS = {k: d.analysis for k, d in KINDS.items() if d.analysis and d.editable}
 
 
 def request_for(measure: MeasureRef, period: str, company: CompanyRef, *,

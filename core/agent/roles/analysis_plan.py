@@ -16,15 +16,13 @@ import logging
 from core.agent.deps import AgentDeps
 from core.agent.roles.figure_catalog import formula_refs, metric_label
 from core.agent.state import ANALYZE, PlanStep
+from core.analysis.declared import KINDS
 from core.analysis.question import AnalysisPlan
 from core.figures.formula import FormulaError
 from core.figures.model import FigureRequest
 
 log = logging.getLogger(__name__)
 
-KINDS = {"compare": "compares", "rank": "ranks", "verdict": "decides yes or no from",
-         "multi": "states together", "criterion": "judges by the catalogue's criterion",
-         "pick": "picks the balance-sheet line beside"}
 
 
 def analysis_part(question: str, deps: AgentDeps, scope: list[str]) -> AnalysisPlan | None:
@@ -79,7 +77,8 @@ def analysis_steps(plan: AnalysisPlan, question: str, first: int) -> list[PlanSt
     steps = [figure_step(r, q) for r, q in zip(plan.requests, plan.questions, strict=True)]
     spec = plan.spec
     who = ", ".join(dict.fromkeys(plan.who))
-    how = KINDS.get(spec.kind, "combines")
+    decl = KINDS.get(spec.kind)
+    how = decl.verb if decl is not None else "combines"
     test = f" ({spec.test})" if spec.test else ""
     steps.append(PlanStep(
         sub_question=question, tool=ANALYZE, keywords=[spec.name],
