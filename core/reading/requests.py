@@ -136,3 +136,42 @@ def _trend(plan: AnalysisPlan, reading: Reading, documents) -> AnalysisPlan | No
         plan.requests.append(request)
         plan.questions.append(_figure_question(subject, request.name, year))
     return plan
+
+
+def _names(reading: Reading, conj: str = "or") -> str:
+    from core.analysis.subjects import short_name
+
+    names = [c.words or short_name(c.name) for c in reading.companies]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {conj} {names[-1]}"
+
+
+def asked(reading: Reading) -> str:
+    """The question the slots ask, in plain words (the analyze step's text once the analyst
+    has corrected the reading).
+
+    >>> from core.reading.model import CompanyRef, MeasureRef
+    >>> asked(Reading(question="q", kind="difference", measures=[MeasureRef(
+    ...     name="net margin")], companies=[CompanyRef(name="Acme Corp", words="Acme"),
+    ...     CompanyRef(name="Birch Inc.", words="Birch")]))
+    'By how much did the net margin of Acme and Birch differ?'
+    """
+    m = " and ".join(x.name for x in reading.measures) or "the measure"
+    when = f" in {reading.periods[-1]}" if reading.periods else ""
+    first = "lowest" if reading.direction == "lower" else "highest"
+    text = {
+        "compare": f"Which had the {reading.direction or 'higher'} {m}{when}, "
+                   f"{_names(reading)}?",
+        "difference": f"By how much did the {m} of {_names(reading, 'and')} differ{when}?",
+        "rank": f"Rank {_names(reading, 'and')} by {m}{when}, {first} first.",
+        "growth_compare": f"Whose {m} grew faster{when}, {_names(reading)}?",
+        "trend": f"Did the {m} of {_names(reading)} "
+                 f"{'fall' if reading.test in ('declined', 'worsening') else 'rise'} every "
+                 "year?",
+        "figures": f"What was the {m} of {_names(reading, 'and')}{when}?",
+        "figure": f"What was the {m} of {_names(reading)}{when}?",
+    }.get(reading.kind)
+    if reading.kind == "verdict":
+        what = f"{reading.test} {reading.threshold:g}" if reading.threshold is not None \
+            else reading.test or "positive"
+        text = f"Was the {m} of {_names(reading)}{when} {what}?"
+    return text or reading.question

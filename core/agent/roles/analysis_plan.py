@@ -106,4 +106,7 @@ def reading_steps(reading, documents) -> list[PlanStep] | None:
 
         who = Subject(short_name(subject.name), subject.name, list(subject.doc_ids))
         return [figure_step(made, _figure_question(who, made.name, made.periods[-1]))]
-    return analysis_steps(made, reading.question, 0)
+    from core.reading.requests import asked
+
+    return analysis_steps(made, asked(reading) if reading.source == "analyst" else
+                          reading.question, 0)
