@@ -307,3 +307,46 @@ def test_a_share_in_other_words_is_a_percent():
         reading, plan, request = _read(q)
         assert request is not None and request.unit == "percent", (q, reading)
         assert answer_figure(request, STORE).display == "9.0%", q
+
+
+def test_registry_names_with_their_suffix_and_lower_case_names_read_as_the_filer():
+    docs = DOCS + [DocumentMeta(doc_id="hd", file_name="hd-10k.htm", company="HOME WARES, INC.",
+                                form_type="10-K", period="FY2024", period_end="2024-12-31",
+                                ticker="HW")]
+    for words in ("ACME CORP's", "Acme Corp.'s", "acme corp's", "ACME, CORP.'s"):
+        text, _ = resolve_companies(f"What was {words} revenue in FY2024?", docs, STORE)
+        assert "Acme's revenue" in text, (words, text)
+    text, _ = resolve_companies("HOME WARES, INC.'s revenue", docs, STORE)
+    assert text.startswith("Home Wares's revenue") or text.startswith("Home Wares' revenue"), text
+    # a filer's first word inside another proper name is not the filer
+    for words in ("What share of Acme's revenue is Garden & Home Care?",
+                  "What share of Acme's revenue is Home Care?",
+                  "What share of Acme's revenue is fabric & home care?"):
+        text, matches = resolve_companies(words, docs, STORE)
+        assert not any(m.read_as == "HOME WARES, INC." for m in matches), (words, matches)
+        from core.retrieval.scope import match_companies
+
+        assert [s for s, _ in match_companies(text, docs).values()] == ["ACME CORP"], text
+
+
+SLOWER = ["Whose revenue grew more slowly, Acme or Birch?", "Did Acme or Birch grow its "
+          "revenue slower?", "Which grew its revenue less quickly, Acme or Birch?"]
+
+
+def test_slower_growth_is_the_lower_growth_and_an_either_or_is_no_yes_no():
+    for q in SLOWER:
+        reading, plan, _ = _read(q)
+        result = answer_analysis(plan, STORE)
+        assert plan.spec.kind == "compare" and plan.spec.direction == "lower", q
+        assert result.rows[0].company == "Birch Inc.", (q, result.lead)  # -4.8% vs +11.1%
+        assert not result.lead.startswith(("Yes", "No")), (q, result.lead)
+
+
+def test_two_measures_related_by_above_or_below():
+    # Acme FY2024: net margin 18.0%, operating margin 25.0%
+    for q, verdict in (("Was Acme's net margin above its op margin?", "No"),
+                       ("Was Acme's net margin below its operating margin?", "Yes"),
+                       ("Was Acme's op margin over its net margin in FY2024?", "Yes")):
+        _, plan, _ = _read(q)
+        assert plan is not None and plan.spec.test in ("more", "less"), q
+        assert answer_analysis(plan, STORE).verdict == verdict, q

@@ -31,16 +31,18 @@ _RATIO_GAP = re.compile(r"^\s*(?P<share>(?:as\s+an?\s+|in\s+)?"
 _RATIO_OF = re.compile(r"\b(?:ratio|proportion)\s+of\s+(?:(?:its|their|the)\s+)?$", re.I)
 
 
-def ratios(plain: str, found: list) -> list:
+def ratios(plain: str, found: list, asks_yes_no: bool = False) -> list:
     """Two measures joined as one ("R&D as a share of revenue", "the ratio of R&D to
-    revenue"): one measure, as the figure question reads it."""
+    revenue"): one measure, as the figure question reads it; in a yes / no question "X over
+    its Y" compares the two ("Was its net margin over its operating margin?")."""
     out: list = []
     k = 0
     while k < len(found):
         a = found[k]
         b = found[k + 1] if k + 1 < len(found) else None
         m = _RATIO_GAP.match(plain[a[3]:b[2]]) if b else None
-        if b and m and (m.group("share") or m.group("to")):
+        over = m is not None and m.group("to") and m.group("to").lower() == "over"
+        if b and m and (m.group("share") or m.group("to")) and not (over and asks_yes_no):
             share = m.group("share") or not _RATIO_OF.search(plain[max(0, a[2] - 30):a[2]])
             words = f"{a[1]} as a % of {b[1]}" if share else f"ratio of {a[1]} to {b[1]}"
             out.append((f"{a[0]}/{b[0]}", words, a[2], b[3]))

@@ -187,7 +187,7 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
         return _criterion_plan(criterion, subjects[0], documents, store, decimals)
     plain = _blank(body, _company_spans(body, subjects))
     plain = _PERIOD.sub(lambda m: " " * len(m.group(0)), plain)
-    found = unique(ratios(plain, measures(plain, names)))
+    found = unique(ratios(plain, measures(plain, names), yes_no(body)))
     kind = member_kind(body) if len(subjects) == 1 else None
     if kind is not None:
         return _members_plan(body, kind, found, subjects[0], documents, store, decimals)

@@ -58,6 +58,8 @@ _MORE = re.compile(r"\b(?:more|greater|higher|larger|bigger|above|over|exceed(?:
 _VERB = re.compile(r"\b(?:(?P<more>exceed(?:s|ed|ing)?|surpass(?:es|ed|ing)?|outpac(?:e|es|ed|ing)|"
                    r"outstrip(?:s|ped|ping)?|top(?:s|ped)?)|(?P<less>f[ae]ll(?:s|ing)?\s+short\s+of|"
                    r"trail(?:s|ed|ing)?|lag(?:s|ged|ging)?(?:\s+behind)?))\b", re.I)
+_SIDE = re.compile(r"\b(?:(?P<more>above|over|beyond|ahead\s+of)|(?P<less>below|under|"
+                   r"beneath|behind))\s+(?:(?:that\s+of|its|their|the)\s+)*$", re.I)
 _EQUAL = re.compile(r"\b(?:equal(?:\s+to)?|the\s+same\s+as|as\s+much\s+as)\b", re.I)
 _THRESHOLD = re.compile(
     r"\b(?P<op>above|below|over|under|more\s+than|less\s+than|greater\s+than|higher\s+than|"
@@ -97,8 +99,14 @@ def yes_no(body: str) -> bool:
     return any(YES_NO.match(s.strip()) for s in re.split(r"(?<=[.?!])\s+", body))
 
 
+_SLOWLY = re.compile(r"\b(?:more\s+slowly|less\s+(?:quickly|rapidly|fast))\b", re.I)
+_QUICKLY = re.compile(r"\b(?:more\s+(?:quickly|rapidly)|less\s+slowly)\b", re.I)
+
+
 def comparative_direction(text: str) -> str | None:
-    """'higher' or 'lower' for the first comparison word of ``text``; None when it has none."""
+    """'higher' or 'lower' for the first comparison word of ``text``; None when it has none
+    ("more slowly" is slower, not more)."""
+    text = _QUICKLY.sub("faster", _SLOWLY.sub("slower", text))
     m = _DIRECTION.search(_NOT_COMPARISON.sub(" ", text))
     if m is None:
         return None
@@ -132,6 +140,9 @@ def relation_between(plain: str, first_end: int, second_start: int) -> str | Non
     verb = _VERB.search(gap)
     if verb:  # "R&D exceeded its capex", "fell short of its dividends"
         return "more" if verb.group("more") else "less"
+    side = _SIDE.search(gap)
+    if side:  # "its profit margin above its operating margin"
+        return "more" if side.group("more") else "less"
     if not re.search(r"\bthan\b", gap, re.I):
         return None
     for text in (gap, plain[max(0, first_end - 60):first_end]):

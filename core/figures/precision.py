@@ -117,7 +117,9 @@ def share_numerator(stripped: str, start: int, end: int, find) -> str | None:
     if not _SHARE_BEFORE.search(stripped[:start]) or \
             unmapped_measure(stripped, start, end, True):
         return None
-    after = [hit for hit in find(stripped[end:])]
+    whole = [hit for hit in find(stripped[start:end])]
+    after = [hit for hit in find(stripped[end:])
+             if not whole or hit[0] != whole[0][0]]  # never the metric's share of itself
     return after[0][0] if after else ""
 
 

@@ -45,6 +45,10 @@ class _Filer:
     tickers: frozenset[str]
     fuzzy: frozenset[str]
     """Name words a typo may stand for (five letters or more)."""
+    whole: frozenset[str] = frozenset()
+    """The name as one word ("adobe"), when it is one."""
+    full: tuple[str, ...] = ()
+    """The names as filings print them, suffixes included ("COCA COLA CO")."""
 
 
 def _filers(documents: list[DocumentMeta]) -> list[_Filer]:
@@ -62,8 +66,10 @@ def _filers(documents: list[DocumentMeta]) -> list[_Filer]:
             keys.add("".join(words))
         tickers = {t.lower() for t in group.tickers for t in re.split(r"[,;/\s]+", t) if t}
         fuzzy = {w for w in [*words, "".join(words)] if len(w) >= 5}
+        whole = {words[0]} if len(words) == 1 else set()
         out.append(_Filer(group.name, short_name(group.name), frozenset(keys),
-                          frozenset(tickers), frozenset(fuzzy)))
+                          frozenset(tickers), frozenset(fuzzy), frozenset(whole),
+                          tuple(dict.fromkeys(n for n in [group.name, *group.names] if n))))
     return out
 
 
@@ -98,11 +104,14 @@ def without_companies(text: str, documents: list[DocumentMeta]) -> str:
     return text
 
 
-def _exact(low: str, filers: list[_Filer]) -> tuple[_Filer, str] | None:
+def _exact(token: str, filers: list[_Filer]) -> tuple[_Filer, str] | None:
+    """A ticker in any case; a one-word name in any case; the first word of a longer name
+    only as a name is written, capitalised ("home" in "fabric & home care" is no filer)."""
+    low = token.lower()
     for f in filers:
         if low in f.tickers:
             return f, "ticker"
-    hits = [f for f in filers if low in f.keys]
+    hits = [f for f in filers if low in f.keys and (token[:1].isupper() or low in f.whole)]
     return (hits[0], "case") if len(hits) == 1 else None
 
 
@@ -188,6 +197,20 @@ def _member_names(store, doc_ids: list[str]) -> set[str]:
             and m.kind in ("segment", "product")}
 
 
+def _registry_names(question: str, filers: list[_Filer]) -> str:
+    """A filer's name written as the registry prints it, suffix and all ("COCA COLA CO's",
+    "HOME DEPOT, INC.'s"), in its short name: the suffix is no word of the question ("CO"
+    is no segment's initials, "INC" no measure)."""
+    for f in filers:
+        for name in sorted(f.full, key=len, reverse=True):
+            words = [re.escape(w) for w in re.findall(r"[A-Za-z0-9&]+", name)]
+            if len(words) < 2:
+                continue
+            rx = r"(?<![\w&])" + r"[\s,.\-]*".join(words) + r"\.?(?![\w&])"
+            question = re.sub(rx, f.short, question, flags=re.I)
+    return question
+
+
 def _tickers_said(taken: list[tuple[int, int, str, str]], by_name: dict[str, _Filer]
                   ) -> list[Match]:
     """A ticker written as printed (upper case) is read as it stands, and said."""
@@ -209,6 +232,11 @@ def resolve_companies(question: str, documents: list[DocumentMeta], store=None
     filers = _filers(documents)
     lex = lexicon()
     skip = lex.common | _measure_words()
+    question = _registry_names(question, filers)
+    by_name = {f.name: f for f in filers}
+    for start, end, raw, shown in sorted(_taken(question, documents), reverse=True):
+        if raw.islower() and shown in by_name and " " in raw.strip():  # "procter & gamble"
+            question = question[:start] + by_name[shown].short + question[end:]
     printed = _taken(question, documents)
     matches = _tickers_said(printed, {f.name: f for f in filers})
     taken = [(a, b) for a, b, _, _ in printed]
@@ -222,7 +250,7 @@ def resolve_companies(question: str, documents: list[DocumentMeta], store=None
         low = token.lower()
         if not low or low in skip or low.isdigit():
             continue
-        found = _exact(low, filers)
+        found = _exact(token, filers)
         filer, how = found if found else (None, "")
         if filer is None and low.isalpha():
             filer, how = _typo(low, filers), "typo"

@@ -58,7 +58,22 @@ def normalise(question: str, documents: list[DocumentMeta], store=None
                     x.words.lower() == m.group(0).lower() for x in matches):
                 matches.append(Match(words=m.group(0), read_as=name))
     text, companies = resolve_companies(text, documents, store)
-    return text, companies + matches
+    return _measures_in_lower_case(text, documents), companies + matches
+
+
+def _measures_in_lower_case(text: str, documents: list[DocumentMeta]) -> str:
+    """Catalogue names written in capitals ("Free Cash Flow", "SALES") in lower case, as the
+    grammar reads measures (a capitalised word before a measure names a segment); company
+    names are left as written."""
+    from core.metrics import find_metrics
+    from core.reading.companies import without_companies
+
+    plain = without_companies(text, documents)
+    for hit in find_metrics(plain):
+        words = text[hit.start:hit.end]
+        if words != words.lower() and plain[hit.start:hit.end] == words:
+            text = text[:hit.start] + words.lower() + text[hit.end:]
+    return text
 
 
 def _years_asked(text: str) -> int:
@@ -108,10 +123,21 @@ def settle(plan: AnalysisPlan, text: str, documents, store) -> AnalysisPlan:
         spec.direction = order
         if spec.kind == "compare" and len(plan.requests) > 2:
             spec.kind = "rank"
+    if spec.kind == "verdict" and spec.test in ("more", "less") and \
+            len(plan.subjects) == 2 and _either(text, plan.subjects):
+        # "Did A or B grow its EBIT slower?": which of the two, not yes or no
+        spec.kind, spec.direction = "compare", "higher" if spec.test == "more" else "lower"
+        spec.test = None
     if lex.asks("each_year", text) and spec.kind == "verdict" and len(plan.subjects) == 1 \
             and spec.test in ("grew", "declined", "improving", "worsening"):
         plan = _every_year(plan, text, documents, store)
     return plan
+
+
+def _either(text: str, subjects) -> bool:
+    """Whether the two companies are asked as alternatives ("A or B")."""
+    a, b = (re.escape(x.words) for x in subjects)
+    return bool(re.search(rf"{a}(?:'s)?\s+or\s+{b}|{b}(?:'s)?\s+or\s+{a}", text, re.I))
 
 
 def _kind(plan: AnalysisPlan | None, request: FigureRequest | None) -> str:

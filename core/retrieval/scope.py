@@ -230,6 +230,27 @@ def _alias_index(documents: list[DocumentMeta]) -> tuple[dict, list, list]:
     return found
 
 
+def _inside_another_name(question: str, start: int, end: int, key: str,
+                         doc: DocumentMeta) -> bool:
+    """A filer's first word written inside another proper name: "Home" in "Fabric & Home
+    Care" is not Home Depot. True when ``key`` is the first word of the filer's longer name
+    and the question writes it after "&" (a name's "X & Y") or before a capitalised word
+    that is not the name's next word."""
+    from core.ingest.cover import name_words
+
+    words = name_words(doc.company or "")
+    if len(words) < 2 or words[0] != key:
+        return False
+    before = question[:start].rstrip()
+    if before.endswith("&") and before[:-1].rstrip()[-1:].isalpha():
+        return True
+    after = re.match(r"\s*(&|[A-Z][\w-]*)", question[end:])
+    if after is None:
+        return False
+    nxt = after.group(1).lower()
+    return nxt not in (words[1], "&", "and") and not (nxt == "&" and words[1] == "and")
+
+
 def match_companies(question: str, documents: list[DocumentMeta]
                     ) -> dict[str, tuple[str, list[str]]]:
     """``{words in the question: (company shown, doc ids)}`` for each company named; the ids
@@ -242,7 +263,9 @@ def match_companies(question: str, documents: list[DocumentMeta]
     for key, raw, start, end in spans:
         if any(a < end and start < b for a, b in taken) or not key:
             continue
-        docs = [d for strength, d in index.get(key, []) if allows(strength, raw)]
+        docs = [d for strength, d in index.get(key, []) if allows(strength, raw)
+                and not (strength == "word" and _inside_another_name(question, start, end,
+                                                                     key, d))]
         if len(key) >= 3 and raw[:1].isupper() and " " not in raw:
             # A word that begins a file name's company part: "MGM" also names
             # "MGMRESORTS_2022Q4_EARNINGS.pdf", whose cover names nobody.
