@@ -115,6 +115,44 @@ def _exact(token: str, filers: list[_Filer]) -> tuple[_Filer, str] | None:
     return (hits[0], "case") if len(hits) == 1 else None
 
 
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9.\-]*|&")
+
+
+def _name_typos(question: str, filers: list[_Filer], taken: list[tuple[int, int]]
+                ) -> tuple[str, list[Match]]:
+    """Names of two words or more written with a typo ("Advaned Micro Devices", "Johsnon &
+    Johnson", "Procer & Gamble"), each in the filer's short name: the words compared
+    squashed, with and without "and", at most two edits and nearer to one filer than to
+    any other."""
+    tokens = [(m.start(), m.end(), m.group(0)) for m in _TOKEN.finditer(question)]
+    found: list[tuple[int, int, _Filer, str]] = []
+    for f in filers:
+        words = [w for w in name_words(f.name) if w not in CORPORATE_WORDS]
+        if len(words) < 2:
+            continue
+        keys = {"".join(words), "".join(w for w in words if w != "and")}
+        for n in (len(words), len(words) + 1):  # "&" or "and" between the words, or not
+            for i in range(len(tokens) - n + 1):
+                a, b = tokens[i][0], tokens[i + n - 1][1]
+                raw = _POSSESSIVE.sub("", question[a:b]).rstrip(".")
+                typed = re.sub(r"[^a-z0-9]", "", raw.lower().replace("&", ""))
+                if any(x < b and a < y for x, y in taken) or len(typed) < 9:
+                    continue
+                best = min(OSA.distance(typed, k) for k in keys)
+                if 0 < best <= 2:
+                    found.append((a, a + len(raw), f, raw))
+    found.sort(key=lambda x: x[0])
+    out, matches, at = [], [], 0
+    for a, b, f, raw in found:
+        if a < at or sum(1 for x in found if x[0] == a and x[2] is not f):
+            continue  # overlapping, or as near to two filers: no guess
+        out.append(question[at:a] + f.short)
+        matches.append(Match(words=raw, read_as=f.name, how="a typo"))
+        at = b
+    out.append(question[at:])
+    return "".join(out), matches
+
+
 def _typo(low: str, filers: list[_Filer]) -> _Filer | None:
     if len(low) < 4:
         return None
@@ -233,12 +271,23 @@ def resolve_companies(question: str, documents: list[DocumentMeta], store=None
     lex = lexicon()
     skip = lex.common | _measure_words()
     question = _registry_names(question, filers)
+    question, typos = _name_typos(question, filers,
+                                  [(a, b) for a, b, _, _ in _taken(question, documents)])
     by_name = {f.name: f for f in filers}
-    for start, end, raw, shown in sorted(_taken(question, documents), reverse=True):
-        if raw.islower() and shown in by_name and " " in raw.strip():  # "procter & gamble"
-            question = question[:start] + by_name[shown].short + question[end:]
+    for start, _end, raw, shown in sorted(_taken(question, documents), reverse=True):
+        f = by_name.get(shown)
+        word = raw.rstrip(".,;:")
+        if f is None or not word.islower():
+            continue  # as printed: read as it stands
+        if word in f.tickers:  # "amd." (a file name's word): the ticker
+            written = word.upper()
+        elif " " in word.strip():  # "procter & gamble"
+            written = f.short
+        else:
+            written = word[:1].upper() + word[1:]
+        question = question[:start] + written + question[start + len(word):]
     printed = _taken(question, documents)
-    matches = _tickers_said(printed, {f.name: f for f in filers})
+    matches = typos + _tickers_said(printed, {f.name: f for f in filers})
     taken = [(a, b) for a, b, _, _ in printed]
     brands, named = None, False
     out, at = [], 0
