@@ -350,3 +350,29 @@ def test_two_measures_related_by_above_or_below():
         _, plan, _ = _read(q)
         assert plan is not None and plan.spec.test in ("more", "less"), q
         assert answer_analysis(plan, STORE).verdict == verdict, q
+
+
+def test_segment_steps_are_never_merged_as_repeats_and_labels_never_shift():
+    from core.agent.roles.plan_rules import dedupe_steps
+    from core.agent.state import PlanStep
+    from core.analysis.combine import analyze
+    from core.analysis.model import AnalysisSpec
+    from core.figures.model import FigureRequest, FigureResult
+
+    steps = [PlanStep(sub_question=f"What was Acme's {m} revenue in FY2024?",
+                      tool="figure_lookup", metric="revenue", periods=["FY2024"],
+                      doc_ids=["acme24"], member=m)
+             for m in ("North America", "Latin America", "South America")]
+    kept, notes = dedupe_steps(steps)
+    assert len(kept) == 3 and notes == []
+    # a spec whose labels do not match its inputs names each figure by its own segment
+    figs = [FigureResult(request=FigureRequest(name="revenue", formula="revenue[FY2024]",
+                                               periods=["FY2024"], member=m,
+                                               companies=["ACME CORP"]), value=v,
+                         unit="USD millions", display=f"${v:,.0f} million")
+            for m, v in (("North America", 300.0), ("Latin America", 200.0))]
+    spec = AnalysisSpec(kind="compare", name="revenue",
+                        labels=["Europe", "North America", "Latin America"])
+    result = analyze(spec, figs, ["Acme", "Acme"])
+    assert [r.label for r in result.rows] == ["North America", "Latin America"]
+    assert result.verdict == "North America"

@@ -17,9 +17,17 @@ from core.analysis.rows import row_of
 from core.figures.model import FigureResult
 
 
-def labels_for(spec: AnalysisSpec, count: int) -> list[str]:
-    labels = list(spec.labels[:count])
-    return labels + [f"figure {k + 1}" for k in range(len(labels), count)]
+def labels_for(spec: AnalysisSpec, count: int,
+               figures: list[FigureResult] | None = None) -> list[str]:
+    """The name of each input in the answer: the spec's labels when there is one per input;
+    otherwise (a plan edited to more or fewer inputs) each figure's own segment, company or
+    period, never a label shifted onto another figure."""
+    if len(spec.labels) == count or not figures:
+        labels = list(spec.labels[:count])
+        return labels + [f"figure {k + 1}" for k in range(len(labels), count)]
+    return [f.request.member or (f.request.companies[0] if f.request.companies else "")
+            or (f.request.periods[-1] if f.request.periods else "") or f"figure {k + 1}"
+            for k, f in enumerate(figures)]
 
 
 def analyze(spec: AnalysisSpec, figures: list[FigureResult], subjects: list[str],
@@ -28,8 +36,8 @@ def analyze(spec: AnalysisSpec, figures: list[FigureResult], subjects: list[str]
     of ``figures[i]`` as the question names it; ``store`` (the facts) is read by a pick."""
     decl = KINDS[spec.kind]
     rows = [] if spec.kind == "pick" else [
-        row_of(label, fig) for label, fig in zip(labels_for(spec, len(figures)), figures,
-                                                 strict=True)]
+        row_of(label, fig) for label, fig in zip(labels_for(spec, len(figures), figures),
+                                                 figures, strict=True)]
     if spec.kind in ("compare", "rank", "verdict"):
         rows += [PeerRow(label=name, missing=f"no filing of {name} is loaded (add it in the "
                          "Library or with `python -m core fetch`)") for name in spec.absent]

@@ -71,7 +71,8 @@ def _measures_in_lower_case(text: str, documents: list[DocumentMeta]) -> str:
     plain = without_companies(text, documents)
     for hit in find_metrics(plain):
         words = text[hit.start:hit.end]
-        acronym = words.isupper() and " " not in words and len(words) <= 5  # R&D, EBIT
+        acronym = words.isupper() and " " not in words and \
+            words.lower() not in lexicon().common  # R&D, EBIT; not SALES
         if words != words.lower() and plain[hit.start:hit.end] == words and not acronym:
             text = text[:hit.start] + words.lower() + text[hit.end:]
     return text

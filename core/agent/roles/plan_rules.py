@@ -151,8 +151,9 @@ def dedupe_steps(steps: list[PlanStep]) -> tuple[list[PlanStep], list[str]]:
         mine = terms(step.sub_question) | terms(" ".join(step.keywords))
         same = next((k for k, other in enumerate(kept) if other.tool == step.tool
                      and other.doc_ids == step.doc_ids and other.section == step.section
-                     and (other.metric, other.periods, other.formula, other.analysis)
-                     == (step.metric, step.periods, step.formula, step.analysis)
+                     and (other.metric, other.periods, other.formula, other.analysis,
+                          other.member)
+                     == (step.metric, step.periods, step.formula, step.analysis, step.member)
                      and _jaccard(mine, terms(other.sub_question)
                                   | terms(" ".join(other.keywords))) >= SAME_STEP_JACCARD),
                     None)
