@@ -50,7 +50,8 @@ _SHARE_BEFORE = re.compile(r"(?:%|\bpercent(?:age)?|\bshare|\bproportion|\bporti
 _FRAME = frozenset("""what how which did does do has have is was were in for from by the
     total net our its their please calculate compute determine find according based and
     of a an to at as on with company company's firm firm's much many this that be been
-    reported annual quarterly consolidated overall fiscal year""".split())
+    reported annual quarterly consolidated overall fiscal year latest last most recent
+    current""".split())
 _HEAD_AFTER = re.compile(r"\s*(?:turnover|turns|per\s+\w+|multiples?|yield|"
                          r"intensity|days|backlog|headcount)\b", re.I)
 # A share asked after a single metric whose denominator was not read with it ("X as a

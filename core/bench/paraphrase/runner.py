@@ -5,8 +5,8 @@ An answerer is any ``question -> answer text`` callable (``Answerer``):
 * ``AgentAnswerer(service)``: the product's deep agent exactly as ``python -m core ask "Q"
   --approve`` runs it (``ResearchService.ask(question, approve=True)``; offline: no LLM
   call). One service per corpus, reused across questions (start-up once).
-* ``AnalysisAnswerer(store, documents)``: the analysis layer alone (``parse_analysis`` then
-  ``answer_analysis``; a plain figure question through ``parse_figure_question`` and
+* ``AnalysisAnswerer(store, documents)``: the reader and the analysis layer alone
+  (``core.reading.read_plans`` then ``answer_analysis``; a plain figure question through
   ``answer_figure``), for tests and a fast reader-only measure with no retrieval.
 
 ``run_cases(cases, answerer)`` times each answer and judges it; ``rejudge(outcomes)``
@@ -62,7 +62,7 @@ class AgentAnswerer:
 
 
 class AnalysisAnswerer:
-    """The analysis layer alone over a store (see the module docstring)."""
+    """The reader and the analysis layer alone over a store (see the module docstring)."""
 
     name = "analysis"
 
@@ -72,17 +72,16 @@ class AnalysisAnswerer:
 
     def __call__(self, question: str) -> str:
         from core.analysis.combine import answer_analysis
-        from core.analysis.question import parse_analysis
+        from core.reading import read_plans
 
-        plan = parse_analysis(question, self.documents, self.store)
-        if plan is not None:
-            return answer_analysis(plan, self.store).lead
+        reading, plans, request = read_plans(question, self.documents, self.store)
+        if plans:
+            return answer_analysis(plans[0], self.store).lead
         from core.figures.compute import answer_figure
-        from core.figures.question import parse_figure_question
 
-        request = parse_figure_question(question, self.documents, self.store)
-        if request is None:
-            return ""
+        if request is None:  # the agent would quote the filings' passages
+            return "Passages of the filings answer this (no figure was asked)." if \
+                reading.kind == "text" else ""
         result = answer_figure(request, self.store)
         who = ", ".join(request.companies)
         if not result.ok:
