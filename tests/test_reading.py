@@ -376,3 +376,24 @@ def test_segment_steps_are_never_merged_as_repeats_and_labels_never_shift():
     result = analyze(spec, figs, ["Acme", "Acme"])
     assert [r.label for r in result.rows] == ["North America", "Latin America"]
     assert result.verdict == "North America"
+
+
+def test_a_company_named_with_a_comparison_word_never_sets_the_direction():
+    from core.agent.roles.analysis_check import contradiction
+    from tests.test_figures_compute import fact
+
+    best = [fact("best24", label, v, 2024, "income", end="2024-12-31", page=7)
+            for label, v in (("Total revenue", 500), ("Operating income", 50))]
+    docs = DOCS + [DocumentMeta(doc_id="best24", file_name="best-10k-2024.htm",
+                                company="BEST WIDGETS INC", form_type="10-K",
+                                period="FY2024", period_end="2024-12-31")]
+    store = FactStore(FACTS + best, docs)
+    for words, want in (("weaker", "Best Widgets"), ("lower", "Best Widgets"),
+                        ("stronger", "Acme"), ("worse", "Best Widgets")):
+        for order in ("Best Widgets or Acme: which had the {w} operating margin?",
+                      "Which had the {w} operating margin, Acme or Best Widgets?"):
+            q = order.format(w=words)
+            _, plan, _ = read_question(q, docs, store)
+            result = answer_analysis(plan, store)  # Acme 25.0%, Best Widgets 10.0%
+            assert result.verdict == want, (q, result.lead)
+            assert contradiction(result.lead, [result]) is None, (q, result.lead)

@@ -49,31 +49,31 @@ def spec_of(body: str, plain: str, found: list, several: bool
     if several:
         if RANK.search(body):
             return AnalysisSpec(kind="rank", name=name, direction=rank_order(body))
-        if yes_no(body) and SUPERLATIVE.search(body):  # "Was A the most profitable of ...?"
+        if yes_no(body) and SUPERLATIVE.search(plain):  # "Was A the most profitable of ...?"
             return AnalysisSpec(kind="compare", name=name,
-                                direction=comparative_direction(body) or "higher")
+                                direction=comparative_direction(plain) or "higher")
         if yes_no(body):
             test = test_of(plain, found[0][3])
-            more = comparative_direction(body)
+            more = comparative_direction(plain)
             if more is not None and test in (None, "more", "less"):
                 return AnalysisSpec(kind="verdict", name=name,
                                     test="more" if more == "higher" else "less")
             if more is not None and test in ("grew", "declined"):  # "grow faster than"
                 return AnalysisSpec(kind="verdict", name=with_growth(name),
                                     test="more" if more == "higher" else "less")
-        direction = comparative_direction(body)
-        if direction is not None and _GREW_FASTER.search(body):  # "which grew faster"
+        direction = comparative_direction(plain)
+        if direction is not None and _GREW_FASTER.search(plain):  # "which grew faster"
             return AnalysisSpec(kind="compare", name=with_growth(name), direction=direction)
-        if direction is not None or COMPARATIVE.search(body):
+        if direction is not None or COMPARATIVE.search(plain):
             return AnalysisSpec(kind="compare", name=name, direction=direction or "higher")
         return AnalysisSpec(kind="multi", name=name)
-    if len(found) >= 2 and _WHICH.search(body) and (SUPERLATIVE.search(body) or (
-            len(found) == 2 and comparative_direction(body))) and \
+    if len(found) >= 2 and _WHICH.search(body) and (SUPERLATIVE.search(plain) or (
+            len(found) == 2 and comparative_direction(plain))) and \
             all(_LIST_GAP.match(plain[a[3]:b[2]]) for a, b in zip(found, found[1:],
                                                                   strict=False)):
         # "Among operations, investing and financing, which brought in the most cash?"
         return AnalysisSpec(kind="compare", name=" vs ".join(w for _, w, _, _ in found[:6]),
-                            direction=comparative_direction(body) or "higher")
+                            direction=comparative_direction(plain) or "higher")
     if yes_no(body) or _EITHER.search(body):
         either = bool(_EITHER.search(body))
         if len(found) >= 2:

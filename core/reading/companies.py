@@ -65,7 +65,7 @@ def _filers(documents: list[DocumentMeta]) -> list[_Filer]:
             keys.add(words[0])
             keys.add("".join(words))
         tickers = {t.lower() for t in group.tickers for t in re.split(r"[,;/\s]+", t) if t}
-        fuzzy = {w for w in [*words, "".join(words)] if len(w) >= 5}
+        fuzzy = {w for w in [words[0] if words else "", "".join(words)] if len(w) >= 5}
         whole = {words[0]} if len(words) == 1 else set()
         out.append(_Filer(group.name, short_name(group.name), frozenset(keys),
                           frozenset(tickers), frozenset(fuzzy), frozenset(whole),
@@ -136,8 +136,9 @@ def _name_typos(question: str, filers: list[_Filer], taken: list[tuple[int, int]
                 a, b = tokens[i][0], tokens[i + n - 1][1]
                 raw = _POSSESSIVE.sub("", question[a:b]).rstrip(".")
                 typed = re.sub(r"[^a-z0-9]", "", raw.lower().replace("&", ""))
-                if any(x < b and a < y for x, y in taken) or len(typed) < 9:
-                    continue
+                if any(x < b and a < y and not (a <= x and y <= b) for x, y in taken) \
+                        or len(typed) < 9:
+                    continue  # a name matched in part ("MGM" of "MGM Resorts Intrenational")
                 best = min(OSA.distance(typed, k) for k in keys)
                 if 0 < best <= 2:
                     found.append((a, a + len(raw), f, raw))
