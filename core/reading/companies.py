@@ -133,6 +133,9 @@ def _name_typos(question: str, filers: list[_Filer], taken: list[tuple[int, int]
         keys = {"".join(words), "".join(w for w in words if w != "and")}
         for n in (len(words), len(words) + 1):  # "&" or "and" between the words, or not
             for i in range(len(tokens) - n + 1):
+                inner = [t[2].lower() for t in tokens[i + 1:i + n - 1]]
+                if n > len(words) and not {"&", "and"} & set(inner):
+                    continue  # the word more must join the name ("Johnson & Johnson")
                 a, b = tokens[i][0], tokens[i + n - 1][1]
                 raw = _POSSESSIVE.sub("", question[a:b]).rstrip(".")
                 typed = re.sub(r"[^a-z0-9]", "", raw.lower().replace("&", ""))
@@ -282,7 +285,7 @@ def resolve_companies(question: str, documents: list[DocumentMeta], store=None
             continue  # as printed: read as it stands
         if word in f.tickers:  # "amd." (a file name's word): the ticker
             written = word.upper()
-        elif " " in word.strip():  # "procter & gamble"
+        elif " " in word.strip() or word.lower() == f.short.lower():  # "procter & gamble"
             written = f.short
         else:
             written = word[:1].upper() + word[1:]
