@@ -57,6 +57,11 @@ def latest_annual(doc_ids: list[str], documents: list[DocumentMeta]) -> str:
     return dated[-1][1] if dated else ""
 
 
+_ABBREVIATED = frozenset("inc corp co ltd plc llc lp sa ag nv bv jr sr".split())
+"""Name endings written with a full stop ("Acme Inc."): kept; any other full stop ends the
+sentence ("... and best buy.")."""
+
+
 def subjects_named(question: str, documents: list[DocumentMeta]) -> list[Subject]:
     """The companies ``question`` names, in the order it names them."""
     found = match_companies(question, documents)
@@ -65,8 +70,9 @@ def subjects_named(question: str, documents: list[DocumentMeta]) -> list[Subject
     for raw in order:
         shown, ids = found[raw]
         if not any(s.company == shown for s in out):
+            last = raw.rstrip(".").split()[-1].lower() if raw.strip(". ") else ""
             words = raw.rstrip(".,;:") if raw[-2:-1].islower() or raw.endswith(
-                (",", ";", ":")) or raw[:-1].isupper() else raw
+                (",", ";", ":")) or raw[:-1].isupper() or last not in _ABBREVIATED else raw
             words = re.sub(r"(?:['\u2019]s?)$", "", words) or words  # "Halfway Widgets'"
             out.append(Subject(words, shown, ids))
     return out
