@@ -397,3 +397,17 @@ def test_a_company_named_with_a_comparison_word_never_sets_the_direction():
             result = answer_analysis(plan, store)  # Acme 25.0%, Best Widgets 10.0%
             assert result.verdict == want, (q, result.lead)
             assert contradiction(result.lead, [result]) is None, (q, result.lead)
+
+
+def test_a_margin_of_a_line_the_filer_never_prints_is_said_to_be_no_useful_metric():
+    # Cobalt's filing prints no income statement at all; Acme prints no gross profit / COGS
+    for q in ("What was Acme's gross margin in FY2024?",
+              "Did Acme's gross margin improve in each of the last three years? If gross "
+              "margin is not a useful metric for a company like this, state that."):
+        _, plan, request = _read(q)
+        if plan is not None:
+            lead = answer_analysis(plan, STORE).lead
+        else:
+            lead = "; ".join(answer_figure(request, STORE).missing)
+        assert "print no cost of goods sold line for any period" in lead, (q, lead)
+        assert "not a useful metric for it as filed" in lead and lead.count("useful") == 1

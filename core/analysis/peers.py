@@ -98,7 +98,11 @@ def missing_lead(result: AnalysisResult, mark: Mark) -> str:
     spec = result.spec
     found = [f"{possessive(r.label)} {spec.name} was {_at(r, mark)}" for r in result.rows
              if r.value is not None]
-    lost = "; ".join(result.missing) or "the figures do not share a unit"
+    reasons = [m.split(": ", 1)[1] if ": " in m else m for m in result.missing]
+    lost = reasons[0] if len(reasons) > 1 and len(set(reasons)) == 1 else \
+        "; ".join(result.missing) or "the figures do not share a unit"
+    if len(set(reasons)) == 1 and "not a useful metric" in reasons[0]:
+        return reasons[0][:1].upper() + reasons[0][1:] + "."  # said first, once
     head = f"I cannot say which had the {spec.direction} {spec.name}" if spec.kind == \
         "compare" else f"I cannot decide this from the filings' figures ({spec.name})"
     said = f" {'; '.join(found)}." if found else ""

@@ -338,4 +338,36 @@ def answer_figure(request: FigureRequest, store) -> FigureResult:
     result = compute(request, ins, node=node, notes=notes)
     if not result.ok:
         result.no_statements = _no_statements(request, store)
+        result.missing = _never_reported(request, ins, result.missing, store)
     return result
+
+
+def _never_reported(request: FigureRequest, inputs_: list[FigureInput], missing: list[str],
+                    store) -> list[str]:
+    """A margin's line that the filings print for no period at all, though they print its
+    statement, is a line the company does not report ("no operating income line"): said
+    so, with what it means (a margin of it is no useful metric for the company as filed)."""
+    if not request.doc_ids or not (request.metric or "").endswith("_margin"):
+        return missing  # a margin of a line the filer never prints; nothing else
+    out = list(missing)
+    for item in inputs_:
+        entry = catalog().get(item.metric) if item.metric else None
+        if item.value is not None or entry is None or "{" in item.ref or \
+                item.metric == "revenue":
+            continue
+        try:
+            printed = [f for f in store.facts(request.doc_ids, metric=item.metric)
+                       if not f.dims]
+            statement = [f for f in store.facts(request.doc_ids, statement=entry.statement)
+                         if not f.dims]
+        except (AttributeError, TypeError):
+            return missing
+        if printed or not statement:  # printed somewhere, or no such statement at all
+            continue
+        label = catalog().get(item.metric).label if catalog().get(item.metric) else \
+            item.metric
+        who = request.companies[0] if request.companies else "the company"
+        said = (f"{who}'s filings print no {label} line for any period: {request.name} is "
+                f"not a measure it reports, so not a useful metric for it as filed")
+        out = [said if m == item.note else m for m in out]
+    return list(dict.fromkeys(out))
