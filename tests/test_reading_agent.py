@@ -27,9 +27,12 @@ def test_an_analysts_words_are_read_and_the_reading_is_said_under_the_verdict(tw
     assert "Read as:" in text.split("=== Answer", 1)[0]  # the plan's line in the trace too
 
 
-def test_a_text_answer_has_no_reading_line(two):  # noqa: F811
+def test_a_text_answer_says_its_reading_last(two):  # noqa: F811
     _, _, answer = _ask(two, "What does NVIDIA say about competition in its risk factors?")
-    assert "Read as:" not in answer
+    body = answer.split("\nSources:", 1)[0].strip()
+    assert not body.splitlines()[0].startswith("Read as")
+    assert body.splitlines()[-1].startswith("Read as: a text question (passages of the "
+                                            "filings) · NVIDIA CORP")
 
 
 def test_a_reading_corrected_at_review_makes_the_plan_again_and_the_answer_follows(two):  # noqa: F811

@@ -205,16 +205,18 @@ def policy_node(state: ResearchState, deps: AgentDeps) -> dict:
 
 
 def with_reading(answer: Answer, reading: Reading | None, history: list) -> Answer:
-    """The answer with its reading said under its first line ("Read as: ..."), when
-    figures answered it (an analysis or a figure step ran); a text answer keeps its text."""
+    """The answer with its reading said: under its first line ("Read as: ...") when figures
+    answered it (an analysis or a figure step ran); a text answer says first what figures
+    could not answer, and its reading last."""
     if reading is None or not answer.text.strip():
         return answer
     if not reading.figures or not any(r.analysis is not None or r.figure is not None
                                       for r in history):
-        if not reading.unread:  # a text answer: what was not read by figures, said first
-            return answer
-        return answer.model_copy(update={"text": f"{reading.not_answered()}\n\n{answer.text}",
-                                         "reading": reading})
+        if reading.figures:  # read as figures, answered from text: the reading would mislead
+            reading = reading.model_copy(update={"kind": "text"})
+        head = f"{reading.not_answered()}\n\n" if reading.unread else ""
+        text = f"{head}{answer.text}\n\n{reading.summary()}"
+        return answer.model_copy(update={"text": text, "reading": reading})
     first, _, rest = answer.text.partition("\n")
     said = "\n".join(x for x in (reading.summary(), reading.not_answered()) if x)
     text = f"{first}\n{said}" + (f"\n{rest}" if rest else "")

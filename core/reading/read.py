@@ -273,7 +273,7 @@ def read_question(question: str, documents: list[DocumentMeta], store=None, *,
                               "company's figures are given instead")
     reading = reading_of(question, text, matches, plan, request)
     reading.unread, reading.nearest = unread + _not_read(text, reading), near
-    if not reading.figures and near:  # the companies named, for the analyst's correction
+    if not reading.figures:  # the companies named (and the analyst's correction)
         from core.reading.edit import company_choices
         from core.retrieval.scope import match_companies
 
