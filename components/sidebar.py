@@ -3,6 +3,7 @@ and the work running in the background (ingest, research)."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -13,6 +14,7 @@ from components.text import md_escape
 
 TICK_S = 1.0  # how often the sidebar's activity lines are redrawn while work runs
 QUIET_S = 1.5  # ... but never sooner than this after the analyst moved the mouse or typed
+ANSWER_S = 10.0  # the longest the clock waits for a run asked for to draw it again
 
 # The activity fragment's clock, in the browser. ``st.fragment(run_every=...)`` reruns on a
 # timer even while a run the analyst started is in flight, sending the browser's widget
@@ -22,34 +24,59 @@ QUIET_S = 1.5  # ... but never sooner than this after the analyst moved the mous
 # the app is idle and the analyst has not moved the mouse, scrolled or typed for ``QUIET_S``,
 # so a tick carries what the browser shows and seldom meets a click (a click that lands
 # while a tick's fragment runs can be lost, as with run_every).
+#
+# Idle is what the browser knows, and it learns that a run started only when the server
+# says so: on a busy machine that came 0.75 s after a click, after the quiet time, and a
+# tick sent meanwhile undid the click's run. So a click, a key that may submit, or a tick
+# asks for a run, and the clock holds still until the clock is drawn again (every run
+# that asked draws it: the page's and this fragment's) or ``ANSWER_S`` passed with no run
+# (a click on nothing); it holds still while a mouse button is down, too.
 TICKER_JS = """
 export default function(component) {
   const { data, parentElement, setTriggerValue } = component;
   const every = (data && data.every_ms) || 1000;
   const quiet = (data && data.quiet_ms) || 1500;
   const w = window;
-  if (!w.__dfActivityInput) {
-    w.__dfActivityInput = { last: 0 };
-    const mark = () => { w.__dfActivityInput.last = Date.now(); };
-    for (const kind of ['pointermove', 'pointerdown', 'keydown', 'wheel']) {
-      document.addEventListener(kind, mark, { capture: true, passive: true });
-    }
-  }
-  const busy = () => {  // a run asked for or in flight (the status widget shows late)
+  const scriptState = () => {
     const app = document.querySelector('[data-testid="stApp"]');
-    const state = app && app.getAttribute('data-test-script-state');
-    if (state) return state !== 'notRunning';
-    return !!document.querySelector('[data-testid="stStatusWidget"]');
+    return app && app.getAttribute('data-test-script-state');
   };
+  if (!w.__dfActivityInput) {
+    // last: the latest input; pressed: since when a mouse button is down (0: none);
+    // asked: since when a run was asked for that has not drawn the clock yet (0: none)
+    const input = { last: 0, pressed: 0, asked: 0, answer: 10000 };
+    w.__dfActivityInput = input;
+    input.ask = () => { input.asked = Date.now(); };
+    input.pending = () => input.asked > 0 && Date.now() - input.asked < input.answer;
+    input.held = () => input.pressed > 0 && Date.now() - input.pressed < 60000;
+    input.busy = () => {  // a run asked for or in flight (the status widget shows late)
+      const state = scriptState();
+      if (state ? state !== 'notRunning'
+                : document.querySelector('[data-testid="stStatusWidget"]')) return true;
+      return input.pending() || input.held();
+    };
+    const mark = () => { input.last = Date.now(); };
+    const on = (kinds, handler) => kinds.forEach((kind) =>
+      document.addEventListener(kind, handler, { capture: true, passive: true }));
+    on(['pointermove', 'wheel'], mark);
+    on(['pointerdown'], () => { mark(); input.pressed = Date.now(); });
+    on(['pointerup', 'pointercancel'], () => { mark(); input.pressed = 0; input.ask(); });
+    on(['keydown'], (e) => { mark(); if (e.key.length !== 1 || e.key === ' ') input.ask(); });
+  }
+  const input = w.__dfActivityInput;
+  input.answer = (data && data.answer_ms) || 10000;
+  input.asked = 0;  // drawn again: whatever asked for a run has had it
   if (parentElement.__dfTicker) clearInterval(parentElement.__dfTicker);
   const timer = setInterval(() => {
-    if (busy() || Date.now() - w.__dfActivityInput.last < quiet) return;
+    if (input.busy() || Date.now() - input.last < quiet) return;
+    input.ask();
     setTriggerValue('tick', Date.now());
   }, every);
   parentElement.__dfTicker = timer;
-  return () => clearInterval(timer);
+  return () => { clearInterval(timer); input.asked = 0; };  // gone: it asks for nothing
 }
 """
+_DRAWS = itertools.count(1)  # a new value per draw: the browser runs TICKER_JS again
 _ticker = st.components.v2.component("deep_filings_activity_ticker", js=TICKER_JS)
 
 RERANK_WORDS = {
@@ -136,9 +163,11 @@ def tick_every(active: bool) -> float | None:
 
 def draw_ticker(every: float, *, key: str, quiet: float = QUIET_S) -> None:
     """The browser clock (``TICKER_JS``): drawn inside a fragment, it reruns that fragment
-    every ``every`` seconds while the app is idle and the analyst has not clicked or typed
-    for ``quiet`` seconds."""
-    _ticker(data={"every_ms": int(every * 1000), "quiet_ms": int(quiet * 1000)}, key=key,
+    every ``every`` seconds while the app is idle, no run asked for is still unanswered and
+    the analyst has not clicked or typed for ``quiet`` seconds. Each draw is new data
+    (``drawn``), so the browser sees every run that drew it."""
+    _ticker(data={"every_ms": int(every * 1000), "quiet_ms": int(quiet * 1000),
+                  "answer_ms": int(ANSWER_S * 1000), "drawn": next(_DRAWS)}, key=key,
             on_tick_change=lambda: None)
 
 

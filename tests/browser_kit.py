@@ -11,6 +11,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -19,6 +20,8 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+
+from tests.waiting import CEILING_S, GATE_S
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVE = ROOT / "serve.py"  # what `make run` starts: streamlit_app.py behind st.App
@@ -34,7 +37,15 @@ NVDA_QUESTION = ("What was NVIDIA's total revenue in fiscal 2023 and how did it 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 LONG = 600_000  # ms: ingesting two real 10-Ks on a busy 2-core machine
-
+# The app's own state, never time: its run state (the status widget shows half a second
+# late) and, where the sidebar's clock is drawn, a run it asked for that has not come yet
+# (components.sidebar.TICKER_JS keeps that record).
+RUN_STATE = ("document.querySelector('[data-testid=\"stApp\"]')"
+             "?.getAttribute('data-test-script-state')")
+CLOCK_STILL = "!window.__dfActivityInput?.pending?.()"  # no tick (or click) unanswered
+NOTHING_IN_FLIGHT = (f"() => {RUN_STATE} === 'notRunning'"
+                     " && !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+                     f" && {CLOCK_STILL}")
 
 
 def _free_port() -> int:
@@ -43,11 +54,44 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def tavily():
+def _held_tavily():
+    from testkit.fakes.http_base import Response
     from testkit.fakes.tavily_server import FakeTavilyServer
 
-    with FakeTavilyServer() as server:
+    class HeldTavily(FakeTavilyServer):
+        """The fake Tavily, and ``hold()``: the next search waits until the test opens the
+        gate it returns (a slow search service whose end the test decides, where a delay
+        would race a busy machine)."""
+
+        def __init__(self):
+            self._gates: dict[int, threading.Event] = {}
+            super().__init__()
+
+        def hold(self) -> threading.Event:
+            reply, gate = Response(200, {"results": []}), threading.Event()
+            self._gates[id(reply)] = gate
+            with self._qlock:
+                self._queue.append(reply)
+            return gate
+
+        def handle(self, method, path, body):
+            reply = super().handle(method, path, body)
+            gate = self._gates.get(id(reply))
+            if gate is not None:
+                gate.wait(GATE_S)
+            return reply
+
+        def close(self) -> None:
+            for gate in self._gates.values():
+                gate.set()
+            super().close()
+
+    return HeldTavily()
+
+
+@pytest.fixture
+def tavily():
+    with _held_tavily() as server:
         yield server
 
 
@@ -66,7 +110,7 @@ def streamlit_server(script: Path, cwd: Path, env: dict[str, str]) -> Iterator[s
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + CEILING_S  # a bound on waiting for it to answer
         while True:
             try:
                 with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
@@ -97,7 +141,8 @@ def server(tmp_path, tavily):
     env.update(DTR_DATA_DIR=str(tmp_path / "store"), HF_HUB_OFFLINE="1",
                LANGSMITH_TRACING="false", OMP_WAIT_POLICY="PASSIVE",
                TOKENIZERS_PARALLELISM="false", DTR_WEB_PROVIDER="snapshot",
-               DTR_TAVILY_API_KEY="tvly-test", DTR_TAVILY_BASE_URL=tavily.url)
+               DTR_TAVILY_API_KEY="tvly-test", DTR_TAVILY_BASE_URL=tavily.url,
+               DTR_TAVILY_TIMEOUT_S=str(2 * GATE_S))  # a held search ends when the test says
     with streamlit_server(SERVE, tmp_path, env) as base:
         yield base
 
@@ -165,11 +210,25 @@ def shot(pg, name: str, *, full: bool = True) -> Path:
     return path
 
 
-def settle(pg, timeout_ms: int = 300_000) -> None:
-    """Wait until the app is idle (no script run in progress)."""
-    pg.wait_for_timeout(400)
-    pg.wait_for_function(
-        "!document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout_ms)
+def settle(pg, timeout_ms: int = LONG) -> None:
+    """Wait until the app is idle: no script run in progress, none asked for by the clock's
+    record. A caller that clicked waits for what the click shows first (a heading, a
+    text): until its run has begun the browser cannot know one is coming."""
+    pg.wait_for_function(NOTHING_IN_FLIGHT, timeout=timeout_ms)
+
+
+def click(pg, target) -> None:
+    """Click ``target`` as an analyst does, pointing first: the button goes down, the
+    sidebar's clock holds still while it is down, a run already in flight (a tick of the
+    clock) comes back, then the button comes up. A click that meets a tick's fragment run
+    can be lost (Streamlit); this one never meets one, however busy the machine. (A page
+    run may go on meanwhile: a page following a job runs until the job ends.)"""
+    target.hover()
+    pg.mouse.down()
+    try:
+        pg.wait_for_function(f"() => {CLOCK_STILL}", timeout=LONG)
+    finally:
+        pg.mouse.up()
 
 
 # The Library's filings uploader, by its key: the page holds other uploaders too (the web
@@ -189,12 +248,9 @@ def body(pg) -> str:
 
 
 def nav(pg, title: str) -> None:
-    """Open page ``title`` by its sidebar link, pointing at it first as an analyst does (the
-    sidebar's activity clock holds still once the mouse moves)."""
-    link = pg.get_by_role("link", name=title, exact=True)
-    link.hover()
-    pg.wait_for_timeout(150)
-    link.click()
+    """Open page ``title`` by its sidebar link, pointing at it first as an analyst does
+    (``click``: never while the sidebar's activity clock has a tick in flight)."""
+    click(pg, pg.get_by_role("link", name=title, exact=True))
     pg.get_by_role("heading", name=title, exact=True).first.wait_for()
 
 

@@ -50,7 +50,7 @@ def _wait_sidebar_changes(pg, contains: str) -> tuple[str, str]:
     pg.wait_for_function(
         """([sel, before]) => { const t = Array.from(document.querySelectorAll(sel),
             (e) => e.innerText).join(' | '); return t !== before && t.length > 0; }""",
-        arg=[SIDEBAR_INFO, before], timeout=60_000)
+        arg=[SIDEBAR_INFO, before], timeout=LONG)
     return before, _sidebar_lines(pg)
 
 
@@ -119,11 +119,13 @@ def test_issue21_dashboard_in_a_real_browser(page, tmp_path, tavily):  # noqa: F
 
     # --- 3. a run: the sidebar counts up while it runs -----------------------------------
     _provider(pg, "tavily")
-    tavily.slow(10).slow(10)
+    held = [tavily.hold(), tavily.hold()]  # the run goes on until the test saw the sidebar
     _ask(pg, QUESTION)
     before, after = _wait_sidebar_changes(pg, "Researching")
     assert before != after and "Researching" in after, (before, after)
     shot(pg, "41-sidebar-run-ticking", full=False)
+    for gate in held:
+        gate.set()
     answer_done(pg)
     run_url = pg.url
     assert "run time" in body(pg)

@@ -190,7 +190,7 @@ def test_walkthrough_in_a_real_browser(page, tmp_path, tavily):  # noqa: F811
     pg.get_by_role("button", name="Save settings").click()
     pg.get_by_text("Settings saved to").wait_for()
     shots.append(shot(pg, "12-settings-saved"))
-    tavily.slow(10).slow(10)  # the web step waits on a slow search service
+    held = [tavily.hold(), tavily.hold()]  # the web step waits until it is cancelled
     nav(pg, "Research")
     if pg.get_by_role("button", name="New question").count():
         pg.get_by_role("button", name="New question").click()
@@ -203,6 +203,8 @@ def test_walkthrough_in_a_real_browser(page, tmp_path, tavily):  # noqa: F811
     cancel.wait_for()
     pg.get_by_text("Researching").first.wait_for()
     cancel.click()
+    for gate in held:  # the search answers; the run stops at its next stage
+        gate.set()
     pg.get_by_text("Cancelled by the analyst").first.wait_for(timeout=LONG)
     settle(pg)
     shots.append(shot(pg, "13-run-cancelled"))
@@ -228,10 +230,9 @@ def test_walkthrough_in_a_real_browser(page, tmp_path, tavily):  # noqa: F811
     assert "Cancelled by the analyst" in body(pg), body(pg)[-1500:]
     pg.goto(run_url)  # the walk-through run, by its link
     answer_done(pg)
-    for _ in range(90):  # the Library builds the baseline's pieces right after its ingest
-        if "Compare's baseline pieces" not in body(pg):
-            break
-        pg.wait_for_timeout(2000)
+    deadline = time.monotonic() + LONG / 1000  # a bound on waiting, not a measure
+    while "Compare's baseline pieces" in body(pg) and time.monotonic() < deadline:
+        pg.wait_for_timeout(2000)  # the Library builds the baseline's pieces after its ingest
         pg.goto(run_url)
         answer_done(pg)
 

@@ -48,7 +48,7 @@ def test_a_running_step_lights_its_stage_inside_the_step(page, tavily):  # noqa:
     pg.get_by_role("option", name="tavily", exact=True).click()
     pg.get_by_role("button", name="Save settings").click()
     pg.get_by_text("Settings saved to").wait_for()
-    tavily.slow(30).slow(30)  # the web step waits on a slow search service
+    held = [tavily.hold(), tavily.hold()]  # the web step waits until the test looked
 
     nav(pg, "Research")
     pg.get_by_label("Question").fill(QUESTION)
@@ -70,5 +70,7 @@ def test_a_running_step_lights_its_stage_inside_the_step(page, tavily):  # noqa:
     graph.scroll_into_view_if_needed()
     shot(pg, "30-graph-running-stage", full=False)
 
+    for gate in held:
+        gate.set()
     answer_done(pg)  # the slow search ends; the run finishes with its answer
     assert pg.outside_requests == [], "the page tried to reach beyond 127.0.0.1"

@@ -8,7 +8,6 @@ still running when the page reloads (no timing is asserted)."""
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 
@@ -49,20 +48,22 @@ def _web_provider(pg, name: str) -> None:
     pg.get_by_text("Settings saved to").wait_for()
 
 
-def _sidebar_seconds(pg, prefix: str, polls: int = 8) -> list[int]:
-    """The seconds the sidebar's activity line starting with ``prefix`` shows, read once a
-    second without touching the page (stops when the line is gone)."""
-    line = pg.locator('[data-testid="stSidebar"] [data-testid="stAlert"]').filter(
-        has_text=prefix)
-    seen: list[int] = []
-    for _ in range(polls):
-        if not line.count():
-            break
-        got = re.search(r"\((\d+) s\)", line.first.inner_text())
-        if got:
-            seen.append(int(got.group(1)))
-        pg.wait_for_timeout(1000)
-    return seen
+SIDEBAR_LINE = '[data-testid="stSidebar"] [data-testid="stAlert"]'
+SECONDS_OF = """([sel, prefix]) => { const line = [...document.querySelectorAll(sel)]
+    .find((e) => e.innerText.includes(prefix));
+    const m = line && line.innerText.match(/\\((\\d+) s\\)/); return m ? Number(m[1]) : null; }"""
+
+
+def _sidebar_seconds(pg, prefix: str) -> list[int]:
+    """The seconds the sidebar's activity line starting with ``prefix`` shows: once it
+    shows them, and again once they changed, the page untouched meanwhile (the work the
+    line names is held by the test until then, so the line cannot go first)."""
+    args = [SIDEBAR_LINE, prefix]
+    pg.wait_for_function(f"(args) => ({SECONDS_OF})(args) !== null", arg=args, timeout=LONG)
+    first = pg.evaluate(SECONDS_OF, args)
+    pg.wait_for_function(f"([args, first]) => ![null, first].includes(({SECONDS_OF})(args))",
+                         arg=[args, first], timeout=LONG)
+    return [first, pg.evaluate(SECONDS_OF, args)]
 
 
 def test_compare_and_evaluate_survive_a_reload(page, tmp_path, tavily):  # noqa: F811
@@ -78,7 +79,7 @@ def test_compare_and_evaluate_survive_a_reload(page, tmp_path, tavily):  # noqa:
     _web_provider(pg, "tavily")
 
     # --- Compare: start, reload while the deep agent waits on the web, see the result ------
-    tavily.slow(12)
+    held = tavily.hold()  # the web search answers when the test has seen the reload
     nav(pg, "Compare")
     pg.get_by_label("Question").fill(QUESTION)
     pg.get_by_role("button", name="Compare").click()
@@ -89,6 +90,7 @@ def test_compare_and_evaluate_survive_a_reload(page, tmp_path, tavily):  # noqa:
     pg.locator('[data-testid="stProgress"]').first.wait_for()
     assert pg.get_by_role("button", name="Cancel").count() == 1
     shot(pg, "30-compare-progress-after-reload", full=False)
+    held.set()
     pg.get_by_role("heading", name="Deep agent").wait_for(timeout=LONG)
     settle(pg)
     text = body(pg)
@@ -101,7 +103,7 @@ def test_compare_and_evaluate_survive_a_reload(page, tmp_path, tavily):  # noqa:
     qset.write_text(json.dumps({"id": "web-q", "question": QUESTION,
                                 "gold": [{"document": SAMPLE.name, "section": "Item 1A"}]})
                     + "\n")
-    tavily.slow(20)  # long enough to watch the sidebar from another page
+    held = tavily.hold()  # until the test has watched the sidebar from another page
     nav(pg, "Evaluate")
     select(pg, "Question set", "Upload a set…")
     pg.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(str(qset))
@@ -120,6 +122,7 @@ def test_compare_and_evaluate_survive_a_reload(page, tmp_path, tavily):  # noqa:
     nav(pg, "Library")
     seen = _sidebar_seconds(pg, "Evaluate:")
     assert len(set(seen)) >= 2, seen  # redrawn while the analyst does nothing
+    held.set()
     pg.goto(eval_url)
     pg.get_by_role("heading", name="Baseline vs deep agent").wait_for(timeout=LONG)
     settle(pg)

@@ -2,7 +2,12 @@
 small app of its own: it reruns its fragment while the app is idle, and never while a run
 the analyst started is in flight, so a value that run sets is not set back by a tick that
 left the browser before the run answered (what ``st.fragment(run_every=...)`` did: a
-figure's opened source closed again now and then)."""
+figure's opened source closed again now and then; and what this clock did on a busy
+machine while it knew a run had started only from the status the server sends back).
+
+Every wait is on the page's own state (the app's run state, the clock's pending ask, the
+counters the app shows), never on time: a busy machine makes it slower, not different.
+"""
 
 from __future__ import annotations
 
@@ -11,9 +16,18 @@ import re
 
 import pytest
 
-from tests.browser_kit import CHROMIUM, ROOT, browser_page, settle, streamlit_server
+from tests.browser_kit import (
+    CHROMIUM,
+    NOTHING_IN_FLIGHT,
+    ROOT,
+    browser_page,
+    click,
+    streamlit_server,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+CEILING = 120_000  # ms: a bound on waiting for a state, never a measure of time
 
 APP = f'''
 import sys
@@ -25,6 +39,8 @@ import streamlit as st
 from components.sidebar import draw_ticker
 
 st.session_state.setdefault("ticks", 0)
+st.session_state.setdefault("runs", 0)
+st.session_state.runs += 1  # the page's runs (a tick reruns the fragment only)
 
 
 @st.fragment
@@ -46,29 +62,41 @@ st.button("Open B", on_click=opened)
 st.button("Redraw")
 time.sleep(1.5)  # a slow run (many ticks' worth) before it draws the value it set
 st.pills("Pick", ["A", "B"], key="pick", on_change=lambda: st.session_state.pop("row", None))
-st.caption(f"picked {{st.session_state.get('pick')}} with {{st.session_state.get('row')}}")
+st.caption(f"run {{st.session_state.runs}}: picked {{st.session_state.get('pick')}} with "
+           f"{{st.session_state.get('row')}}")
 '''
 
-
-def _shows(pg, text: str, timeout_s: float = 60) -> None:
-    """Wait until the page shows ``text``; fail with what it shows instead."""
-    for _ in range(int(timeout_s * 5)):
-        if text in pg.locator("body").inner_text():
-            return
-        pg.wait_for_timeout(200)
-    raise AssertionError(f"{text!r} not shown: {pg.locator('body').inner_text()!r}")
+# Idle: the app is not running, no run asked for (a click, a tick) is unanswered and no
+# mouse button is down (the clock's own record: components.sidebar.TICKER_JS).
+IDLE = f"() => ({NOTHING_IN_FLIGHT})() && !window.__dfActivityInput?.held?.()"
+SHOWS = "(text) => document.body.innerText.includes(text)"
+TICKS_AT_LEAST = ("(n) => { const m = document.body.innerText.match(/ticks (\\d+)/);"
+                  " return !!m && Number(m[1]) >= n; }")
 
 
-def _click(pg, target) -> None:
-    """Point at ``target``, then click it, as an analyst does: the clock holds still once
-    the mouse moves, so no tick is in flight when the click lands."""
-    target.hover()
-    pg.wait_for_timeout(150)
-    target.click()
+def _until(pg, predicate: str, arg=None, what: str = "") -> None:
+    """Wait until ``predicate`` holds on the page; fail with what the page shows."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        pg.wait_for_function(predicate, arg=arg, timeout=CEILING)
+    except PlaywrightTimeout:
+        raise AssertionError(f"{what or predicate} never came: "
+                             f"{pg.locator('body').inner_text()!r}") from None
+
+
+def _shown(pg, text: str) -> None:
+    """Wait until the page shows ``text`` and nothing is in flight."""
+    _until(pg, SHOWS, text, repr(text))
+    _until(pg, IDLE, what="an idle page")
 
 
 def _ticks(pg) -> int:
     return int(re.search(r"ticks (\d+)", pg.locator("body").inner_text()).group(1))
+
+
+def _runs(pg) -> int:
+    return int(re.search(r"run (\d+):", pg.locator("body").inner_text()).group(1))
 
 
 def test_the_clock_ticks_when_idle_and_never_undoes_a_run(tmp_path):
@@ -80,23 +108,18 @@ def test_the_clock_ticks_when_idle_and_never_undoes_a_run(tmp_path):
     env.update(HF_HUB_OFFLINE="1")
     with streamlit_server(script, tmp_path, env) as base, browser_page(base) as pg:
         pg.goto(base)
-        _shows(pg, "picked None with None")
-        settle(pg)
-        first = _ticks(pg)
-        pg.wait_for_timeout(2500)
-        assert _ticks(pg) > first  # idle: the fragment reruns on its own
+        _shown(pg, "picked None with None")
+        _until(pg, TICKS_AT_LEAST, _ticks(pg) + 2, "ticks while idle")  # it reruns on its own
         for _ in range(3):
-            _click(pg, pg.get_by_role("button", name="Open B"))
-            _shows(pg, "picked B with row of B")
-            settle(pg)
-            pg.wait_for_timeout(1500)  # ticks meanwhile
-            _click(pg, pg.get_by_role("button", name="Redraw"))
-            pg.wait_for_timeout(300)
-            settle(pg)
+            runs = _runs(pg)
+            click(pg, pg.get_by_role("button", name="Open B"))
+            _shown(pg, f"run {runs + 1}: picked B with row of B")
+            _until(pg, TICKS_AT_LEAST, _ticks(pg) + 3, "ticks after the run")
+            click(pg, pg.get_by_role("button", name="Redraw"))
+            _shown(pg, f"run {runs + 2}: ")
             text = pg.locator("body").inner_text()
-            assert "picked B with row of B" in text, text  # neither set back nor cleared
-            _click(pg, pg.locator('[data-testid="stButtonGroup"] button').filter(
+            assert f"run {runs + 2}: picked B with row of B" in text, text  # not set back
+            click(pg, pg.locator('[data-testid="stButtonGroup"] button').filter(
                 has_text=re.compile(r"^A$")))  # the analyst's own choice
-            _shows(pg, "picked A with None")
-            settle(pg)
+            _shown(pg, f"run {runs + 3}: picked A with None")
         assert pg.outside_requests == []

@@ -12,6 +12,7 @@ from components.ingest_view import batch_line, stage_words
 from core.app import jobs
 from core.app.ingest_jobs import BatchProgress, FileProgress
 from tests.test_app import APP, TIMEOUT, app_env, ok  # noqa: F401  (fixture)
+from tests.waiting import CEILING_S, GATE_S
 
 
 def test_an_ingest_says_what_it_does_in_words():
@@ -51,7 +52,7 @@ def test_the_sidebar_ticks_while_a_job_runs_and_stops_after(app_env, monkeypatch
 
     def work(job):
         job.report("step 1 of 2", 1, 2)
-        gate.wait(30)
+        gate.wait(GATE_S)
 
     job = jobs.start("cmp-test-tick", "compare", work)
     try:
@@ -59,10 +60,14 @@ def test_the_sidebar_ticks_while_a_job_runs_and_stops_after(app_env, monkeypatch
         lines = _sidebar_info(at)
         assert any(line.startswith("Compare: step 1 of 2 (") for line in lines), lines
         assert asked[-1] is True and real(True) == sidebar.TICK_S  # redrawn every second
-        assert _clocks(at) == [{"every_ms": 1000, "quiet_ms": int(sidebar.QUIET_S * 1000)}]
+        clocks = _clocks(at)
+        assert [{k: v for k, v in c.items() if k != "drawn"} for c in clocks] == [
+            {"every_ms": 1000, "quiet_ms": int(sidebar.QUIET_S * 1000),
+             "answer_ms": int(sidebar.ANSWER_S * 1000)}]
+        assert clocks[0]["drawn"] != _clocks(ok(at.run()))[0]["drawn"]  # each draw is new
     finally:
         gate.set()
-        jobs.wait(job, 10)
+        assert jobs.wait(job, CEILING_S)
         jobs.forget(job.id)
     at = ok(AppTest.from_file(APP, default_timeout=TIMEOUT).run())
     assert not any(line.startswith("Compare:") for line in _sidebar_info(at))
