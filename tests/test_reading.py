@@ -411,3 +411,21 @@ def test_a_margin_of_a_line_the_filer_never_prints_is_said_to_be_no_useful_metri
             lead = "; ".join(answer_figure(request, STORE).missing)
         assert "print no cost of goods sold line for any period" in lead, (q, lead)
         assert "not a useful metric for it as filed" in lead and lead.count("useful") == 1
+
+
+def test_a_few_words_without_a_question_and_a_name_written_short():
+    for words in ("acm op margin fy24", "Acme operating margin FY2024", "birch net income"):
+        reading, plan, request = _read(words)
+        assert request is not None and reading.kind == "figure", words
+        assert reading.text.startswith("What was "), reading.text
+    docs = DOCS + [DocumentMeta(doc_id="pc", file_name="pc-10k.htm", company="PEPSICOLA INC",
+                                form_type="10-K", period="FY2024", period_end="2024-12-31")]
+    text, matches = resolve_companies("rank acme, birch and pepsicol by net margin", docs,
+                                      STORE)
+    assert [m.how for m in matches if m.read_as == "PEPSICOLA INC"] == [
+        "its name written short"], matches
+    _, matches = resolve_companies("rank acme and pepsi by margin", docs, STORE)
+    assert not [m for m in matches if m.read_as == "PEPSICOLA INC"]  # too short a part
+    for words in ("acme risks", "Why did Acme's margin fall", "acme competition"):
+        reading = _read(words)[0]
+        assert reading.kind == "text" and not reading.text.startswith("What was"), words

@@ -157,6 +157,16 @@ def _name_typos(question: str, filers: list[_Filer], taken: list[tuple[int, int]
     return "".join(out), matches
 
 
+def _prefix(low: str, filers: list[_Filer]) -> _Filer | None:
+    """A one-word name written short ("pepsi" for PepsiCo): five letters or more, at least
+    two thirds of the name, and the start of one filer's name only."""
+    if len(low) < 5:
+        return None
+    hits = [f for f in filers for w in f.whole if w.startswith(low) and w != low
+            and len(low) * 3 >= len(w) * 2]
+    return hits[0] if len(hits) == 1 else None
+
+
 def _typo(low: str, filers: list[_Filer]) -> _Filer | None:
     if len(low) < 4:
         return None
@@ -306,6 +316,8 @@ def resolve_companies(question: str, documents: list[DocumentMeta], store=None
         found = _exact(token, filers)
         filer, how = found if found else (None, "")
         if filer is None and low.isalpha():
+            filer, how = _prefix(low, filers), "prefix"
+        if filer is None and low.isalpha():
             filer, how = _typo(low, filers), "typo"
         if filer is None and token[:1].isupper():
             if brands is None:
@@ -327,7 +339,7 @@ def resolve_companies(question: str, documents: list[DocumentMeta], store=None
         out.append(question[at:start] + words + tail)
         at = start + len(m.group(0))
         said = {"ticker": "its ticker", "case": "", "typo": "a typo", "brand": "a brand it "
-                "reports"}[how]
+                "reports", "prefix": "its name written short"}[how]
         if how != "case" or token.lower() != filer.short.lower():
             matches.append(Match(words=token, read_as=filer.name, how=said))
     out.append(question[at:])

@@ -136,6 +136,15 @@ def settle(plan: AnalysisPlan, text: str, documents, store) -> AnalysisPlan:
     return plan
 
 
+def _terse(text: str) -> bool:
+    """A few words with no question in them ("lmt op margin fy22", "jnj net margin")."""
+    from core.figures.question import _CUE, _NOT_FIGURE
+
+    return len(text.split()) <= 8 and not _CUE.search(text) and not _NOT_FIGURE.search(text) \
+        and not re.search(r"\b(?:did|does|do|was|is|were|are|has|have|which|who|whose|"
+                          r"how|why|rank|compare|vs|versus|or)\b", text, re.I)
+
+
 def _either(text: str, subjects) -> bool:
     """Whether the two companies are asked as alternatives ("A or B")."""
     a, b = (re.escape(x.words) for x in subjects)
@@ -249,6 +258,16 @@ def read_question(question: str, documents: list[DocumentMeta], store=None, *,
     except (ValueError, KeyError, IndexError, FormulaError) as exc:  # never ends a run
         log.warning("reading failed (%s): read as a text question", exc)
         plan = request = None
+    if plan is None and request is None and store is not None and _terse(text):
+        asked = f"What was {text.rstrip('?. ')}?"
+        try:  # "lmt op margin fy22": a figure asked in a few words, no verb
+            plan = read_analysis(asked, documents, store)
+            request = None if plan is not None else parse_figure_question(asked, documents,
+                                                                          store)
+        except (ValueError, KeyError, IndexError, FormulaError):
+            plan = request = None
+        if plan is not None or request is not None:
+            text = asked  # what the planner reads again
     unread: list[str] = []
     near: list[str] = []
     if plan is None and request is None and store is not None:
