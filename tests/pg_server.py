@@ -60,7 +60,7 @@ class PgServer:
         cmd = [str(self.bin / tool), *args]
         if self.as_user:
             cmd = ["runuser", "-u", self.as_user, "--", *cmd]
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
         if out.returncode != 0:
             pytest.fail(f"{tool} failed: {out.stderr[-1500:]}")
 
@@ -68,10 +68,10 @@ class PgServer:
         opts = (f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 "
                 "-c fsync=off -c full_page_writes=off -c max_connections=60")
         self._run("pg_ctl", "-D", str(self.data), "-o", opts, "-l", str(self.root / "log"),
-                  "-w", "start")
+                  "-w", "-t", "300", "start")
 
     def stop(self, mode: str = "fast") -> None:
-        self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
+        self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "-t", "300", "stop")
 
     def url(self, db: str = "postgres") -> str:
         return f"postgresql://dtr@127.0.0.1:{self.port}/{db}"

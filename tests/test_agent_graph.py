@@ -217,7 +217,7 @@ def test_resume_in_a_new_process(settings):
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     out = subprocess.run([sys.executable, "-c", script, str(settings.data_dir), thread_id],
-                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout.strip().splitlines()[-1])
     assert result["status"] == "done" and result["n"] > 0

@@ -13,6 +13,7 @@ from core.agent.state import PlanStep
 from core.app import jobs, run_session
 from testkit.agent_fakes import FakeWeb
 from tests.plan_corpus import AMD, NVDA, WEB, TwoDocRetriever, service
+from tests.waiting import CEILING_S, GATE_S
 
 
 class BarrierRetriever(TwoDocRetriever):
@@ -28,14 +29,21 @@ class BarrierRetriever(TwoDocRetriever):
 
 
 class BarrierWeb(FakeWeb):
-    def __init__(self, barrier: threading.Barrier | None = None, delay: float = 0.0):
+    """Web search that can wait for the filing search (``barrier``) or, like a slow search
+    service, until the test opens ``gate`` (``entered`` says it is waiting there)."""
+
+    def __init__(self, barrier: threading.Barrier | None = None,
+                 gate: threading.Event | None = None):
         super().__init__(list(WEB))
-        self.barrier, self.delay = barrier, delay
+        self.barrier, self.gate = barrier, gate
+        self.entered = threading.Event()
 
     def search(self, query, k=5, *, after=None):
         if self.barrier is not None:
             self.barrier.wait()
-        time.sleep(self.delay)
+        self.entered.set()
+        if self.gate is not None:
+            self.gate.wait(GATE_S)
         return super().search(query, k, after=after)
 
 
@@ -56,7 +64,7 @@ def _run(settings, retriever, web, plan=PLAN):
 
 
 def test_independent_steps_run_side_by_side(settings):
-    barrier = threading.Barrier(2, timeout=10)  # breaks unless both searches are in flight
+    barrier = threading.Barrier(2, timeout=CEILING_S)  # breaks unless both are in flight
     record = _run(settings, BarrierRetriever(barrier), BarrierWeb(barrier), PLAN[:2])
     assert not barrier.broken
     assert {h.step for h in record.history} == {0, 1} and all(h.evidence_ids
@@ -77,17 +85,24 @@ def test_a_dependent_step_starts_after_the_steps_it_uses(settings):
 
 
 class InFlight:
-    """Counts calls in flight at once (each call lasts ``hold`` seconds)."""
+    """Counts calls in flight at once. Each call lasts ``hold`` seconds, or, given
+    ``together``, until that many are in flight at once (``hold`` is then a ceiling)."""
 
-    def __init__(self, hold: float = 0.3):
-        self.hold, self.now, self.most = hold, 0, 0
+    def __init__(self, hold: float = 0.3, together: int = 0):
+        self.hold, self.together, self.now, self.most = hold, together, 0, 0
         self.lock = threading.Lock()
+        self.met = threading.Event()
 
     def __enter__(self):
         with self.lock:
             self.now += 1
             self.most = max(self.most, self.now)
-        time.sleep(self.hold)
+            if self.together and self.now >= self.together:
+                self.met.set()
+        if self.together:
+            self.met.wait(self.hold)
+        else:
+            time.sleep(self.hold)  # one at a time: a pass cannot come from a slow machine
 
     def __exit__(self, *exc):
         with self.lock:
@@ -120,24 +135,25 @@ def test_one_step_at_a_time_when_parallel_steps_is_1(settings):
     record = _run(settings, CountingRetriever(flight), CountingWeb(flight), PLAN[:2])
     assert flight.most == 1
     assert [e.step for e in record.events if e.type == "step_started"] == [0, 1]
-    parallel = InFlight()
+    parallel = InFlight(hold=CEILING_S, together=2)  # each waits until the other came
     _run(settings.model_copy(update={"parallel_steps": 3}), CountingRetriever(parallel),
          CountingWeb(parallel), PLAN[:2])
     assert parallel.most == 2
 
 
 def test_cancel_while_a_parallel_branch_waits_on_a_slow_web_search(settings):
-    svc = service(settings, TwoDocRetriever(), BarrierWeb(delay=4.0))
+    gate = threading.Event()
+    web = BarrierWeb(gate=gate)
+    svc = service(settings, TwoDocRetriever(), web)
     thread_id, _, _ = svc.start("How does NVIDIA describe its competition risks, and what "
                                 "did AMD announce in 2024?")
     job = run_session.approve(svc, settings, thread_id, PLAN)
-    deadline = time.time() + 10
-    while not any(e.type == "step_started" for e in job.events) and time.time() < deadline:
-        time.sleep(0.05)
-    t0 = time.perf_counter()
-    assert run_session.cancel(thread_id)
-    assert jobs.wait(job, 30) and job.cancelled
-    assert time.perf_counter() - t0 < 15
+    try:
+        assert web.entered.wait(CEILING_S)  # the web branch is stuck in its search
+        assert run_session.cancel(thread_id)
+    finally:
+        gate.set()  # the slow search answers; the run ends at its branch's next stage
+    assert jobs.wait(job, CEILING_S) and job.cancelled  # never hangs on the stuck branch
     session = run_session.open_run(svc, settings, thread_id)
     assert session.phase == "cancelled" and "Cancelled by the analyst" in session.message
     assert not any(e.type == "answer_ready" for e in job.events)

@@ -42,7 +42,7 @@ def _app():
 def test_the_answer_view_shows_marks_and_the_self_check_summary():
     import json
 
-    at = AppTest.from_function(_app, default_timeout=30).run()
+    at = AppTest.from_function(_app, default_timeout=120).run()
     assert not at.exception, at.exception
     shown = [blocks_text(json.loads(e.proto.json)["blocks"]) for e in at.get("bidi_component")]
     assert any("compete [1].✓" in s for s in shown), shown

@@ -22,7 +22,7 @@ from components.cite_text import blocks_text
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "streamlit_app.py")
-TIMEOUT = 120
+TIMEOUT = 300  # s: a ceiling on one script run of the app (quiet: a few seconds)
 
 
 @pytest.fixture

@@ -33,6 +33,7 @@ from tests.test_app import (  # noqa: F401 (app_env is a fixture, used by every 
     thread_of,
 )
 from tests.test_cited_render import PAGES, make_pdf
+from tests.waiting import CEILING_S, GATE_S
 
 ACME = ("ACME Widgets Inc. Form 10-K Annual Report for fiscal year 2024\n\n"
         "Item 1A. Risk Factors\n\n"
@@ -194,11 +195,11 @@ def test_other_pages_work_while_filings_are_ingested():
         on_stage("embedding 40 chunks")
         ingest_jobs._report.get()(10, 40)
         embedding.set()
-        gate.wait(30)
+        gate.wait(GATE_S)
         raise AppError("stopped by the test")
 
     job = start_batch("ingest-bg", [("nvda-10k.htm", 2_000_000, slow)])
-    assert embedding.wait(30)
+    assert embedding.wait(CEILING_S)
     job.progress.files[0].embed_started = time.perf_counter() - 2  # 10 chunks took 2 s
     try:
         at = boot()
@@ -209,7 +210,7 @@ def test_other_pages_work_while_filings_are_ingested():
         ok(at.switch_page("app_pages/runs.py").run())  # another page, usable meanwhile
     finally:
         gate.set()
-        jobs.wait(job, 10)
+        jobs.wait(job, CEILING_S)
         jobs.forget("ingest-bg")
 
 
@@ -227,7 +228,7 @@ def test_ingest_progress_shows_files_chunks_and_time_left():
                            embed_started=now - 4, chunks_done=100, chunks_total=300)
         render_progress(BatchProgress([done, cur, FileProgress("c.htm", size=500)]))
 
-    at = ok(AppTest.from_function(app, default_timeout=30).run())
+    at = ok(AppTest.from_function(app, default_timeout=120).run())
     bar = at.get("progress")[0].proto
     assert "1 of 3 file(s) ingested · File 2 of 3 · b.htm: embedding 100 of 300 chunks · " \
            "about" in bar.text
@@ -314,10 +315,10 @@ def test_research_running_now_can_be_cancelled_from_the_runs_page():
         ok(at.switch_page("app_pages/runs.py").run())
         assert "Researching now" in texts(at)
         ok(at.button(key="runs_cancel_20990101-000000-cafecafe").click().run())
-        assert jobs.wait(job, 10) and job.cancelled
+        assert jobs.wait(job, CEILING_S) and job.cancelled
     finally:
         job.cancel_event.set()
-        jobs.wait(job, 5)
+        jobs.wait(job, CEILING_S)
         jobs.forget(job.id)
 
 

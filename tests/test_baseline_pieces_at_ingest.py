@@ -11,6 +11,7 @@ from core.app.compare_job import _setup
 from core.app.corpus import Corpus
 from core.app.ingest_jobs import ProgressEmbedder, start_baseline_pieces, start_batch
 from core.baseline import index as baseline_index
+from tests.waiting import CEILING_S, GATE_S, until
 
 BODY = "".join(f"Risk {i}: competition from larger rivals may reduce our margins and share. " * 6
                + "\n\n" for i in range(40))
@@ -32,7 +33,7 @@ class Counting:
     def encode(self, texts):
         self.entered.set()
         if self.gate is not None:
-            self.gate.wait(10)
+            self.gate.wait(GATE_S)
         self.encoded += len(texts)
         return self.inner.encode(texts)
 
@@ -51,7 +52,7 @@ class FakeJob:
 
 
 def _wait(job: jobs.Job) -> None:
-    assert jobs.wait(job, timeout_s=60)
+    assert jobs.wait(job, timeout_s=CEILING_S)
     assert job.error is None, job.error
 
 
@@ -99,7 +100,7 @@ def test_a_compare_during_the_background_build_waits_instead_of_embedding_twice(
     slow = Counting(hash_embedder, gate)
     background = start_baseline_pieces(corpus.store, slow, settings, [doc.doc_id],
                                        job_id="baseline-test")
-    assert slow.entered.wait(10)  # the background build is embedding the filing now
+    assert slow.entered.wait(CEILING_S)  # the background build is embedding the filing now
     result: list = []
     compare = threading.Thread(target=lambda: result.append(
         baseline_index.build_doc(corpus.store, slow, doc, settings)))
@@ -107,7 +108,7 @@ def test_a_compare_during_the_background_build_waits_instead_of_embedding_twice(
     compare.join(0.5)
     assert compare.is_alive()  # waits for the builder rather than embedding it too
     gate.set()
-    compare.join(10)
+    compare.join(CEILING_S)
     _wait(background)
     n_pieces = len(result[0][0])
     assert n_pieces > 1 and slow.encoded == n_pieces  # every piece embedded once, not twice
@@ -124,13 +125,13 @@ def test_deleting_a_filing_during_its_background_build_leaves_no_pieces(settings
     slow = Counting(hash_embedder, gate)
     background = start_baseline_pieces(corpus.store, slow, settings, [doc.doc_id],
                                        job_id="baseline-del")
-    assert slow.entered.wait(10)
+    assert slow.entered.wait(CEILING_S)
     deleting = threading.Thread(target=lambda: (corpus.store.delete(doc.doc_id),
                                                 baseline_index.forget(settings, slow,
                                                                       doc.doc_id)))
     deleting.start()
     gate.set()
-    deleting.join(10)
+    deleting.join(CEILING_S)
     _wait(background)
     assert not list((settings.data_dir / "baseline").rglob("*.npy"))
     assert not list((settings.data_dir / "baseline").rglob("*.json"))
@@ -153,12 +154,8 @@ def test_a_filing_gets_its_pieces_while_the_batch_ingests_the_next_ones(settings
 
     def load(name: str, company: str, wait: bool):
         def run(on_stage):
-            if wait:  # the next filing is still being read until the first one has its pieces
-                for _ in range(200):
-                    if first_built():
-                        first_has_pieces.set()
-                        break
-                    threading.Event().wait(0.05)
+            if wait and until(first_built, poll_s=0.05):  # the next filing is still being
+                first_has_pieces.set()  # read until the first one has its pieces
             return corpus.ingest_bytes(_text(company), name, on_stage=on_stage)
         return run
 

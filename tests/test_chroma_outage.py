@@ -23,6 +23,7 @@ from core.foundation.errors import StoreError
 from core.store.corpus_store import CorpusStore
 from testkit.corpus import amd_10k, nvda_10k
 from tests.test_store import _free_port
+from tests.waiting import CEILING_S
 
 CHROMA = Path(sys.executable).parent / "chroma"
 
@@ -43,7 +44,8 @@ class ChromaServer:
                 stdout=out, stderr=subprocess.STDOUT,
                 env={**os.environ, "ANONYMIZED_TELEMETRY": "False"},
             )
-        for _ in range(150):
+        deadline = time.monotonic() + CEILING_S  # a bound on waiting for it to answer
+        while time.monotonic() < deadline:
             try:
                 if httpx.get(f"{self.url}/api/v2/heartbeat", timeout=1).status_code == 200:
                     return
@@ -52,7 +54,7 @@ class ChromaServer:
             if self.proc.poll() is not None:
                 pytest.fail(f"chroma server exited: {self.log.read_text()[-2000:]}")
             time.sleep(0.2)
-        pytest.fail("chroma server did not answer within 30 s")
+        pytest.fail(f"chroma server did not answer within {CEILING_S:g} s")
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

@@ -13,6 +13,7 @@ from core.agent import events as ev
 from core.agent.graph import picture
 from core.agent.state import RoleUsage
 from core.foundation.types import StageScore
+from tests.waiting import GATE_S, until
 
 # --- text safety -----------------------------------------------------------------
 
@@ -163,7 +164,7 @@ def test_job_runs_in_the_background_and_a_follower_gets_every_event_in_order():
 
     def work(job):
         job.events.append("a")
-        gate.wait(5)  # the run goes on while nobody is watching
+        gate.wait(GATE_S)  # the run goes on while nobody is watching
         for item in ("b", "c"):
             time.sleep(0.05)
             job.events.append(item)
@@ -171,7 +172,7 @@ def test_job_runs_in_the_background_and_a_follower_gets_every_event_in_order():
 
     job = jobs.start("t-bg", "research", work)
     assert jobs.get("t-bg") is job and not job.done and jobs.active("research") == [job]
-    time.sleep(0.2)
+    assert until(lambda: job.events)  # the thread got going
     assert job.events == ["a"] and not job.done  # a page that left saw only "a"
     gate.set()
     view, ticker = _Collect(), _Ticker()

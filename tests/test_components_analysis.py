@@ -149,7 +149,7 @@ def _app(real) -> AppTest:
 
     compare, ranking, chunks = real
     evidence = evidence_of(compare, chunks)
-    return AppTest.from_function(_answer_app, default_timeout=30, args=(
+    return AppTest.from_function(_answer_app, default_timeout=120, args=(
         compare.model_dump_json(), ranking.model_dump_json(),
         json.dumps([e.model_dump(mode="json") for e in evidence]))).run()
 
@@ -213,7 +213,7 @@ def _card_app(compare_json: str):
 
 def test_an_analyze_step_card_shows_its_verdict_table_and_chart(real):
     compare, _, _ = real
-    at = AppTest.from_function(_card_app, default_timeout=30,
+    at = AppTest.from_function(_card_app, default_timeout=120,
                                args=(compare.model_dump_json(),)).run()
     assert not at.exception, at.exception
     assert at.status[0].label.startswith("Step 3 · analyze") and "FINISH" in at.status[0].label

@@ -204,7 +204,7 @@ def _answer_app():
 
 
 def test_the_computation_table_chart_and_notes_are_under_the_answer():
-    at = AppTest.from_function(_answer_app, default_timeout=30).run()
+    at = AppTest.from_function(_answer_app, default_timeout=120).run()
     assert not at.exception, at.exception
     markdown = [m.value for m in at.markdown]
     assert "**Computation**" in markdown
@@ -223,7 +223,7 @@ def test_the_computation_table_chart_and_notes_are_under_the_answer():
 
 
 def test_opening_a_source_opens_the_statement_with_the_row_highlighted():
-    at = AppTest.from_function(_answer_app, default_timeout=30).run()
+    at = AppTest.from_function(_answer_app, default_timeout=120).run()
     source = next(p for p in at.pills if p.label.startswith("Open a source"))
     assert source.options == ["[2] Revenue FY2023, FY2022"]
     source.set_value(0).run()

@@ -72,7 +72,7 @@ def _run_app():
 
 
 def test_figure_step_cards_show_facts_and_arithmetic():
-    at = AppTest.from_function(_run_app, default_timeout=30).run()
+    at = AppTest.from_function(_run_app, default_timeout=120).run()
     assert not at.exception, at.exception
     labels = [s.label for s in at.status]
     assert labels[0].startswith("Step 1 · figure look-up") and "CONTINUE" in labels[0]
@@ -124,7 +124,7 @@ def _widget(at, kind: str, label: str):
 
 
 def test_the_plan_editor_edits_figure_fields_and_shows_the_checks():
-    at = AppTest.from_function(_form_app, default_timeout=30).run()
+    at = AppTest.from_function(_form_app, default_timeout=120).run()
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]  # the proposed plan is valid
     metric = _widget(at, "selectbox", "Metric")

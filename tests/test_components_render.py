@@ -84,7 +84,7 @@ def _app():
 
 
 def test_run_view_draws_cards_badges_and_answer():
-    at = AppTest.from_function(_app, default_timeout=30).run()
+    at = AppTest.from_function(_app, default_timeout=120).run()
     assert not at.exception, at.exception
     labels = [s.label for s in at.status]
     assert len(labels) == 3  # step 1, its retry, step 2
@@ -102,7 +102,7 @@ def test_run_view_draws_cards_badges_and_answer():
 
 
 def test_untrusted_text_is_never_rendered_as_markup():
-    at = AppTest.from_function(_app, default_timeout=30).run()
+    at = AppTest.from_function(_app, default_timeout=120).run()
     for md in at.markdown:
         assert not md.proto.allow_html, md.value
         assert "](http" not in md.value  # no live link or image
@@ -111,7 +111,7 @@ def test_untrusted_text_is_never_rendered_as_markup():
 
 
 def test_selecting_a_citation_opens_it():
-    at = AppTest.from_function(_app, default_timeout=30).run()
+    at = AppTest.from_function(_app, default_timeout=120).run()
     at.pills[0].set_value(2).run()
     assert at.session_state["opened"] == "https://news.test/amd"
     at.pills[0].set_value(1).run()
@@ -129,6 +129,6 @@ def _resumed_app():
 
 
 def test_a_step_that_draws_its_evidence_twice_keeps_its_keys_apart():
-    at = AppTest.from_function(_resumed_app, default_timeout=30).run()
+    at = AppTest.from_function(_resumed_app, default_timeout=120).run()
     assert not at.exception, at.exception
     assert len(at.status) == 3

@@ -12,6 +12,7 @@ import pytest
 from core.app.corpus import Corpus
 from core.foundation.errors import IngestError
 from tests.test_ingest_pdf import make_pdf
+from tests.waiting import CEILING_S
 
 ROOT = Path(__file__).resolve().parent.parent
 TEN_K = ROOT / "tests" / "fixtures" / "ingest" / "synthetic_10k.htm"
@@ -125,8 +126,8 @@ def test_ingest_reports_each_stage_in_order_with_timings(corpus):
 
 
 def test_the_facts_are_read_while_the_chunks_embed(settings, hash_embedder, monkeypatch):
-    """The facts extraction waits (up to 20 s) for the embedding to begin: read one after the
-    other, before or after it, it would wait in vain."""
+    """The facts extraction waits for the embedding to begin: read one after the other,
+    before or after it, it would wait in vain (until a ceiling no quiet machine nears)."""
     import threading
 
     import core.ingest.pipeline
@@ -135,7 +136,7 @@ def test_the_facts_are_read_while_the_chunks_embed(settings, hash_embedder, monk
     real_facts_of = core.ingest.pipeline.facts_of
 
     def facts_of(*args):
-        seen.append(encoding.wait(20))
+        seen.append(encoding.wait(CEILING_S))
         return real_facts_of(*args)
 
     class SignallingEmbedder:

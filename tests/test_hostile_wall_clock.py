@@ -116,7 +116,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def _python(code: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # buffered output
     return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=600)
 
 
 def test_ask_ends_its_process_without_the_teardown_but_flushed_and_with_its_code():

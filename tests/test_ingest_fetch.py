@@ -12,6 +12,7 @@ import pytest
 from core.foundation.config import Settings
 from core.foundation.errors import FetchError
 from core.ingest.fetch import check_url, fetch_url, file_name_from_url
+from tests.waiting import CEILING_S
 
 BODY = b"<html><body><p>Item 1. Business</p></body></html>"
 
@@ -139,7 +140,11 @@ def test_file_name_from_url():
 
 class _Trickle(BaseHTTPRequestHandler):
     """Declares 10 kB, then sends one byte every 0.2 s: never idle long enough for a read
-    timeout to fire."""
+    timeout to fire. ``sent`` counts the bytes sent; ``hung_up`` is set when the client
+    hung up before the last one."""
+
+    sent = 0
+    hung_up = threading.Event()
 
     def do_GET(self):  # noqa: N802 (http.server API)
         self.send_response(200)
@@ -149,28 +154,30 @@ class _Trickle(BaseHTTPRequestHandler):
             for _ in range(10000):
                 self.wfile.write(b"x")
                 self.wfile.flush()
+                type(self).sent += 1
                 time.sleep(0.2)
         except OSError:  # the client hung up: what the deadline should cause
-            pass
+            type(self).hung_up.set()
 
     def log_message(self, *args):
         pass
 
 
 def test_a_trickling_server_is_cut_off_at_the_overall_deadline(local):
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Trickle)
+    trickle = type("Trickle", (_Trickle,), {"sent": 0, "hung_up": threading.Event()})
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), trickle)
     httpd.daemon_threads = True
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
-    try:
-        slow = local.model_copy(update={"fetch_timeout_s": 2.0, "fetch_deadline_s": 1.5})
-        t0 = time.monotonic()
+    try:  # a read timeout far beyond the deadline: only the deadline can end the fetch
+        slow = local.model_copy(update={"fetch_timeout_s": CEILING_S, "fetch_deadline_s": 1.5})
         with pytest.raises(FetchError) as err:
             fetch_url(f"http://127.0.0.1:{httpd.server_address[1]}/10k.htm", slow)
-        elapsed = time.monotonic() - t0
+        sent = trickle.sent
         assert "did not finish within 1.5 s (DTR_FETCH_DEADLINE_S)" in str(err.value)
         assert "upload" in str(err.value)
-        assert elapsed < 2.5, elapsed  # the deadline, not 10 000 x 0.2 s
+        assert sent < 10000, sent  # cut off mid-body at the deadline, not 10 000 x 0.2 s ...
+        assert trickle.hung_up.wait(CEILING_S)  # ... by hanging up on the server
     finally:
         httpd.shutdown()
         httpd.server_close()

@@ -14,6 +14,7 @@ import pytest
 import core.ingest.pdf as pdf
 import core.ingest.pdf_workers as pdf_workers
 from tests.test_ingest_pdf import make_pdf
+from tests.waiting import CEILING_S
 
 PAGES = [
     f"Item {n}. Section {n}\nRevenue\t{n},000\nThe company sold {n} widgets this year."
@@ -106,7 +107,7 @@ def test_a_worker_dies_with_a_killed_parent():
         assert _alive(worker_pid)
         parent.kill()
         parent.wait()
-        deadline = time.monotonic() + 30  # a bound on waiting, not a timing assertion
+        deadline = time.monotonic() + CEILING_S  # a bound on waiting, not a timing assertion
         while _alive(worker_pid) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert not _alive(worker_pid)

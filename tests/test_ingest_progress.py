@@ -10,6 +10,7 @@ import numpy as np
 from core.app import jobs
 from core.app.corpus import Corpus
 from core.app.ingest_jobs import SLICE, BatchProgress, FileProgress, ProgressEmbedder, start_batch
+from tests.waiting import CEILING_S, GATE_S
 
 BODY = "".join(f"Risk {i}: competition from larger rivals may reduce our margins and share. " * 6
                + "\n\n" for i in range(60))
@@ -53,7 +54,7 @@ def test_a_batch_ingests_in_the_background_and_reports_each_file(settings, hash_
     snapshots: list[tuple[str, int, int]] = []
 
     def first(on_stage):
-        gate.wait(5)  # the page is free meanwhile
+        gate.wait(GATE_S)  # the page is free meanwhile
         return corpus.ingest_bytes(TEXT, "acme-10k.txt", on_stage=on_stage)
 
     def broken(on_stage):
@@ -137,7 +138,7 @@ class Gated:
     def encode(self, texts):
         if not self.release.is_set():
             self.embedding.set()
-            assert self.release.wait(20), "never released"
+            assert self.release.wait(GATE_S), "never released"
         return self.inner.encode(texts)
 
 
@@ -165,12 +166,12 @@ def test_the_next_file_parses_while_one_embeds_and_two_at_most_are_in_flight(set
     runner = threading.Thread(target=run_batch, args=(items, progress),
                               kwargs={"on_file": done_order.append})
     runner.start()
-    assert emb.embedding.wait(20)  # the first filing is embedding (held there)
-    assert began[1].wait(20)  # ... and the second one started meanwhile
+    assert emb.embedding.wait(CEILING_S)  # the first filing is embedding (held there)
+    assert began[1].wait(CEILING_S)  # ... and the second one started meanwhile
     assert progress.files[0].finished is None
     assert not began[2].is_set()  # never a third in flight while the first is not done
     emb.release.set()
-    runner.join(30)
+    runner.join(CEILING_S)
     assert not runner.is_alive()
     assert all(began[i].is_set() for i in range(3))
     assert [f.ok for f in progress.files] == [True, True, True]

@@ -119,7 +119,7 @@ def test_the_app_names_a_bad_setting_instead_of_a_traceback(tmp_path, monkeypatc
     monkeypatch.chdir(tmp_path)
     st.cache_resource.clear()
     try:
-        at = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=60).run()
+        at = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=120).run()
         assert not at.exception
         assert any("DTR_MAX_FILE_MB='abc'" in e.value for e in at.error)
     finally:

@@ -5,8 +5,6 @@ cannot make a run overrun its wall limit."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from core.llm.breaker import GuardBook, LLMGuard
@@ -34,9 +32,7 @@ def store(tmp_path, hash_embedder):
 def run(server, tmp_path, store, hash_embedder, **kw):
     settings = llm_settings(server, tmp_path, **kw)
     svc = service(settings, store, hash_embedder)
-    t0 = time.perf_counter()
-    record = svc.ask(QUESTION)
-    return record, time.perf_counter() - t0, settings
+    return svc.ask(QUESTION), settings
 
 
 BROKEN = {
@@ -53,12 +49,13 @@ def test_a_broken_endpoint_is_given_up_after_the_same_failure_twice(mode, tmp_pa
     """Fault 7: plan from the LLM, then every request fails the same way."""
     with FakeOpenAIServer(default=BROKEN[mode]) as server:
         server.enqueue(Behaviour.json(two_step_plan(store)))
-        record, seconds, settings = run(server, tmp_path, store, hash_embedder,
-                                        llm_timeout_s=1.0)
+        record, settings = run(server, tmp_path, store, hash_embedder, llm_timeout_s=1.0)
         sent = len(server.chat_requests)
     assert record.status == "done" and len(record.plan) == 2
     # 1 plan + at most 3 failing requests (json_schema may first switch to json_mode on 5xx),
-    # where every role used to try 3 times (18 requests for a two-step run).
+    # where every role used to try 3 times (18 requests for a two-step run): the time a
+    # broken endpoint costs is counted in requests (each ends by its 1 s timeout at most),
+    # not in seconds of a machine that may be busy.
     assert sent <= 4, sent
     notices = [e for e in record.events if e.type == "warning"
                and "not called again in this run" in e.message]
@@ -66,14 +63,13 @@ def test_a_broken_endpoint_is_given_up_after_the_same_failure_twice(mode, tmp_pa
     usage = record.total_usage
     assert usage.skipped >= 3 and usage.calls == sent
     assert record.answer is not None and record.answer.citations  # the offline engine answered
-    assert seconds < 20
 
 
 def test_every_request_carries_its_roles_output_bound(tmp_path, store, hash_embedder):
     """Fault 10: max_tokens per role on every request (and max_tokens for local servers)."""
     with FakeOpenAIServer(default=Behaviour.error(500)) as server:
         server.enqueue(Behaviour.json(two_step_plan(store)))
-        _, _, settings = run(server, tmp_path, store, hash_embedder, llm_max_tokens_planner=777,
+        _, settings = run(server, tmp_path, store, hash_embedder, llm_max_tokens_planner=777,
                              llm_max_tokens_rewriter=55)
         bodies = server.chat_requests
     assert bodies[0]["max_completion_tokens"] == 777 and bodies[0]["max_tokens"] == 777
@@ -85,12 +81,21 @@ def test_a_hanging_endpoint_cannot_overrun_the_wall_limit(tmp_path, store, hash_
     """Fault 12: with a long per-call timeout the calls are cut to the time the run has left."""
     with FakeOpenAIServer(default=Behaviour.hang()) as server:
         server.enqueue(Behaviour.json(two_step_plan(store)))
-        record, seconds, _ = run(server, tmp_path, store, hash_embedder, llm_timeout_s=60.0,
-                                 max_wall_s=3.0, llm_breaker_threshold=5)
+        record, _ = run(server, tmp_path, store, hash_embedder, llm_timeout_s=60.0,
+                        max_wall_s=3.0, llm_breaker_threshold=5)
+        sent = len(server.chat_requests)
     assert record.status == "done"
-    assert record.wall_s < 3.0 + 2.0, record.wall_s  # not 60 s per call, 3 calls per role
-    assert seconds < 10
     assert record.answer is not None and record.answer.text
+    warnings = [e.message for e in record.events if e.type == "warning"]
+    # Every request the endpoint left hanging waited only the time left of the run's 3 s,
+    # never its 60 s timeout; once none was left no request was sent (the offline engine
+    # answered): the endpoint cannot make the run overrun its limit, however busy the
+    # machine (whose own work after the limit is not the endpoint's doing).
+    cut = [w for w in warnings if "the time left of the run's 3 s limit" in w]
+    assert cut and not any("within 60 s" in w for w in warnings), warnings
+    assert any("no run time left for another LLM call" in w for w in warnings), warnings
+    assert sent - 1 <= len(cut), (sent, warnings)  # each hanging request was one of them
+    assert record.wall_s < 60.0, record.wall_s  # not a single request ran its 60 s
 
 
 def test_guards_are_per_run_and_bounded():
@@ -112,7 +117,7 @@ def test_guards_are_per_run_and_bounded():
 def test_the_llm_reranker_obeys_the_runs_breaker(tmp_path, store, hash_embedder):
     with FakeOpenAIServer(default=Behaviour.error(500, "down")) as server:
         server.enqueue(Behaviour.json(two_step_plan(store)))
-        record, _, _ = run(server, tmp_path, store, hash_embedder, reranker="llm")
+        record, _ = run(server, tmp_path, store, hash_embedder, reranker="llm")
         sent = len(server.chat_requests)
     assert record.status == "done" and sent <= 4, sent  # the reranker's calls are skipped too
     assert record.total_usage.skipped >= 3

@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 from components import eval_charts as ec
 from core.app import jobs
 from tests.test_app import APP, TIMEOUT, app_env, boot, finished_run, ok, texts  # noqa: F401 (app_env: a fixture)
+from tests.waiting import CEILING_S, GATE_S
 
 
 def test_a_job_reports_progress_lines_and_stops_when_cancel_is_asked():
@@ -21,18 +22,18 @@ def test_a_job_reports_progress_lines_and_stops_when_cancel_is_asked():
         job.report("stage one", 1, 3)
         job.report("filing 1: 10 of 40 chunks", 1.25, 3, line=False)
         started.set()
-        release.wait(10)
+        release.wait(GATE_S)
         job.check()
         return "never"
 
     job = jobs.start("test-cancel", "compare", work, label="q")
-    assert started.wait(10)
+    assert started.wait(CEILING_S)
     assert job.lines == ["stage one"]  # a progress tick is not a line
     assert job.progress.text == "filing 1: 10 of 40 chunks"
     assert job.progress.share == pytest.approx(1.25 / 3)
     assert jobs.cancel(job.id)
     release.set()
-    assert jobs.wait(job, 10)
+    assert jobs.wait(job, CEILING_S)
     assert job.cancelled and job.error is None and job.result is None
     jobs.forget(job.id)
 
@@ -44,7 +45,7 @@ def test_an_app_error_in_a_job_is_its_message():
         raise AppError("The corpus is empty: ingest first.")
 
     job = jobs.start("test-apperror", "evaluate", work)
-    assert jobs.wait(job, 10) and job.error == "The corpus is empty: ingest first."
+    assert jobs.wait(job, CEILING_S) and job.error == "The corpus is empty: ingest first."
     jobs.forget(job.id)
 
 
@@ -59,7 +60,7 @@ def test_an_evaluation_job_stops_at_the_next_question_on_cancel(monkeypatch):
             on_progress(EvalProgress(i, 3, f"q{i}: baseline done"))
             seen.append(i)
             first.set()
-            go_on.wait(10)
+            go_on.wait(GATE_S)
         return "saved"
 
     monkeypatch.setattr(eval_job, "run_eval", fake_run_eval)
@@ -70,10 +71,10 @@ def test_an_evaluation_job_stops_at_the_next_question_on_cancel(monkeypatch):
     eval_id, job = eval_job.start(QSet(), settings=None, corpus=None, judge=None,
                                   systems=["baseline"], strategies=[], eval_id="named")
     assert eval_id == "named" and job.id == eval_job.job_id("named")
-    assert first.wait(10)
+    assert first.wait(CEILING_S)
     jobs.cancel(job.id)
     go_on.set()
-    assert jobs.wait(job, 10) and job.cancelled
+    assert jobs.wait(job, CEILING_S) and job.cancelled
     assert seen == [1] and job.lines == ["· q1: baseline done", "· q2: baseline done"]
     jobs.forget(job.id)
 

@@ -78,7 +78,7 @@ def _widget(at, kind: str, label: str):
 
 
 def test_the_editor_shows_and_edits_the_analyze_step():
-    at = AppTest.from_function(_form_app, default_timeout=30).run()
+    at = AppTest.from_function(_form_app, default_timeout=120).run()
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]  # the proposal is a valid plan
     tools = [w.value for w in at.selectbox if w.label == "Tool"]

@@ -13,6 +13,7 @@ from core.retrieval.retriever import Retriever
 from core.store.corpus_store import CorpusStore
 from core.store.tokenize import tokenize
 from testkit.corpus import amd_10k, make_doc, nvda_10k, nvda_10q
+from tests.waiting import CEILING_S
 
 
 @pytest.fixture
@@ -199,7 +200,7 @@ def test_hybrid_runs_the_keyword_side_beside_the_vector_side(monkeypatch, tmp_pa
     corpus.ingest_bytes(text.encode(), "acme.txt", company="Acme Widgets", form_type="10-K",
                         period="FY2024")
     store = corpus.store
-    together = threading.Barrier(2, timeout=10)
+    together = threading.Barrier(2, timeout=CEILING_S)
     for name in ("vector_search", "keyword_search"):
         real = getattr(store, name)
 

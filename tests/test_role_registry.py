@@ -135,7 +135,7 @@ def _card_app():
 
 
 def test_the_step_card_shows_the_roles_event_as_it_reads(tmp_path):
-    at = AppTest.from_function(_card_app, default_timeout=60)
+    at = AppTest.from_function(_card_app, default_timeout=120)
     at.session_state["data_dir"] = str(tmp_path)
     at.run()
     assert not at.exception, at.exception

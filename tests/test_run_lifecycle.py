@@ -3,7 +3,7 @@ the draft kept with the run, discard and cancel recorded, runs searched and tagg
 
 from __future__ import annotations
 
-import time
+import threading
 from datetime import date
 
 import pytest
@@ -31,6 +31,7 @@ from core.app.run_index import (
     summaries,
 )
 from testkit.agent_fakes import QUESTION, FakeRetriever, make_service
+from tests.waiting import CEILING_S, GATE_S, until
 
 SECTIONS = {"nvda": ["Item 1A. Risk Factors", "Item 7. MD&A"],
             "amd": ["Item 1A. Risk Factors", "Item 1C. Cybersecurity"]}
@@ -149,7 +150,7 @@ def test_the_session_owns_the_draft_from_start_to_approval(settings):
     assert proposal.editable_steps()[0].sub_question == session.plan[0].sub_question
 
     job = run_session.approve_edits(svc, settings, proposal, proposal.editable_steps())
-    assert jobs.wait(job, 60) and job.error is None
+    assert jobs.wait(job, CEILING_S) and job.error is None
     approved = next(e for e in job.events if e.type == "plan_approved")
     assert approved.edited is False  # untouched drafts approve the proposal as it is
     done = run_session.open_run(svc, settings, thread)
@@ -164,28 +165,39 @@ def test_edited_drafts_are_approved_as_edited(settings):
     steps = session.editable_steps()
     steps[0].sub_question = "Acme's supply risks?"
     job = run_session.approve_edits(svc, settings, session, steps)
-    assert jobs.wait(job, 60) and job.error is None
+    assert jobs.wait(job, CEILING_S) and job.error is None
     approved = next(e for e in job.events if e.type == "plan_approved")
     assert approved.edited is True
     assert job.result.plan[0].sub_question == "Acme's supply risks?"
     jobs.forget(thread)
 
 
-class SlowRetriever(FakeRetriever):
+class HeldRetriever(FakeRetriever):
+    """A search that waits until the test opens ``gate`` (``entered``: one is waiting)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.entered, self.gate = threading.Event(), threading.Event()
+
     def search(self, *args, **kwargs):
-        time.sleep(0.4)
+        self.entered.set()
+        self.gate.wait(GATE_S)
         return super().search(*args, **kwargs)
 
 
 def test_a_run_is_cancelled_at_its_next_event_and_what_it_did_is_kept(settings):
-    svc = make_service(settings, retriever=SlowRetriever())
+    retriever = HeldRetriever()
+    svc = make_service(settings, retriever=retriever)
     thread, _, _ = svc.start(QUESTION)
     job = run_session.approve(svc, settings, thread, None)
     assert run_session.open_run(svc, settings, thread).phase == "running"
-    while not any(e.type == "step_started" for e in job.events):
-        time.sleep(0.02)
-    assert run_session.cancel(thread)
-    assert jobs.wait(job, 30) and job.cancelled
+    try:
+        assert retriever.entered.wait(CEILING_S)  # a step is searching (held there)
+        assert until(lambda: any(e.type == "step_started" for e in job.events))
+        assert run_session.cancel(thread)
+    finally:
+        retriever.gate.set()
+    assert jobs.wait(job, CEILING_S) and job.cancelled
     session = run_session.open_run(svc, settings, thread)
     assert session.phase == "cancelled" and "Cancelled by the analyst" in session.message
     record = session.record
@@ -200,7 +212,7 @@ def test_an_approved_run_finishes_in_the_background(settings):
     svc = make_service(settings)
     thread, _, _ = svc.start(QUESTION)
     job = run_session.approve(svc, settings, thread, None)
-    assert jobs.wait(job, 60) and job.error is None
+    assert jobs.wait(job, CEILING_S) and job.error is None
     session = run_session.open_run(svc, settings, thread)
     assert session.phase == "done" and session.record.answer is not None
     assert load_note(settings, thread).draft is None

@@ -21,6 +21,7 @@ from core.store import corpus_store
 from core.store.corpus_store import CorpusStore
 from testkit.corpus import amd_10k, make_doc, nvda_10k, nvda_10q
 from testkit.fakes.embedder import HashEmbedder
+from tests.waiting import CEILING_S, GATE_S
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMA = Path(sys.executable).parent / "chroma"
@@ -46,7 +47,8 @@ def chroma_server(tmp_path_factory):
         )
     url = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(150):
+        deadline = time.monotonic() + CEILING_S  # a bound on waiting for it to answer
+        while True:
             try:
                 if httpx.get(f"{url}/api/v2/heartbeat", timeout=1).status_code == 200:
                     break
@@ -54,9 +56,9 @@ def chroma_server(tmp_path_factory):
                 pass
             if proc.poll() is not None:
                 pytest.fail(f"chroma server exited: {log.read_text()[-2000:]}")
+            if time.monotonic() > deadline:
+                pytest.fail(f"chroma server did not answer within {CEILING_S:g} s")
             time.sleep(0.2)
-        else:
-            pytest.fail("chroma server did not answer within 30 s")
         yield url
     finally:
         proc.terminate()
@@ -343,7 +345,7 @@ def test_reads_go_on_while_another_document_is_embedded(store, hash_embedder):
 
         def encode(self, texts):
             entered.set()
-            assert release.wait(30), "the test never released the embedder"
+            assert release.wait(GATE_S), "the test never released the embedder"
             return real_encode(texts)
 
     store.embedder = Blocking()
@@ -352,19 +354,19 @@ def test_reads_go_on_while_another_document_is_embedded(store, hash_embedder):
     writer = threading.Thread(target=lambda: result.append(store.add(meta, chunks)))
     writer.start()
     try:
-        assert entered.wait(10)
+        assert entered.wait(CEILING_S)
         reads: list = []
         reader = threading.Thread(target=lambda: reads.append((
             store.sections(), store.keyword_search("competition", k=3), store.documents())))
         reader.start()
-        reader.join(10)
+        reader.join(CEILING_S)  # held behind the embedding, it would wait for the gate
         assert not reader.is_alive(), "reads waited for the embedding of another document"
         sections, hits, docs = reads[0]
         assert list(sections) == [first_meta.doc_id] and hits
         assert [d.doc_id for d in docs] == [first_meta.doc_id]
     finally:
         release.set()
-        writer.join(30)
+        writer.join(CEILING_S)
     assert result and result[0][1]
     assert {d.doc_id for d in store.documents()} == {first_meta.doc_id, meta.doc_id}
 

@@ -44,7 +44,7 @@ def _panel() -> None:
 
 
 def test_the_citation_panel_draws_a_cited_table_as_a_grid():
-    at = AppTest.from_function(_panel, default_timeout=60).run()
+    at = AppTest.from_function(_panel, default_timeout=120).run()
     assert not at.exception, at.exception
     frame = at.dataframe[0].value
     assert list(frame.columns) == ["", "Jan 29, 2023", "Jan 30, 2022"]
