@@ -1,20 +1,15 @@
 """Layering rules that keep core/ headless."""
 
-import ast
 from pathlib import Path
+
+from tests.source_trees import top_level_imports
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(a.name.split(".")[0] for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module.split(".")[0])
-    return names
+    """The top-level packages ``path`` imports (each file read once a session)."""
+    return set(top_level_imports(path))
 
 
 def test_core_never_imports_streamlit():

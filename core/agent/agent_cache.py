@@ -14,15 +14,17 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from core.foundation.cache import cache_key
 from core.foundation.types import Hit
 
-if TYPE_CHECKING:  # types only: deps asks this module, never the other way round
-    from core.agent.deps import AgentDeps
+if TYPE_CHECKING:
+    from core.foundation.cache import DiskCache
+    from core.foundation.config import Settings
 
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=BaseModel)
@@ -33,6 +35,23 @@ _RETRIEVAL_SETTINGS = ("top_k", "rrf_k", "vector_weight", "resolve_scope", "stat
 _HITS = TypeAdapter(list[Hit])
 
 
+class CacheUser(Protocol):
+    """What the cache reads of its caller: ``core.agent.deps.AgentDeps`` is one (deps asks
+    this module; this module never imports deps)."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def backend(self) -> str: ...
+
+    @property
+    def cache(self) -> DiskCache | None: ...
+
+    @property
+    def corpus_generation(self) -> Callable[[], int] | None: ...
+
+
 def _messages(messages: list[Any]) -> list[list[str]]:
     from langchain_core.messages.utils import convert_to_messages
 
@@ -40,14 +59,14 @@ def _messages(messages: list[Any]) -> list[list[str]]:
             for m in convert_to_messages(messages)]
 
 
-def llm_key(deps: AgentDeps, role: str, schema: type[BaseModel], messages: list[Any]) -> str:
+def llm_key(deps: CacheUser, role: str, schema: type[BaseModel], messages: list[Any]) -> str:
     shaping = {k: v for k, v in deps.settings.model_dump(mode="json").items()
                if k.startswith("llm_") and k not in _NOT_IN_KEY}
     return cache_key("llm", deps.backend, shaping, role, schema.model_json_schema(),
                      _messages(messages))
 
 
-def cached_llm(deps: AgentDeps, role: str, schema: type[M], messages: list[Any]
+def cached_llm(deps: CacheUser, role: str, schema: type[M], messages: list[Any]
                ) -> tuple[str | None, M | None]:
     """``(key, reply)``: the cached validated reply (None on a miss or with no cache)."""
     if deps.cache is None:
@@ -62,13 +81,13 @@ def cached_llm(deps: AgentDeps, role: str, schema: type[M], messages: list[Any]
         return key, None
 
 
-def store_llm(deps: AgentDeps, key: str | None, value: BaseModel | None) -> None:
+def store_llm(deps: CacheUser, key: str | None, value: BaseModel | None) -> None:
     """Keep a validated reply under ``key`` (nothing without a cache, a key or a reply)."""
     if deps.cache is not None and key is not None and value is not None:
         deps.cache.put("llm", key, value.model_dump_json().encode("utf-8"))
 
 
-def retrieval_key(deps: AgentDeps, query: str, strategy: str, doc_ids: list[str] | None,
+def retrieval_key(deps: CacheUser, query: str, strategy: str, doc_ids: list[str] | None,
                   sections: list[str] | None) -> str | None:
     """The key of a filing search, or None when there is no cache or no corpus generation."""
     if deps.cache is None or deps.corpus_generation is None:
@@ -86,7 +105,7 @@ def retrieval_key(deps: AgentDeps, query: str, strategy: str, doc_ids: list[str]
                      {k: getattr(s, k) for k in _RETRIEVAL_SETTINGS})
 
 
-def cached_hits(deps: AgentDeps, key: str | None) -> tuple[list[Hit], dict] | None:
+def cached_hits(deps: CacheUser, key: str | None) -> tuple[list[Hit], dict] | None:
     """``(hits, filters)`` stored under ``key``, or None."""
     raw = deps.cache.get("retrieval", key) if key and deps.cache is not None else None
     if raw is None:
@@ -98,7 +117,7 @@ def cached_hits(deps: AgentDeps, key: str | None) -> tuple[list[Hit], dict] | No
         return None
 
 
-def store_hits(deps: AgentDeps, key: str | None, hits: list[Hit], filters: dict) -> None:
+def store_hits(deps: CacheUser, key: str | None, hits: list[Hit], filters: dict) -> None:
     if key and deps.cache is not None:
         payload = {"hits": _HITS.dump_python(hits, mode="json"), "filters": filters}
         deps.cache.put("retrieval", key, json.dumps(payload).encode("utf-8"))

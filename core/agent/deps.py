@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
 
+from core.agent.agent_cache import cached_llm, store_llm
 from core.agent.roles.doc_facts import DocFacts, read_facts
 from core.agent.state import RoleUsage
 from core.foundation.config import Settings
@@ -232,7 +233,6 @@ def ask_llm(deps: AgentDeps, role: str, schema: type[M], messages: list[Any]) ->
     """
     if deps.llm is None:
         return RoleCall(None, RoleUsage())
-    from core.agent.agent_cache import cached_llm, store_llm
     from core.llm.failures import redact
 
     key, hit = cached_llm(deps, role, schema, messages)
