@@ -9,6 +9,8 @@ docstrings describe it.
 
 from __future__ import annotations
 
+import copy
+import functools
 import gzip
 from pathlib import Path
 
@@ -24,7 +26,13 @@ COMPARE_QUESTION = ("Which had the higher operating margin in its latest fiscal 
 
 
 def prepared():
-    """Both fixtures through the ingest pipeline (no embedding): ``(metas, facts, chunks)``."""
+    """Both fixtures through the ingest pipeline (no embedding): ``(metas, facts, chunks)``,
+    a copy of its own for each caller (the pipeline runs once per session: 3-15 s)."""
+    return copy.deepcopy(_prepared_once())
+
+
+@functools.cache
+def _prepared_once():
     from core.foundation.config import Settings
     from core.ingest.pipeline import prepare
 

@@ -12,7 +12,9 @@ for _k in list(os.environ):
     if _k.startswith("DTR_"):
         del os.environ[_k]
 
+import gzip  # noqa: E402
 import resource  # noqa: E402
+import shutil  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 # One pytest process opens and closes hundreds of corpora (Chroma, SQLite, servers); a
@@ -53,3 +55,32 @@ def hash_embedder():
     from testkit.fakes.embedder import HashEmbedder
 
     return HashEmbedder()
+
+
+@pytest.fixture(scope="session")
+def ingested_store(tmp_path_factory):
+    """``ingested_store(dest, *names)``: a store folder at ``dest`` holding the real 10-Ks
+    ``names`` of tests/fixtures/figures ("nvda-10k-fy2023.html", "amd-10k-fy2025.htm").
+    Each set is ingested once per session (3-15 s a filing; the hash embedder: figures never
+    use the vectors), then copied: every caller's store is its own, to change as it likes."""
+    from core.app.corpus import Corpus
+    from testkit.fakes.embedder import HashEmbedder
+
+    made: dict[tuple[str, ...], Path] = {}
+
+    def copy_to(dest: Path, *names: str) -> Path:
+        if names not in made:
+            store = tmp_path_factory.mktemp("ingested") / "store"
+            corpus = Corpus(Settings(data_dir=store, cache_enabled=False, _env_file=None),
+                            embedder=HashEmbedder())
+            try:
+                for name in names:
+                    data = gzip.decompress((FIXTURES / "figures" / f"{name}.gz").read_bytes())
+                    corpus.ingest_bytes(data, name)
+            finally:
+                corpus.close()
+            made[names] = store
+        shutil.copytree(made[names], dest)
+        return dest
+
+    return copy_to

@@ -6,7 +6,6 @@ self-check of a verdict."""
 
 from __future__ import annotations
 
-import gzip
 import io
 from pathlib import Path
 
@@ -21,19 +20,17 @@ COMPARE_Q = "Which had the higher operating margin in its latest fiscal year, NV
 
 
 @pytest.fixture(scope="module")
-def two(tmp_path_factory):
-    """Both 10-Ks ingested once (hash embedder: figures do not depend on it)."""
+def two(tmp_path_factory, ingested_store):
+    """Both 10-Ks ingested (once a session; hash embedder: figures do not depend on it), in
+    a store of this module's own."""
     from core.app.corpus import Corpus
     from testkit.fakes.embedder import HashEmbedder
 
-    root = tmp_path_factory.mktemp("two")
-    settings = Settings(data_dir=root / "store", cache_enabled=False, _env_file=None)
+    store = ingested_store(tmp_path_factory.mktemp("two") / "store",
+                           "nvda-10k-fy2023.html", "amd-10k-fy2025.htm")
+    settings = Settings(data_dir=store, cache_enabled=False, _env_file=None)
     corpus = Corpus(settings, embedder=HashEmbedder())
-    ids = {}
-    for name in ("nvda-10k-fy2023.html", "amd-10k-fy2025.htm"):
-        path = root / name
-        path.write_bytes(gzip.decompress((FIXTURES / f"{name}.gz").read_bytes()))
-        ids[name[:4]] = corpus.ingest_path(path).meta.doc_id
+    ids = {d.file_name[:4]: d.doc_id for d in corpus.documents()}
     return settings, corpus, ids
 
 

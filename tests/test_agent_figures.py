@@ -4,7 +4,6 @@ LLM), answer (the figure first, each input cited), self-check, the CLI."""
 
 from __future__ import annotations
 
-import gzip
 import io
 import re
 from pathlib import Path
@@ -36,18 +35,15 @@ company's treasurer.</p>
 
 
 @pytest.fixture(scope="module")
-def nvda(tmp_path_factory):
-    """The NVIDIA 10-K ingested once (hash embedder: the figures do not depend on it)."""
+def nvda(tmp_path_factory, ingested_store):
+    """The NVIDIA 10-K ingested (once a session; hash embedder: the figures do not depend
+    on it), in a store of this module's own."""
     from core.app.corpus import Corpus
     from testkit.fakes.embedder import HashEmbedder
 
-    root = tmp_path_factory.mktemp("nvda")
-    html = root / "nvda-10k-fy2023.html"
-    html.write_bytes(gzip.decompress(FIXTURE.read_bytes()))
-    settings = Settings(data_dir=root / "store", cache_enabled=False, _env_file=None)
-    corpus = Corpus(settings, embedder=HashEmbedder())
-    corpus.ingest_path(html)
-    return settings, corpus
+    store = ingested_store(tmp_path_factory.mktemp("nvda") / "store", FIXTURE.stem)
+    settings = Settings(data_dir=store, cache_enabled=False, _env_file=None)
+    return settings, Corpus(settings, embedder=HashEmbedder())
 
 
 def _service(nvda, tmp_path) -> tuple[ResearchService, Settings]:

@@ -5,7 +5,6 @@ looked up in its place."""
 
 from __future__ import annotations
 
-import gzip
 from pathlib import Path
 
 import pytest
@@ -17,17 +16,13 @@ FIXTURE = Path(__file__).parent / "fixtures" / "figures" / "nvda-10k-fy2023.html
 
 
 @pytest.fixture(scope="module")
-def nvda(tmp_path_factory):
+def nvda(tmp_path_factory, ingested_store):
     from core.app.corpus import Corpus
     from testkit.fakes.embedder import HashEmbedder
 
-    root = tmp_path_factory.mktemp("nvda-seg")
-    html = root / "nvda-10k-fy2023.html"
-    html.write_bytes(gzip.decompress(FIXTURE.read_bytes()))
-    settings = Settings(data_dir=root / "store", cache_enabled=False, _env_file=None)
-    corpus = Corpus(settings, embedder=HashEmbedder())
-    corpus.ingest_path(html)
-    return ResearchService.from_corpus(settings, corpus)
+    store = ingested_store(tmp_path_factory.mktemp("nvda-seg") / "store", FIXTURE.stem)
+    settings = Settings(data_dir=store, cache_enabled=False, _env_file=None)
+    return ResearchService.from_corpus(settings, Corpus(settings, embedder=HashEmbedder()))
 
 
 def test_a_segment_figure_is_one_member_look_up(nvda):

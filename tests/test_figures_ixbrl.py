@@ -7,7 +7,6 @@ Needs the facts extractor (``core.ingest.facts``) and its fixture
 
 from __future__ import annotations
 
-import gzip
 from pathlib import Path
 
 import pytest
@@ -17,8 +16,7 @@ pytest.importorskip("core.ingest.facts")
 from core.figures.compute import answer_figure  # noqa: E402
 from core.figures.question import parse_figure_question  # noqa: E402
 from core.figures.statement import figure_sentence  # noqa: E402
-from core.foundation.config import Settings  # noqa: E402
-from core.ingest.pipeline import prepare  # noqa: E402
+from tests.analysis_fixtures import prepared  # noqa: E402
 from tests.test_figures_compute import FactStore  # noqa: E402
 
 FIXTURE = Path(__file__).parent / "fixtures" / "figures" / "nvda-10k-fy2023.html.gz"
@@ -28,10 +26,12 @@ if not FIXTURE.exists():
 
 @pytest.fixture(scope="module")
 def nvidia():
-    done = prepare(gzip.decompress(FIXTURE.read_bytes()), "nvda-10k-fy2023.html",
-                   Settings(_env_file=None))
-    meta = done.meta.model_copy(update={"doc_id": done.meta.doc_id})
-    return FactStore(done.facts, [meta]), [meta], {c.chunk_id: c for c in done.chunks}
+    """NVIDIA's 10-K through the ingest pipeline (read once a session: analysis_fixtures)."""
+    metas, facts, chunks = prepared()
+    meta = next(m for m in metas if m.file_name == FIXTURE.stem)
+    facts = [f for f in facts if f.doc_id == meta.doc_id]
+    return FactStore(facts, [meta]), [meta], {c.chunk_id: c for c in chunks
+                                              if c.doc_id == meta.doc_id}
 
 
 def _answer(question, nvidia):

@@ -6,8 +6,6 @@ never use), then the Library page through the entry file (AppTest)."""
 
 from __future__ import annotations
 
-import gzip
-
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -28,12 +26,10 @@ pytestmark = pytest.mark.usefixtures("app_env")
 
 
 @pytest.fixture
-def corpus():
-    """The app's own corpus with both 10-Ks ingested."""
-    c = services.corpus()
-    for path in (NVDA, AMD):
-        c.ingest_bytes(gzip.decompress(path.read_bytes()), path.name.removesuffix(".gz"))
-    return c
+def corpus(app_env, ingested_store):  # noqa: F811 (app_env: the fixture)
+    """The app's own corpus with both 10-Ks ingested (once a session, copied here)."""
+    ingested_store(app_env / "store", NVDA.stem, AMD.stem)
+    return services.corpus()
 
 
 def _doc(corpus, ticker_word: str):
