@@ -234,21 +234,15 @@ def _inside_another_name(question: str, start: int, end: int, key: str,
                          doc: DocumentMeta) -> bool:
     """A filer's first word written inside another proper name: "Home" in "Fabric & Home
     Care" is not Home Depot. True when ``key`` is the first word of the filer's longer name
-    and the question writes it after "&" (a name's "X & Y") or before a capitalised word
-    that is not the name's next word."""
+    and the question writes it right after "&" (a name's "X & Y"). A capitalised word after
+    it proves nothing ("Amazon Web Services" is Amazon's)."""
     from core.ingest.cover import name_words
 
     words = name_words(doc.company or "")
     if len(words) < 2 or words[0] != key:
         return False
     before = question[:start].rstrip()
-    if before.endswith("&") and before[:-1].rstrip()[-1:].isalpha():
-        return True
-    after = re.match(r"\s*(&|[A-Z][\w-]*)", question[end:])
-    if after is None:
-        return False
-    nxt = after.group(1).lower()
-    return nxt not in (words[1], "&", "and") and not (nxt == "&" and words[1] == "and")
+    return before.endswith("&") and before[:-1].rstrip()[-1:].isalpha()
 
 
 def match_companies(question: str, documents: list[DocumentMeta]
