@@ -401,3 +401,34 @@ def test_a_table_cell_no_tag_prints_gives_way_to_the_tagged_fact():
     linked = misread.model_copy(update={"value": 100_549 * M, "concept": "us-gaap:Assets"})
     again = lookup(FactStore([linked, *tagged]), "total_assets", "FY2024", [doc])
     assert again.value == 100_549 * M and again.fact.chunk_id == linked.chunk_id
+
+
+def test_one_filing_for_every_period_is_chosen_the_same_way_whatever_the_set_order():
+    """Two filings of one fiscal year both print the pair of quarters (one of them under a
+    wrong quarter label, as a PDF read can): the filing whose latest figure ends last is
+    read, in every order the filings come in."""
+    import itertools
+
+    def docs_facts(doc, end_now, end_before, now, before):
+        return [fact(doc, "Total net sales", now, 2023, "income", end=end_now, months=3,
+                     fiscal_period="Q3"),
+                fact(doc, "Total net sales", before, 2022, "income", end=end_before,
+                     months=3, fiscal_period="Q3")]
+
+    # five earlier filings labelled Q3 by mistake (a set's order once picked one of them);
+    # ids of several spellings, so that no one hash order can pass by chance
+    for tag in "abcdefgh":
+        ids = [f"{tag}-q1-{k}" for k in range(5)] + [f"{tag}-q3"]
+        decoys = [docs_facts(d, f"2023-0{k + 1}-28", f"2022-0{k + 1}-28", 127, 116)
+                  for k, d in enumerate(ids[:5])]
+        right = docs_facts(ids[5], "2023-09-30", "2022-09-30", 143, 127)
+        metas = [DocumentMeta(doc_id=d, file_name=f"{d}.pdf", company="X", form_type="10-Q",
+                              period=e, period_end=e) for d, e in zip(ids, [
+                                  "2023-03-31"] * 5 + ["2023-09-30"], strict=True)]
+        order = itertools.permutations([*decoys, right])
+        store = FactStore([f for part in next(itertools.islice(order, 7, None)) for f in part],
+                          metas)
+        got = answer_figure(req("revenue[FY2023-Q3] - revenue[FY2022-Q3]",
+                                periods=["FY2022-Q3", "FY2023-Q3"], aggregate="change",
+                                doc_ids=ids), store)
+        assert got.value == 16.0, (got.display, got.notes)  # 143 - 127, the Q3 filing's

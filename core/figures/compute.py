@@ -88,7 +88,20 @@ def _one_filing(refs: list[Ref], found: dict[Ref, list], years: dict[str, int]) 
     if not docs:
         return None
     last = max(split_period(r.period)[0] for r in refs)
-    return min(docs, key=lambda d: _doc_rank(d, last, [], years))
+    latest = max(refs, key=lambda r: r.period)
+    ends: dict[str, str] = {}
+    for _, f in found[latest]:
+        ends[f.doc_id] = max(f.end or "", ends.get(f.doc_id, ""))
+
+    def rank(doc: str) -> tuple:  # ties: the filing whose latest figure ends last, then id
+        return (_doc_rank(doc, last, [], years), _desc(ends.get(doc, "")), doc)
+
+    return min(docs, key=rank)
+
+
+def _desc(date: str) -> tuple[int, ...]:
+    """A date string sorting last-first ('2023-09-30' before '2023-03-31')."""
+    return tuple(-int(x) for x in re.findall(r"\d+", date))
 
 
 def gather(request: FigureRequest, store) -> tuple[Node, list[FigureInput], list[str]]:
