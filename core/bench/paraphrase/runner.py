@@ -45,10 +45,13 @@ class AgentAnswerer:
     def for_settings(cls, settings) -> AgentAnswerer:
         """A service over ``settings``' corpus, built as ``python -m core ask`` builds it,
         offline."""
-        from core.cli.agent import build_service
+        from core.app.corpus import Corpus
+        from core.app.research import ResearchService
+        from core.retrieval.web import get_web_search
 
-        service, _ = build_service(settings, offline=True)
-        return cls(service)
+        corpus = Corpus(settings)
+        return cls(ResearchService.from_corpus(settings, corpus, llm=None,
+                                               web=get_web_search(settings)))
 
     def __call__(self, question: str) -> str:
         record = self.service.ask(question, approve=True)
