@@ -13,14 +13,11 @@ table). The merged member keeps the first one's name; the others' names become a
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
+from core.figures.member import Member
 from core.foundation.types import Fact
 from core.ingest.facts.members import tokens
 from core.ingest.facts.naming import same_name
-
-if TYPE_CHECKING:
-    from core.figures.segments import Member
 
 Found = tuple[tuple[str, str, str], tuple["Member", list[Fact]]]
 

@@ -34,9 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Literal, NamedTuple
-
-from pydantic import BaseModel, Field
+from typing import NamedTuple
 
 from core.figures.formula import FormulaError
 from core.figures.lookup import (
@@ -47,6 +45,7 @@ from core.figures.lookup import (
     split_period,
     to_input,
 )
+from core.figures.member import Kind, Member  # noqa: F401 (re-exported)
 from core.figures.member_merge import merge
 from core.figures.member_merge import name_key as _key
 from core.figures.member_merge import other_names as _aliases
@@ -66,28 +65,9 @@ from core.ingest.facts.members import (
 from core.ingest.facts.naming import find_abbreviation
 from core.metrics import catalog
 
-Kind = Literal["segment", "product", "geography", "other"]
 _KINDS = ("segment", "product", "geography", "other")
 _ABBREVIATION = re.compile(r"[A-Z]{1,3}")
 GENERIC = frozenset("other others all corporate total unallocated remaining rest".split())
-
-
-class Member(BaseModel):
-    """A segment, product line, region (or another member) of a filing's facts."""
-
-    axis: str = Field(description="As recorded: 'us-gaap:StatementBusinessSegmentsAxis', "
-                      "or a table's 'column'.")
-    kind: Kind
-    member: str = Field(description="As recorded: 'adbe:DigitalMediaMember' or a table "
-                        "heading.")
-    name: str = Field(description="As the filing prints it: 'Digital Media'.")
-    aliases: list[str] = Field(default_factory=list, description="Its other names: its "
-                               "QName's words ('Asia Pacific' for 'APAC'), the names of "
-                               "the members merged into it.")
-
-    def names(self) -> list[str]:
-        """Every name it is known by, the printed one first."""
-        return list(dict.fromkeys([self.name, *self.aliases, member_words(self.member)]))
 
 
 def fact_member(fact: Fact) -> Member | None:
