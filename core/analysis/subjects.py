@@ -59,7 +59,7 @@ def latest_annual(doc_ids: list[str], documents: list[DocumentMeta]) -> str:
 
 _ABBREVIATED = frozenset("inc corp co ltd plc llc lp sa ag nv bv jr sr".split())
 """Name endings written with a full stop ("Acme Inc."): kept; any other full stop ends the
-sentence ("... and best buy.")."""
+sentence ("... and birch.")."""
 
 
 def subjects_named(question: str, documents: list[DocumentMeta]) -> list[Subject]:

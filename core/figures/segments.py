@@ -23,7 +23,7 @@ its axis says (``of_kind``: a question asking for segments never gets a region).
   aside, so the look-up ranks them as it ranks an entity's (``core.figures.compute``);
 * which member a question names: ``core.figures.segments_asked``;
 * ``companies_of_member(store, words)``: the companies whose filings have the member
-  ``words`` name ("Google Cloud's operating income" -> Alphabet), for a question that names
+  ``words`` name ("Widget Cloud's operating income" -> Acme), for a question that names
   a segment but no company.
 
 A member's figure never stands beside the entity total as a disagreeing alternative: its
@@ -265,7 +265,7 @@ class MemberOwner(NamedTuple):
     doc_ids: list[str]
     """Its filings holding the member's facts, in corpus order."""
     name: str
-    """The member's name as the filing prints it ('Google Cloud')."""
+    """The member's name as the filing prints it ('Widget Cloud')."""
     kind: str
     """'segment', 'product', 'geography' (a region) or 'other'."""
 
@@ -318,9 +318,9 @@ def _owned_members(store) -> list[tuple[str, list[str], Member]]:
 
 def companies_of_member(store, words: str, kind: Kind | None = None) -> list[MemberOwner]:
     """The companies whose filings have the segment, product line or region ``words`` name
-    (a name or a question: "Google Cloud", "What was Data Center revenue in FY2023?"),
+    (a name or a question: "Widget Cloud", "What was Gadgets revenue in FY2023?"),
     case-insensitive, by its printed name, an alias or an abbreviation (``match_member``).
-    Only the companies whose member is named best are returned (words naming "Google
+    Only the companies whose member is named best are returned (words naming "Widget
     Cloud" do not also return a company with a member "Cloud"), one entry each, in corpus
     order; [] when none. ``kind``: members of that kind only (``of_kind``). Members
     reporting none of ``OWNER_METRICS`` are not looked at. The corpus's members are read

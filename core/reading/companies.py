@@ -2,12 +2,12 @@
 
 ``core.retrieval.scope.match_companies`` finds the names as filings print them (names,
 former names, initials, upper-case tickers, file names). Analysts also write a ticker in
-lower case ("googl"), a one-word name in lower case ("adobe"), a typo ("Alphabt"), or a
-brand the filer prints as the first word of its segments ("Google" for Alphabet's "Google
-Services" and "Google Cloud"). ``resolve_companies`` finds those too and rewrites each in
+lower case ("acm"), a one-word name in lower case ("birch"), a typo ("Brich"), or a
+brand the filer prints as the first word of its segments ("Widgetco" for Acme's "Widgetco
+Services" and "Widgetco Cloud"). ``resolve_companies`` finds those too and rewrites each in
 a form the layers below read (a ticker in capitals, a name capitalised, a typo or brand as
 the filer's short name); each such reading is returned as a ``Match`` and said in the
-answer ("read 'alphabt' as Alphabet Inc. (a typo)").
+answer ("read 'brich' as Birch Inc. (a typo)").
 
 Rules, in order, for a word not already matched: a ticker in any case; the filer's
 one-word name or the first distinctive word of its name in any case; a typo (one edit of
@@ -46,9 +46,9 @@ class _Filer:
     fuzzy: frozenset[str]
     """Name words a typo may stand for (five letters or more)."""
     whole: frozenset[str] = frozenset()
-    """The name as one word ("adobe"), when it is one."""
+    """The name as one word ("birch"), when it is one."""
     full: tuple[str, ...] = ()
-    """The names as filings print them, suffixes included ("COCA COLA CO")."""
+    """The names as filings print them, suffixes included ("ACME TOOL CO")."""
 
 
 def _filers(documents: list[DocumentMeta]) -> list[_Filer]:
@@ -120,8 +120,8 @@ _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9.\-]*|&")
 
 def _name_typos(question: str, filers: list[_Filer], taken: list[tuple[int, int]]
                 ) -> tuple[str, list[Match]]:
-    """Names of two words or more written with a typo ("Advaned Micro Devices", "Johsnon &
-    Johnson", "Procer & Gamble"), each in the filer's short name: the words compared
+    """Names of two words or more written with a typo ("Acme Tol Works", "Smiht &
+    Smith", "Brich & Co Tools"), each in the filer's short name: the words compared
     squashed, with and without "and", at most two edits and nearer to one filer than to
     any other."""
     tokens = [(m.start(), m.end(), m.group(0)) for m in _TOKEN.finditer(question)]
@@ -135,13 +135,13 @@ def _name_typos(question: str, filers: list[_Filer], taken: list[tuple[int, int]
             for i in range(len(tokens) - n + 1):
                 inner = [t[2].lower() for t in tokens[i + 1:i + n - 1]]
                 if n > len(words) and not {"&", "and"} & set(inner):
-                    continue  # the word more must join the name ("Johnson & Johnson")
+                    continue  # the word more must join the name ("Smith & Smith")
                 a, b = tokens[i][0], tokens[i + n - 1][1]
                 raw = _POSSESSIVE.sub("", question[a:b]).rstrip(".")
                 typed = re.sub(r"[^a-z0-9]", "", raw.lower().replace("&", ""))
                 if any(x < b and a < y and not (a <= x and y <= b) for x, y in taken) \
                         or len(typed) < 9:
-                    continue  # a name matched in part ("MGM" of "MGM Resorts Intrenational")
+                    continue  # a name matched in part ("ACM" of "ACM Tool Wroks")
                 best = min(OSA.distance(typed, k) for k in keys)
                 if 0 < best <= 2:
                     found.append((a, a + len(raw), f, raw))
@@ -158,7 +158,7 @@ def _name_typos(question: str, filers: list[_Filer], taken: list[tuple[int, int]
 
 
 def _prefix(low: str, filers: list[_Filer]) -> _Filer | None:
-    """A one-word name written short ("pepsi" for PepsiCo): five letters or more, at least
+    """A one-word name written short ("widgetc" for Widgetco): five letters or more, at least
     two thirds of the name, and the start of one filer's name only."""
     if len(low) < 5:
         return None
@@ -250,8 +250,8 @@ def _member_names(store, doc_ids: list[str]) -> set[str]:
 
 
 def _registry_names(question: str, filers: list[_Filer]) -> str:
-    """A filer's name written as the registry prints it, suffix and all ("COCA COLA CO's",
-    "HOME DEPOT, INC.'s"), in its short name: the suffix is no word of the question ("CO"
+    """A filer's name written as the registry prints it, suffix and all ("ACME TOOL CO's",
+    "BIRCH, INC.'s"), in its short name: the suffix is no word of the question ("CO"
     is no segment's initials, "INC" no measure)."""
     for f in filers:
         for name in sorted(f.full, key=len, reverse=True):
@@ -293,9 +293,9 @@ def resolve_companies(question: str, documents: list[DocumentMeta], store=None
         word = raw.rstrip(".,;:")
         if f is None or not word.islower():
             continue  # as printed: read as it stands
-        if word in f.tickers:  # "amd." (a file name's word): the ticker
+        if word in f.tickers:  # "acm." (a file name's word): the ticker
             written = word.upper()
-        elif " " in word.strip() or word.lower() == f.short.lower():  # "procter & gamble"
+        elif " " in word.strip() or word.lower() == f.short.lower():  # "acme tool"
             written = f.short
         else:
             written = word[:1].upper() + word[1:]

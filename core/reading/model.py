@@ -6,7 +6,7 @@ which kind of answer the question asks (a figure, several, a comparison, a ranki
 difference, growth compared, a yes / no by a relation, a threshold or a trend, a share, the
 largest of a statement's lines or of a company's segments, or text), with the direction,
 threshold and every part of a multi-part question. ``matches`` records each word the reader
-took for something it is not written as ("alphabt" read as Alphabet Inc.), ``unread`` the
+took for something it is not written as ("brich" read as Birch Inc.), ``unread`` the
 parts it could not read: the answer says both, never a different question's result.
 
 Plain records (pydantic, JSON-safe): the agent keeps the reading in its state and run
@@ -30,7 +30,7 @@ KIND_WORDS: dict[str, str] = {k: d.words for k, d in KINDS.items()}
 class CompanyRef(BaseModel):
     """A company the question names, resolved to a filer of the corpus."""
 
-    name: str = Field(description="The registry's canonical name ('Alphabet Inc.').")
+    name: str = Field(description="The registry's canonical name ('Birch Inc.').")
     words: str = Field(default="", description="The words of the question that name it.")
     cik: str = Field(default="", description="The filer's CIK when known.")
     doc_ids: list[str] = Field(default_factory=list, description="Its filings in scope.")
@@ -56,13 +56,13 @@ class MeasureRef(BaseModel):
 class Match(BaseModel):
     """A word read as something it is not written as, said in the answer."""
 
-    words: str = Field(description="As typed ('alphabt').")
-    read_as: str = Field(description="As read ('Alphabet Inc.').")
+    words: str = Field(description="As typed ('brich').")
+    read_as: str = Field(description="As read ('Birch Inc.').")
     how: str = Field(default="", description="Why ('a typo', 'a ticker', 'a brand').")
 
     def said(self) -> str:
-        """>>> Match(words="alphabt", read_as="Alphabet Inc.", how="a typo").said()
-        "'alphabt' as Alphabet Inc. (a typo)"
+        """>>> Match(words="brich", read_as="Birch Inc.", how="a typo").said()
+        "'brich' as Birch Inc. (a typo)"
         """
         why = f" ({self.how})" if self.how else ""
         return f"'{self.words}' as {self.read_as}{why}"

@@ -233,7 +233,7 @@ def _alias_index(documents: list[DocumentMeta]) -> tuple[dict, list, list]:
 def _inside_another_name(question: str, start: int, end: int, key: str,
                          doc: DocumentMeta) -> bool:
     """A filer's first word written inside another proper name: "Home" in "Fabric & Home
-    Care" is not Home Depot. True when ``key`` is the first word of the filer's longer name
+    Care" is not Home Wares. True when ``key`` is the first word of the filer's longer name
     and the question writes it right after "&" (a name's "X & Y"). A capitalised word after
     it proves nothing ("Amazon Web Services" is Amazon's)."""
     from core.ingest.cover import name_words

@@ -36,7 +36,7 @@ def claimed_first(sentence: str, result: AnalysisResult) -> str | None:
     if len(named) < 2:
         return None
     first, other = named[0][1], named[1][1]
-    rest = sentence[named[0][0] + len(first):]  # after the name: "Best Buy" is no "best"
+    rest = sentence[named[0][0] + len(first):]  # after the name: "Best Widgets" is no "best"
     for _, label in named:
         rest = re.sub(rf"(?<![\w]){re.escape(label)}(?![\w])", " ", rest, flags=re.I)
     word = comparative_direction(rest)

@@ -24,9 +24,9 @@ class Filer:
     """One company the suite asks about."""
 
     name: str
-    """Registry (canonical) name: 'ADOBE INC.'; also the filer's key in gold records."""
+    """Registry (canonical) name: 'ACME CORP'; also the filer's key in gold records."""
     short: str
-    """As an analyst writes it: 'Adobe'."""
+    """As an analyst writes it: 'Acme'."""
     tickers: tuple[str, ...]
     """Its trading symbols, the primary (letters only, the first listed) first."""
     names: tuple[str, ...]

@@ -2,7 +2,7 @@
 
 Every expected result is computed with the figures layer directly: a ``FigureRequest`` is
 built explicitly (catalogue key, a formula such as ``operating_margin[FY2024]`` or
-``revenue{Google Cloud}[FY2024] / revenue[FY2024]``, the period, the filer's doc_ids, the
+``revenue{Widget Cloud}[FY2024] / revenue[FY2024]``, the period, the filer's doc_ids, the
 member for segments) and ``core.figures.compute.answer_figure`` looks it up and computes it;
 the winner, order, gap, growth, verdict, trend and share are derived here. ``gold_for``
 returns None when a figure it needs is missing: the generator skips (and counts) the case.

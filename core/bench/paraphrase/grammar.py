@@ -2,8 +2,8 @@
 
 Slots are the ways an analyst writes one thing:
 
-* company: ``registry`` ("ADOBE INC."), ``short`` ("Adobe"), ``ticker-upper`` ("ADBE"),
-  ``ticker-lower`` ("adbe"), ``name-lower`` ("adobe"), ``typo`` (one letter of a word of
+* company: ``registry`` ("ACME CORP"), ``short`` ("Acme"), ``ticker-upper`` ("ACM"),
+  ``ticker-lower`` ("acm"), ``name-lower`` ("acme"), ``typo`` (one letter of a word of
   five letters or more deleted, or two neighbours swapped: "Adboe", "Alphabt"; chosen by
   the case's random generator, so deterministic for a seed);
 * measure: ``catalogue`` ("operating margin"), ``title`` ("Operating Margin"), ``plural``
@@ -12,7 +12,7 @@ Slots are the ways an analyst writes one thing:
 * period: ``FYyyyy`` ("FY2024"), ``fiscal yyyy`` ("fiscal 2024"), ``yyyy`` ("2024"),
   ``FYyy`` ("FY24"), ``latest`` ("in its latest fiscal year"), ``none``;
 * order: the template's word order (company-first, measure-first, period-first, trailing);
-* member: ``printed`` ("Google Cloud"), ``lower`` ("google cloud").
+* member: ``printed`` ("Widget Cloud"), ``lower`` ("widget cloud").
 """
 
 from __future__ import annotations
@@ -124,7 +124,7 @@ _SUFFIX = re.compile(r"[\s,]+(?:inc|incorporated|corp|corporation|company|co|ltd
 
 def short_name(registry_name: str) -> str:
     """A registry name as an analyst writes it: corporate suffixes dropped, an all-capitals
-    name in title case ("HOME DEPOT, INC." -> "Home Depot", "ADOBE INC." -> "Adobe").
+    name in title case ("ACME TOOL CO" -> "Acme Tool", "BIRCH, INC." -> "Birch").
     Written here, not borrowed from the reader, so the suite stays independent of it."""
     name = registry_name.strip()
     while (cut := _SUFFIX.sub("", name)) != name and cut:

@@ -39,7 +39,7 @@ class Gold(BaseModel):
     names: dict[str, list[str]] = Field(default_factory=dict, description="Each subject "
                                         "(company or segment) by key: every name an answer "
                                         "may call it.")
-    detail: str = Field(default="", description="Readable: 'Alphabet 32.1% > Adobe "
+    detail: str = Field(default="", description="Readable: 'Birch 28.0% > Acme "
                         "31.3% (FY2024)'.")
 
 

@@ -97,5 +97,5 @@ def render(t: Template, spec: Spec, slots: dict[str, str], grammar: Grammar,
         values["chg"] = shown["wording"] = rng.choice(grammar.wording["change"][spec.direction])
     if t.uses("seg"):
         values["seg"] = spec.segment.lower() if slots.get("member") == "lower" else spec.segment
-    question = t.text.format(**values).replace("..", ".")  # "... ADOBE INC.." ends once
+    question = t.text.format(**values).replace("..", ".")  # "... ACME INC.." ends once
     return question, shown
