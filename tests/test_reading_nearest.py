@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from core.reading import read_question
-from core.reading.nearest import MARGIN, SUGGEST, TAKE, Near, measure_words, taken
+from core.reading.nearest import MARGIN, TAKE, Near, measure_words, taken
 from tests.test_reading import DOCS, STORE
 
 
@@ -77,4 +77,3 @@ def test_the_bundled_model_takes_a_near_name_and_only_names_a_close_one(real_emb
     reading, _, _ = read_question("What were Acme's main risks in FY2024?", DOCS, STORE,
                                   embedder=real_embedder)
     assert reading.unread == [] and reading.nearest == []  # nothing near: nothing said
-    assert SUGGEST < TAKE
