@@ -8,6 +8,7 @@ raises ``PlanValidationError`` listing the faults. Edits never mutate their inpu
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -20,6 +21,7 @@ from core.foundation.errors import PlanValidationError
 
 TOOLS = ("filing_search", "web_search", "figure_lookup", "compute", ANALYZE)
 MAX_PLAN_STEPS = 20
+MAX_DEPENDS = MAX_PLAN_STEPS  # a step can depend on each other step once at most
 MAX_DECIMALS = 8
 PERIOD = re.compile(r"FY\d{4}(?:-(?:Q[1-4]|H1|9M))?")
 """A fiscal period as figure steps name it: 'FY2023', 'FY2024-Q1', 'FY2024-H1' (six months
@@ -123,11 +125,14 @@ def figure_problems(n: int, step: PlanStep) -> list[str]:
     metrics = known_metrics()
     if step.tool == "figure_lookup":
         if not (step.metric or "").strip():
-            problems.append(f"step {n}: a look-up needs a metric; give one of the catalogue's "
-                            f"keys ({', '.join(sorted(metrics)[:12])}, ...)")
+            problems.append(f"step {n}: a look-up needs a metric; choose one from the list, or "
+                            "type the question in the sub-question (\"What was Acme's revenue "
+                            "in FY2024?\") and its metric and periods are read from it")
         elif step.metric.strip() not in metrics:
+            near = _near(step.metric, metrics)
             problems.append(f"step {n}: unknown metric {step.metric!r}; use a catalogue key "
-                            f"such as {', '.join(_near(step.metric, metrics))}")
+                            f"such as {', '.join(near)} ("
+                            + ", ".join(str(metrics[k]) for k in near if k in metrics) + ")")
         bad = [p for p in step.periods if not PERIOD.fullmatch(p.strip().upper())]
         if not step.periods:
             problems.append(f"step {n}: a look-up needs at least one period, e.g. FY2023 or "
@@ -167,9 +172,21 @@ def analysis_problems(n: int, step: PlanStep, steps: Sequence[PlanStep]) -> list
     if spec.kind == "verdict" and spec.test is None:
         problems.append(f"step {n}: a verdict needs its test (positive, negative, grew, "
                         "declined, less, more, above, below, improving, worsening)")
-    if spec.test in ("above", "below") and spec.threshold is None:
+    if spec.test in ("above", "below", "stable") and spec.threshold is None:
         problems.append(f"step {n}: a verdict '{spec.test}' needs its threshold, in the "
-                        "figure's unit (20 for 20%)")
+                        "figure's unit (20 for 20%" + (", 2 for 'within 2 points'"
+                                                       if spec.test == "stable" else "") + ")")
+    if spec.threshold is not None and not math.isfinite(spec.threshold):
+        problems.append(f"step {n}: the threshold {spec.threshold} is not a number; write it "
+                        "in the figure's unit (20 for 20%)")
+    if not math.isfinite(spec.factor) or spec.factor <= 0:
+        problems.append(f"step {n}: the factor {spec.factor} must be a positive number (2 for "
+                        "'more than twice'; 1 when no multiple is asked)")
+    analyzed = [d + 1 for d in step.depends_on if 0 <= d < len(steps) and steps[d].tool == ANALYZE]
+    if analyzed:
+        problems.append(f"step {n}: an analyze step combines figure steps, not another "
+                        f"analysis (step {', '.join(map(str, analyzed))}); depend on the "
+                        "figure steps themselves")
     return problems
 
 
@@ -226,6 +243,15 @@ def validate_plan(plan: Sequence[Any], corpus_sections: Mapping[str, Sequence[st
         problems.append(f"the plan has {len(steps)} steps; at most {MAX_PLAN_STEPS} are allowed")
     known = set(corpus_sections)
     for n, step in enumerate(steps, start=1):
+        repeated = sorted({d for d in step.depends_on if step.depends_on.count(d) > 1}) \
+            if len(step.depends_on) <= MAX_DEPENDS else []
+        if len(step.depends_on) > MAX_DEPENDS:
+            problems.append(f"step {n}: depends_on lists {len(step.depends_on)} steps; a plan "
+                            f"has at most {MAX_PLAN_STEPS}, each named once")
+            continue
+        if repeated:
+            problems.append(f"step {n}: depends_on names step(s) {', '.join(map(_index, repeated))}"
+                            " more than once; name each earlier step once")
         later = [d for d in step.depends_on if not 0 <= d < n - 1]
         if later:  # -1, itself, a later step (a cycle), 10**30: no step could ever start
             earlier = f"0 to {n - 2}" if n > 1 else "none: the first step depends on nothing"

@@ -100,6 +100,7 @@ def facts(settings: Settings, store) -> list:
     """Filings whose facts are fewer than extracted, were never extracted, or were read by
     another version of the facts reader (an older release, or a changed metric catalogue)."""
     from core.ingest.facts import reader_version
+    from core.store import facts_table
     from core.store.files import original_path
 
     status = store.facts_status()
@@ -115,8 +116,11 @@ def facts(settings: Settings, store) -> list:
                        f"is {current})" if readers[doc.doc_id] else "an older release")
                     + "; figure answers can miss or mis-state figures this version reads")
         elif doc.doc_id in status:
+            damaged = facts_table.skipped([doc.doc_id]).get(doc.doc_id, 0)
             what = (f"{doc.file_name} ({doc.doc_id}) has {held} of its {status[doc.doc_id]} "
-                    "facts (figure questions cannot find the others)")
+                    "facts (figure questions cannot find the others)" + (
+                        f"; {damaged} of its facts rows cannot be read (damaged)"
+                        if damaged else ""))
         else:
             what = (f"{doc.file_name} ({doc.doc_id}) has no facts extracted: figure questions "
                     "cannot find its figures")

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import re
+import sys
 import time
 
 from core.foundation.config import Settings
@@ -96,6 +97,7 @@ def _summary(registry) -> int:
     if missing:
         print(f"{missing} document(s) have no facts yet: `python -m core facts --rebuild` "
               "extracts them from the kept originals.")
+    _warn_gaps(registry, None)
     from core.ingest.facts import reader_version
 
     current = reader_version()
@@ -162,7 +164,17 @@ def _list(registry, args) -> int:
     shown = min(len(facts), args.limit) if args.limit else len(facts)
     where = f" in {len(wanted)} document(s)" if several or not args.doc_id else ""
     print(f"{shown} of {len(facts)} fact(s){where}")
+    _warn_gaps(registry, wanted)
     return 0
+
+
+def _warn_gaps(registry, doc_ids: list[str] | None) -> None:
+    """Say, on stderr, the filings whose facts were lost or damaged (never a silent 0)."""
+    from core.store.facts_table import gaps, gaps_line
+
+    line = gaps_line(gaps(registry, doc_ids))
+    if line:
+        print(f"Warning: {line}", file=sys.stderr)
 
 
 def rebuild(args, settings: Settings) -> int:

@@ -14,7 +14,7 @@ one-word name or the first distinctive word of its name in any case; a typo (one
 a name word of five letters or more, or one letter left out of one; two edits from nine;
 the nearest filer only when no other is as near); a brand (a capitalised word that begins
 member names of exactly one filer's facts, when it is not followed by the rest of such a
-name). Lower-case words of
+name and that filer is not named already: "AMD's Client revenue" is a member's). Lower-case words of
 ``lexicon.toml``'s ``[common]`` list and the catalogue's measure words never name a
 company.
 """
@@ -304,6 +304,7 @@ def resolve_companies(question: str, documents: list[DocumentMeta], store=None
     matches = typos + _tickers_said(printed, {f.name: f for f in filers})
     taken = [(a, b) for a, b, _, _ in printed]
     brands, named = None, False
+    seen = {filer for _, _, _, filer in printed}  # a filer named: its words are its members
     out, at = [], 0
     for m in _WORD.finditer(question):
         start, end = m.span()
@@ -324,13 +325,14 @@ def resolve_companies(question: str, documents: list[DocumentMeta], store=None
                 brands = _brands(documents, store)
             hit = brands.get(low)
             rest = question[end:].lstrip().lower()
-            if hit and not any(rest.startswith(" ".join(n.split()[1:]).lower())
-                               for n in hit[1]):
+            if hit and hit[0] not in seen and not any(
+                    rest.startswith(" ".join(n.split()[1:]).lower()) for n in hit[1]):
                 filer = next((f for f in filers if f.name == hit[0]), None)
                 how = "brand"
         if filer is None:
             continue
         named = True
+        seen.add(filer.name)
         if how == "case" and token[:1].isupper():
             continue
         tail = m.group(0)[len(token):] if m.group(0).startswith(token) else ""

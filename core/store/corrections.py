@@ -18,6 +18,9 @@ _FORM = re.compile(r"^[0-9A-Z]{1,5}(?:-[0-9A-Z]{1,5})?(?:/A)?$")  # 10-K, 10-Q/A
 _PERIOD = re.compile(r"^(?:FY\d{4}|\d{4}-Q[1-4]|\d{4}-\d{2}-\d{2})$")
 _TICKER = re.compile(r"^[A-Z]{1,5}(?:[.-][A-Z]{1,2})?$")
 MAX_NAME = 200
+MARKUP = "<>[]{}`|\\"
+"""Characters of HTML or Markdown a company's name never needs: a name with them would be
+drawn as markup (or a link) and could not be matched as the words of a question."""
 
 
 def _company(value: str) -> str:
@@ -25,6 +28,13 @@ def _company(value: str) -> str:
     if not value or len(value) > MAX_NAME or not any(c.isalpha() for c in value):
         raise StoreError(
             f"Company must be a name of 1-{MAX_NAME} characters with letters (got {value!r})."
+        )
+    marks = [c if c.isprintable() else repr(c)
+             for c in sorted({c for c in value if c in MARKUP or not c.isprintable()})]
+    if marks:
+        raise StoreError(
+            f"Company must be plain text, as the filing prints it: remove {' '.join(marks)} "
+            f"(got {value!r})."
         )
     return value
 

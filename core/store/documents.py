@@ -272,6 +272,11 @@ class SqliteRegistry:
         with self._lock:
             return dict(self._conn.execute(facts_table.STATUS_SQL).fetchall())
 
+    def facts_counts(self) -> dict[str, int]:
+        """doc_id -> facts rows held (``facts_table.gaps`` compares it with the status)."""
+        with self._lock:
+            return dict(self._conn.execute(facts_table.COUNTS_SQL).fetchall())
+
     def facts_readers(self) -> dict[str, str]:
         """doc_id -> the reader that extracted its facts ('' before readers were kept)."""
         with self._lock:

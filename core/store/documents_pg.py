@@ -201,6 +201,9 @@ class PgRegistry:
     def facts_status(self) -> dict[str, int]:
         return dict(self._rows(facts_table.STATUS_SQL))
 
+    def facts_counts(self) -> dict[str, int]:
+        return dict(self._rows(facts_table.COUNTS_SQL))
+
     def facts_readers(self) -> dict[str, str]:
         return dict(self._rows(facts_table.READERS_SQL))
 

@@ -95,7 +95,7 @@ def test_a_200_reply_that_is_not_json_is_a_sentence_with_the_url(tmp_path):
     (Behaviour.raw('{"id": "x", "object": "chat.completion", "choices": null}'),
      "did not answer like an OpenAI-compatible chat API"),
     (Behaviour.raw("<html>login</html>", content_type="text/html"),
-     "did not answer like an OpenAI-compatible chat API"),
+     "returns a web page, not an OpenAI-compatible API: point the base URL at the API root"),
     (Behaviour.error(401), "Authentication failed"),
     (Behaviour.error(404), "not found"),
     (Behaviour.error(429), "Rate limited"),
