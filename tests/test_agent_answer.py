@@ -33,6 +33,19 @@ def quoted(text: str) -> list[str]:
     return [re.sub(r"^- ", "", ln) for ln in text.splitlines() if re.search(r"\[\d+\]", ln)]
 
 
+LABEL = "Borealis 10-K FY2024 — Item 7, p. {}"  # one filing: one speaker
+
+
+def _evidence(ids: list[str], context: str = "") -> dict[int, Evidence]:
+    """Each id's chunk: the context lines citing it, as the offline distiller took them."""
+    def text(i: str) -> str:
+        return "\n".join(ln[2:].rsplit(" [", 1)[0] for ln in context.splitlines()
+                         if ln.endswith(f"[{i}]")) or "t"
+
+    return {n: Evidence(id=i, kind="chunk", text=text(i), doc_id="b", label=LABEL.format(n))
+            for n, i in enumerate(ids, start=1)}
+
+
 def test_brief_quotes_the_best_line_of_each_kept_source():
     context = "\n".join([
         f"- {ROW} [b-1]",
@@ -41,13 +54,14 @@ def test_brief_quotes_the_best_line_of_each_kept_source():
         "- Borealis expects net sales to grow 4% to 6% in fiscal 2025. [b-3]",
     ])
     rec = _record(context, ["b-1", "b-2", "b-3"])
-    ev = {n: Evidence(id=i, kind="chunk", text="t", doc_id="b", label=i)
-          for n, i in enumerate(["b-1", "b-2", "b-3"], start=1)}
+    ev = _evidence(["b-1", "b-2", "b-3"], context)
     text, not_found = offline_answer("q", [rec], ev, None)
     assert text.endswith(BANNER) and not_found == []
     lines = quoted(text)
     assert [re.findall(r"\[(\d+)\]", ln) for ln in lines] == [["1"], ["2"], ["3"]]
     assert "$2,184.6 (Fiscal 2024)" in lines[0] and "in millions" in lines[0]
+    assert lines[0].startswith("Borealis 10-K FY2024 reports Net sales:")  # said by its filing
+    assert all(ln.startswith("Borealis 10-K FY2024: “") for ln in lines[1:])
     assert "higher volumes" not in text  # source 1's second line: one line per source
     assert validate_citations(text, ev).uncited == []  # no heading: the part opens with its answer
 
@@ -58,12 +72,12 @@ def test_a_heading_or_question_line_gives_way_to_what_its_source_states():
         "- Net sales rose 43% to $2.2 billion on higher volumes. [b-1]",
         "- Segment information [b-2]",
     ])
-    ev = {n: Evidence(id=i, kind="chunk", text="t", label=i)
-          for n, i in enumerate(["b-1", "b-2"], start=1)}
+    ev = _evidence(["b-1", "b-2"], context)
     text, _ = offline_answer("q", [_record(context, ["b-1", "b-2"])], ev, None)
     lines = quoted(text)
-    assert lines[0] == "Net sales rose 43% to $2.2 billion on higher volumes. [1]"
-    assert lines[1] == "Segment information. [2]"  # nothing else from that source
+    assert lines == ["Borealis 10-K FY2024 says “Net sales rose 43% to $2.2 billion on higher "
+                     "volumes” [1]."]
+    assert "Segment information" not in text and "what drove" not in text  # headings: never
 
 
 def test_a_list_item_is_quoted_as_a_sentence_not_with_its_semicolon():
@@ -71,18 +85,22 @@ def test_a_list_item_is_quoted_as_a_sentence_not_with_its_semicolon():
         "- Competitors include suppliers of GPUs such as AMD and Intel; [b-1]",
         "- Our customers in China include Alibaba, Tencent and Baidu, Inc.; [b-2]",
     ])
-    ev = {n: Evidence(id=i, kind="chunk", text="t", label=i)
-          for n, i in enumerate(["b-1", "b-2"], start=1)}
+    ev = _evidence(["b-1", "b-2"], context)
     text, _ = offline_answer("q", [_record(context, ["b-1", "b-2"])], ev, None)
-    assert quoted(text) == ["Competitors include suppliers of GPUs such as AMD and Intel. [1]",
-                            "Our customers in China include Alibaba, Tencent and Baidu, Inc. [2]"]
+    assert quoted(text) == [
+        "Borealis 10-K FY2024 says “Competitors include suppliers of GPUs such as AMD and "
+        "Intel” [1].",
+        "Borealis 10-K FY2024: “Our customers in China include Alibaba, Tencent and Baidu, "
+        "Inc.” [2]"]
 
 
 def test_brief_takes_at_most_per_part_sources():
     ids = [f"b-{k}" for k in range(PER_PART + 2)]
-    context = "\n".join(f"- Net sales line number {k} of the filing says something. [{i}]"
+    topics = ["pricing lifted snacks", "volumes fell in Europe", "currency cut growth",
+              "new stores opened", "online orders doubled", "freight costs eased"]
+    context = "\n".join(f"- Net sales: {topics[k]} this fiscal year. [{i}]"
                         for k, i in enumerate(ids))
-    ev = {n: Evidence(id=i, kind="chunk", text="t", label=i) for n, i in enumerate(ids, 1)}
+    ev = _evidence(ids, context)
     text, _ = offline_answer("q", [_record(context, ids)], ev, None)
     assert len(quoted(text)) == PER_PART
 

@@ -186,7 +186,7 @@ def test_bound_tokens_ends_with_the_best_answer_so_far(settings):
     assert record.stop_reason.code == "max_tokens"
     assert set(record.usage) == {"planner", "rewriter", "distiller"}  # no more LLM calls
     assert record.total_usage.calls == 3 and llm.pending == 0
-    assert "Intense competition from larger vendors. [1]" in record.answer.text
+    assert "Acme Chips: Intense competition from larger vendors [1]." in record.answer.text
     assert "token budget" in record.answer.text and record.answer.source == "offline"
 
 

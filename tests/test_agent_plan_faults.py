@@ -84,8 +84,10 @@ def test_review_screen_names_a_clause_without_a_step(settings):
                             "keywords": ["AMD"], "section": None, "doc_ids": []}]})
     q = "How does NVIDIA describe its dependence on TSMC foundries, and has AMD's 2024 news " \
         "changed that?"
-    _, _, notes, _ = make_plan(q, _deps(settings, llm), [])
-    assert any("no step covers" in n and "TSMC" in n for n in notes)
+    steps, _, notes, _ = make_plan(q, _deps(settings, llm), [])
+    # the clause the LLM left out gets a step of its own, and the review screen says so
+    assert any("added a step" in n and "TSMC" in n for n in notes)
+    assert any("TSMC" in s.sub_question and s.tool == "filing_search" for s in steps)
 
 
 # --- fault 3: an edited step's terms reach the query and the step card ---------------

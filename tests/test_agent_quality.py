@@ -174,10 +174,11 @@ def test_offline_answer_drops_near_identical_sentences_across_evidence():
                        evidence_ids=["doc1-00002"], coverage="partial",
                        context=f"- {same.upper()} [doc1-00002]")]
     ev = {1: Evidence(id="doc1-00001", kind="chunk", text=same, label="A"),
-          2: Evidence(id="doc1-00002", kind="chunk", text=same, label="B")}
+          2: Evidence(id="doc1-00002", kind="chunk", label="B",
+                      text=f"{same} Concerns about responsible use may harm us.")}
     text, not_found = offline_answer("q", recs, ev, None)
-    assert text.lower().count(same.lower()) == 1
-    assert "Concerns about responsible use may harm us. [2]" in text
+    assert text.lower().count(same.lower().rstrip(".")) == 1
+    assert "B says “Concerns about responsible use may harm us” [2]" in text
     assert not_found == ["More risks?"]  # nothing new left to say for it
 
 

@@ -179,9 +179,10 @@ def test_offline_synthesis_cites_each_step_and_says_what_is_missing():
                        context="- We face intense competition. [doc1-00001]"),
             StepRecord(step=1, sub_question="News?", tool="web_search", query="q",
                        coverage="none")]
-    ev = {1: Evidence(id="doc1-00001", kind="chunk", text="t", label="Acme — Item 1A")}
+    ev = {1: Evidence(id="doc1-00001", kind="chunk", text="We face intense competition.",
+                      label="Acme — Item 1A")}
     text, not_found = offline_answer("q", recs, ev, None)
-    assert "We face intense competition. [1]" in text
+    assert "Acme says “We face intense competition” [1]." in text
     assert not_found == ["News?"] and "could not find usable evidence for: News" in text
 
 

@@ -67,6 +67,8 @@ class HitView(BaseModel):
     doc_id: str | None = None
     section: str | None = None
     page: int | None = None
+    page_label: str | None = Field(default=None, description="The page number the filing "
+                                   "prints on ``page``, when known.")
     url: str | None = None
     date: str | None = None
     text: str = Field(description=f"Text preview (first {PREVIEW_CHARS} characters).")
@@ -81,7 +83,7 @@ class HitView(BaseModel):
                        text=c.text[:PREVIEW_CHARS])
         return cls(id=c.chunk_id, kind="chunk", label=hit.citation_label, rank=hit.rank,
                    score=hit.score, stages=hit.stages, doc_id=c.doc_id, section=c.section,
-                   page=c.page, text=c.text[:PREVIEW_CHARS])
+                   page=c.page, page_label=c.page_label, text=c.text[:PREVIEW_CHARS])
 
 
 class RouteChosen(EventBase):
@@ -224,6 +226,8 @@ class FactView(BaseModel):
     dims: str = ""
     doc_id: str = ""
     page: int | None = None
+    page_label: str | None = Field(default=None, description="The page number the filing "
+                                   "prints on ``page``, when known.")
     chunk_id: str | None = None
     row: str = Field(default="", description="The row as printed.")
 
@@ -234,7 +238,7 @@ class FactView(BaseModel):
         return cls(ref=ref, used=used, label=fact.label, metric=fact.metric, period=when,
                    value=fact.value, printed=fact.printed, unit=fact.unit, source=fact.source,
                    concept=fact.concept, dims=fact.dims, doc_id=fact.doc_id, page=fact.page,
-                   chunk_id=fact.chunk_id, row=fact.row)
+                   page_label=fact.page_label, chunk_id=fact.chunk_id, row=fact.row)
 
 
 class FactsFound(EventBase):

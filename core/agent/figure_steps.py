@@ -31,7 +31,7 @@ from core.agent.events import (
 )
 from core.agent.roles.figure_catalog import formula_inputs, formula_name, formula_refs, metric_label
 from core.agent.roles.figure_plan import named_company, parse_request
-from core.agent.roles.retrieval import hit_to_evidence
+from core.agent.roles.retrieval import hit_to_evidence, removed_filings
 from core.agent.state import Evidence, PlanStep, ResearchState, StepRecord
 from core.figures.model import FigureInput, FigureRequest, FigureResult
 from core.figures.question import fiscal_quarters
@@ -151,7 +151,21 @@ def _with_scope_notes(result: FigureResult, step: PlanStep, deps: AgentDeps) -> 
                      "(`python -m core facts --rebuild` reads them)")
     notes += [f"No figures could be read from the financial statements of {n} (its tables "
               "were not recognised)." for n in unread(step.doc_ids, deps)]
-    return result.model_copy(update={"no_statements": list(empty), "notes": notes})
+    missing = list(result.missing)
+    gone = removed_filings(step.doc_ids, deps)
+    if gone:  # deleted while the plan waited (or the run went): said as such, never "none"
+        names = "; ".join(_name(d, deps) for d in gone)
+        was = "was" if len(gone) == 1 else "were"
+        left = [d for d in step.doc_ids if d not in gone]
+        notes.append(f"{names} {was} deleted from the corpus after the plan was made; "
+                     + ("this step looks in the rest of its filings." if left else
+                        "this step has no filing left to look its figures up in."))
+        if not left:
+            empty = [n for n in empty if n not in names]
+            missing = [m.replace(" in the filings loaded", f": {names} {was} deleted after "
+                                 "the plan was made") for m in missing]
+    return result.model_copy(update={"no_statements": list(empty), "notes": notes,
+                                     "missing": missing})
 
 
 def lookup_node(state: ResearchState, deps: AgentDeps) -> dict:

@@ -91,6 +91,9 @@ class Evidence(BaseModel):
     doc_id: str | None = None
     section: str | None = None
     page: int | None = None
+    page_label: str | None = Field(default=None, description="The page number the filing "
+                                   "prints on ``page`` ('53', 'F-7'), when known; "
+                                   "``core.foundation.pages.page_ref`` says either.")
     url: str | None = None
     title: str | None = None
     date: str | None = None

@@ -223,15 +223,29 @@ def with_reading(answer: Answer, reading: Reading | None, history: list) -> Answ
     return answer.model_copy(update={"text": text, "reading": reading})
 
 
+def unasked_parts(question: str, plan: list, documents=()) -> list[str]:
+    """The question's clauses no plan step asks (``plan_rules.unasked_clauses``)."""
+    from core.agent.roles.plan_rules import unasked_clauses
+
+    return unasked_clauses(question, plan, documents) if plan else []
+
+
 def synthesize_node(state: ResearchState, deps: AgentDeps) -> dict:
     clock = Clock()
     history = state.get("history", [])
-    stop = state.get("limit_hit") or StopReason(code="completed",
-                                                message="all plan steps were researched")
+    missing = unasked_parts(state["question"], state.get("plan", []), deps.corpus.documents)
+    stop = state.get("limit_hit") or StopReason(code="completed", message=(
+        "all plan steps were researched" if not missing else
+        f"the plan's steps were researched; no step asked {len(missing)} part(s) of the "
+        "question: " + "; ".join(f'"{c}"' for c in missing)))
     deps, warnings = _budget_deps(state, deps, "synthesize")
     final = final_answer(state["question"], history, state.get("evidence", {}), stop, deps)
     answer, invalid = with_reading(final.answer, as_reading(state.get("reading")), history), \
         final.answer.invalid_markers
+    if missing and answer.text.strip():  # said in the answer, never left out in silence
+        answer = answer.model_copy(update={"text": f"{answer.text}\n\nNot researched (no "
+                                           "step of the plan asked it): " + "; ".join(
+                                               f'"{c}"' for c in missing) + "."})
     warnings += [w for msg in final.warnings for w in warn("synthesize", None, msg, "synthesizer")]
     if invalid:
         warnings += warn("synthesize", None, f"synthesis: removed {len(invalid)} citation "

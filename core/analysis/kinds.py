@@ -24,6 +24,7 @@ from core.analysis.words import (
     threshold_of,
     yes_no,
 )
+from core.figures.clauses import clause_span
 
 _MULTI_GAP = re.compile(r"^\s*(?:,\s*)?(?:(?:and|as\s+well\s+as|&|plus)\s+)?(?:(?:its|their|the"
                         r"|his|her)\s+)?$", re.I)
@@ -81,8 +82,7 @@ def spec_of(body: str, plain: str, found: list, several: bool
             if relation:
                 return AnalysisSpec(kind="verdict", name=f"{name} and {found[1][1]}",
                                     test=relation)
-        threshold = threshold_of(plain, found[0][3])
-        test = test_of(plain, found[0][3])
+        threshold, test = _own_test(plain, found[0][2], found[0][3])
         if test == "stable":
             limit = threshold_of(plain, 0)
             return AnalysisSpec(kind="verdict", name=name, test="stable",
@@ -113,3 +113,36 @@ def rank_order(body: str) -> str:
                  r"\bsmallest\s+(?:first|to\s+largest)|\bleast\s+to\s+most", low):
         return "lower"
     return "higher"
+
+
+def _own_test(plain: str, start: int, end: int) -> tuple[tuple | None, str | None]:
+    """``(threshold, test)`` read in the measure's own clause first ("Why did Gaming decline,
+    and did revenue grow?" tests growth), else in the whole question ("What was its revenue,
+    and did it grow?")."""
+    a, b = clause_span(plain, start, end)
+    own = plain[a:b]
+    threshold = threshold_of(own, end - a)
+    test = test_of(own, end - a)
+    if threshold is None and test is None:
+        return threshold_of(plain, end), test_of(plain, end)
+    return threshold, test
+
+
+_ASKS_YES_NO = re.compile(r"^(?:and\s+|but\s+)?(?:did|does|do|was|is|were|are|has|have|had|"
+                          r"will|would|can|could)\b", re.I)
+
+
+def asked_first(found: list, plain: str) -> list:
+    """The measures named in the yes / no clause first ("Why did sales in Taiwan change, and
+    did its revenue grow?" tests revenue, not Taiwan's sales), else as named."""
+    if len(found) < 2:
+        return found
+    def in_yes_no(hit) -> bool:
+        a, b = clause_span(plain, hit[2], hit[3])
+        return bool(_ASKS_YES_NO.match(plain[a:b].strip(" ,")))
+
+    asked = [in_yes_no(f) for f in found]
+    if not any(asked) or all(asked):
+        return found
+    return [f for f, y in zip(found, asked, strict=True) if y] + \
+        [f for f, y in zip(found, asked, strict=True) if not y]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from core.figures.clauses import clause_span
 from core.figures.segments_asked import member_phrase, named_member
 
 _KIND_WORDS = (("segment", r"segments?|business(?:es)?|divisions?|reportable\s+units?"),
@@ -32,7 +33,8 @@ _SUPERLATIVE = re.compile(r"\b(?:largest|biggest|highest|greatest|most|smallest|
 def with_member(body: str, plain: str, hit: tuple, words: str, subject, store) -> str:
     """``words`` prefixed by the member the question names for the measure ``hit``, if any."""
     key, _, start, end = hit
-    anywhere = bool(re.search(r"\b(?:segments?|divisions?|regions?)\b", body, re.I))
+    a, b = clause_span(body, start, end)
+    anywhere = bool(re.search(r"\b(?:segments?|divisions?|regions?)\b", body[a:b], re.I))
     member = named_member(plain, start, end, anywhere, store, list(subject.doc_ids), key,
                           raw=body)
     return f"{member_phrase(member)} {words}" if member is not None else words

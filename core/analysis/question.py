@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from core.analysis.kinds import rank_order, spec_of
+from core.analysis.kinds import asked_first, rank_order, spec_of
 from core.analysis.measures import GROWTH, growth_words, measures, names_measure, ratios, unique
 from core.analysis.measures import span as span_of
 from core.analysis.members import member_kind, member_names, with_member
@@ -187,7 +187,10 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
         return _criterion_plan(criterion, subjects[0], documents, store, decimals)
     plain = _blank(body, _company_spans(body, subjects))
     plain = _PERIOD.sub(lambda m: " " * len(m.group(0)), plain)
-    found = unique(ratios(plain, measures(plain, names), yes_no(body)))
+    found = ratios(plain, measures(plain, names), yes_no(body))
+    if yes_no(body):  # the measure the yes / no asks, before one a "why" clause names
+        found = asked_first(found, plain)
+    found = unique(found)
     kind = member_kind(body) if len(subjects) == 1 else None
     if kind is not None:
         return _members_plan(body, kind, found, subjects[0], documents, store, decimals)

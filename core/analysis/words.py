@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 
-YES_NO = re.compile(r"^(?:(?:[^,?]{0,100},\s*){1,4})?(?:did|does|do|was|is|were|are|has|have|"
-                    r"had|will|would|can|could)\b", re.I)
+YES_NO = re.compile(r"^(?:(?:[^,?]{0,100},\s*){1,4}(?:and\s+|but\s+)?)?(?:did|does|do|was|is|"
+                    r"were|are|has|have|had|will|would|can|could)\b", re.I)
+"""A yes / no asked first or after clauses ("Why did X fall, and did Y grow?")."""
 ALL_COMPANIES = re.compile(
     r"\b(?:which|what)\s+(?:of\s+the\s+)?compan(?:y|ies)\s+(?:loaded|in\s+(?:the|my|our)\s+"
     r"(?:library|corpus))|\b(?:of|among|across)\s+(?:all\s+)?(?:the\s+|these\s+)compan(?:y|ies)"

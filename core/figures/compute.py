@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from core.figures.definitions import expand
+from core.figures.differing import differing_note, millions_decimals, same_amount
 from core.figures.formula import (
     FormulaError,
     Node,
@@ -37,6 +38,8 @@ from core.figures.lookup import (
     to_input,
 )
 from core.figures.model import FigureInput, FigureRequest, FigureResult, WorkRow
+from core.figures.page_labels import with_page_labels
+from core.figures.printed_row import quoted
 from core.figures.quarters import own_quarters
 from core.figures.segments import member_facts, member_input
 from core.figures.units import (
@@ -76,7 +79,8 @@ def lookup(store, metric: str, period: str, doc_ids: list[str] | None = None, *,
     years = doc_years(facts)
     fact, alternatives = choose(entry, period, candidates(entry, period, facts),
                                 prefer or [], years)
-    return to_input(entry, period, fact, alternatives, _doc_names(store), years, facts)
+    found = to_input(entry, period, fact, alternatives, _doc_names(store), years, facts)
+    return with_page_labels(store, [found])[0]
 
 
 def _one_filing(refs: list[Ref], found: dict[Ref, list], years: dict[str, int]) -> str | None:
@@ -169,14 +173,13 @@ def gather(request: FigureRequest, store) -> tuple[Node, list[FigureInput], list
                                     prefer, dyears, names, str(ref)))
             continue
         fact, alts = choose(metric, ref.period, found[ref], prefer, dyears)
-        out.append(to_input(metric, ref.period, fact, alts, names, dyears, facts))
-        if alts:
-            notes.append(f"{metric.label} {ref.period}: other filings or tables differ "
-                         f"({', '.join(_alt_text(a, metric.unit) for a in alts)}); used "
-                         f"{_alt_text(fact, metric.unit)}.")
+        differ = [a for a in alts if fact is None or not same_amount(a, fact)]
+        out.append(to_input(metric, ref.period, fact, differ, names, dyears, facts))
+        notes += differing_note(metric.label, ref.period, fact, alts, metric.unit,
+                                out[-1].value)
     if all(i.value is None for i in out):  # nothing read: no filing to speak of
         notes = [n for n in notes if not n.startswith("No single filing")]
-    return node, out, notes
+    return node, with_page_labels(store, out), notes
 
 
 _REF_T = re.compile(r"\b([a-z][a-z0-9_]*)\[t\]")
@@ -185,13 +188,6 @@ _REF_T = re.compile(r"\b([a-z][a-z0-9_]*)\[t\]")
 def _metric_label(key: str) -> str:
     metric = catalog().get(key)
     return metric.label if metric else key
-
-
-def _alt_text(fact: Fact, unit: str) -> str:
-    """A differing figure as a note states it: USD in millions ("$535 million")."""
-    if unit == "USD" and fact.unit == "USD":
-        return f"${_money_text(fact.value)} million"
-    return f"{fact.value:,.2f}".rstrip("0").rstrip(".")
 
 
 _CONSTANT = re.compile(r"^\s*-?\d+(?:\.\d+)?\s*$")
@@ -218,9 +214,9 @@ def _off_statement(metric, period: str, found: list, facts: list[Fact]) -> bool:
 
 
 def _money_text(value: float) -> str:
+    """An amount in USD millions as a work line prints it: '-52,535', '12.5' (half up)."""
     millions = value / 1e6
-    return f"{millions:,.0f}" if abs(millions) >= 100 or millions == round(millions) else \
-        f"{millions:,.1f}"
+    return display(millions, "pure", millions_decimals(millions))
 
 
 def _ref_label(ref: Ref) -> str:
@@ -253,7 +249,7 @@ def _row(item: FigureInput) -> WorkRow:
     source = ""
     if fact is not None:
         source = f"XBRL {fact.concept}" if fact.source == "xbrl" else \
-            f"table row: {fact.row or fact.label}"
+            f"table row: {quoted(fact.row) if fact.row else fact.label}"
     member = re.search(r"\{([^{}]*)\}", item.ref)
     label = item.label.rsplit(", ", 1)[0] if member else catalog().get(item.metric).label
     return WorkRow(input=label[:1].upper() + label[1:], period=item.period,
@@ -352,7 +348,24 @@ def answer_figure(request: FigureRequest, store) -> FigureResult:
     if not result.ok:
         result.no_statements = _no_statements(request, store)
         result.missing = _never_reported(request, ins, result.missing, store)
+        damaged = _facts_damaged(request, store)
+        if damaged:
+            result.notes = [*result.notes, damaged]
     return result
+
+
+def _facts_damaged(request: FigureRequest, store) -> str:
+    """A figure not found where the store lost or cannot read facts of the filings in scope:
+    the warning naming them and the repair (never a bare 'not in the filings loaded')."""
+    registry = getattr(store, "registry", None)
+    if registry is None:
+        return ""
+    from core.store.facts_table import gaps, gaps_line
+
+    try:
+        return gaps_line(gaps(registry, list(request.doc_ids) or None))
+    except (AttributeError, TypeError):  # a stand-in store without the counts
+        return ""
 
 
 def _never_reported(request: FigureRequest, inputs_: list[FigureInput], missing: list[str],

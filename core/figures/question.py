@@ -30,6 +30,7 @@ from core.figures.asked import (
     unit_asked,
     years_span,
 )
+from core.figures.clauses import own_clause
 from core.figures.dated import dated_periods
 from core.figures.definitions import definition, expand, read_definitions
 from core.figures.formula import (
@@ -124,6 +125,7 @@ def _strip_for_metric(sentence: str, companies: list[str]) -> str:
 def _qualified(text: str, start: int, end: int) -> bool:
     """Whether the metric named at ``text[start:end]`` is a part's ("Data Center segment
     revenue", "revenue from iPhone sales"), not the entity's."""
+    text, start, end = own_clause(text, start, end)
     if _QUALIFIED_AFTER.match(text[end:]) or _PARTS.search(text):
         return True
     words = text[:start].split()

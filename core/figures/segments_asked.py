@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from core.figures.clauses import clause_span
 from core.figures.formula import BinOp, Node, Ref, with_member
 from core.figures.segments import (
     GENERIC,
@@ -95,9 +96,15 @@ def named_member(text: str, start: int, end: int, anywhere: bool, store,
     """The member a question's asked sentence ``text`` names for the metric at
     ``text[start:end]``: anywhere in it when ``anywhere`` (it says "segment", or asks a
     share of the metric), else right before the metric ("Data Center revenue") or after
-    it ("revenue from Greater China"); None when none is named or no store is given.
+    it ("revenue from Greater China"); None when none is named or no store is given. Only
+    the metric's own clause is read (``core.figures.clauses``): "Did Acme's revenue grow,
+    and what drove Cloud?" asks the total's growth.
     ``raw``: the sentence before company names were blanked (a member's word read as a
     company's name, "Med Tech"), read when ``text`` names none."""
+    a, b = clause_span(text, start, end)  # a member binds to its own clause's measure only
+    if raw and len(raw) == len(text):
+        raw = raw[a:b]
+    text, start, end = text[a:b], start - a, end - a
     proper = bool(_PROPER.search(text))
     if store is None or not (anywhere or proper or _may_name(text[:start], text[end:])):
         return None

@@ -45,6 +45,7 @@ from core.agent.state import (
     SentenceCheck,
     StepRecord,
     StopReason,
+    total_usage,
 )
 
 RETRY_PROMPT = ("Your answer was rejected: {why}. Write it again from the numbered evidence: "
@@ -60,7 +61,9 @@ class Final:
     answer: Answer
     warnings: list[str] = field(default_factory=list)
     usage: dict[str, RoleUsage] = field(default_factory=dict)
-    call: RoleCall | None = None  # the last synthesiser call (for the event's usage)
+    call: RoleCall | None = None
+    """For the AnswerReady event: the usage of every call the answer made (synthesiser,
+    re-ask, self-check, figure tools), so the trace's per-node count adds up to the run's."""
     tool_figures: list = field(default_factory=list)  # FigureResults from LLM tool calls
 
 
@@ -192,7 +195,8 @@ def _offline_text(question: str, records: list[StepRecord], numbered: dict[int, 
         return text, not_found, []
     parts, not_found = list(block.lead), list(block.not_found)
     if text_records:
-        brief, more = offline_answer(question, text_records, numbered, stop, corpus)
+        brief, more = offline_answer(question, text_records, numbered, stop, corpus,
+                                     headings=True)
         parts += [brief, *block.tail]
         not_found += more
     else:
@@ -259,4 +263,6 @@ def final_answer(question: str, history: list[StepRecord], evidence: dict[str, E
                         evidence=list(kept.values()), source=source,
                         checks=_renumber_checks(checks, numbered, kept), figures=figures,
                         analyses=[r.analysis for r in records if r.analysis is not None])
+    if out.usage:
+        out.call = RoleCall(None, total_usage(out.usage))
     return out

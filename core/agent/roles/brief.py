@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from core.agent.roles.distill import context_lines
-from core.agent.roles.sentences import is_table_line, near_duplicate, row_core
+from core.agent.roles.quotable import is_fragment, same_quote, verbatim, with_its_list
+from core.agent.roles.sentences import is_table_line, row_core
 from core.agent.state import StepRecord
 
 PER_PART = 4
@@ -80,25 +82,92 @@ def is_heading(line: str) -> bool:
     return text.endswith("?") or (len(text.split()) <= 8 and not re.search(r"[.!\d]", text))
 
 
-def part_lines(rec: StepRecord, n_of: dict[str, int], used: list[str]) -> list[str]:
-    """The step's quoted lines, each ``"<line> [n]"``; a line that says (nearly) the same as
-    one already in the answer is skipped (its source then gives its next line, if any)."""
-    out: list[str] = []
-    taken: set[str] = set()
+@dataclass
+class Quote:
+    """One quoted line of a part: its text as shown (a table row made readable, closing
+    punctuation added), its source's evidence id and number."""
+
+    text: str
+    source: str
+    n: int
+    table: bool = False
+    own_words: bool = True
+    """The source's own words (quoted in quotation marks); False: an LLM distiller's line."""
+
+    def cited(self) -> str:
+        return f"{self.text} [{self.n}]"
+
+
+def part_quotes(rec: StepRecord, n_of: dict[str, int], used: list[str],
+                text_of: Callable[[str], str | None] | None = None) -> list[Quote]:
+    """The step's quotes: per source (``best_per_source``) its best whole sentence or table
+    row; fragments and headings are never quoted (a list's introduction is, with its items,
+    when ``text_of(evidence id)`` gives the chunk that holds them: ``with_its_list``), and a
+    line that says (nearly) what one already in the answer says is skipped (its source then
+    gives its next line, if any)."""
+    out: list[Quote] = []
     lines = context_lines(rec.context)
     for _, source in best_per_source(rec, n_of.__contains__):
         own = [text for text, ids in lines if source in ids]
-        ranked = [t for t in own if not is_heading(t)] + [t for t in own if is_heading(t)]
-        for text in ranked:
-            if any(near_duplicate(text, u) for u in used):
-                continue
+        chunk = text_of(source) if text_of is not None else None
+        for text in own:
+            listed = with_its_list(text, chunk) if is_fragment(text, chunk) else None
+            text = listed or text
+            mine = listed is not None or verbatim(text, chunk)  # the filing's own words
+            heading = is_heading(text) if mine else text.rstrip().endswith("?")
+            if heading or is_fragment(text, chunk) or any(same_quote(text, u) for u in used):
+                continue  # (a short line of an LLM's own is a fact, not a heading)
             used.append(text)
-            taken.add(source)
+            table = is_table_line(row_core(text))
             quoted = readable_row(text).rstrip().rstrip(";,").rstrip()  # a list item's ";"
             end = "" if quoted.endswith((".", "!", "?", "”", '"')) else "."
-            out.append(f"{quoted}{end} [{n_of[source]}]")
+            out.append(Quote(f"{quoted}{end}", source, n_of[source], table, mine))
             break
     return out
+
+
+def part_lines(rec: StepRecord, n_of: dict[str, int], used: list[str],
+               label: Callable[[str], str] | None = None) -> list[str]:
+    """``part_quotes`` as lines ``"<line> [n]"``, each introduced by ``label(evidence id)``
+    when given (``"NVIDIA: “We expect ...” [3]"``)."""
+    return [said(q, label(q.source)) if label else q.cited()
+            for q in part_quotes(rec, n_of, used)]
+
+
+def said(q: Quote, who: str) -> str:
+    """A quote with its speaker: ``NVIDIA: “We expect ...” [3]`` (a table row unquoted)."""
+    if q.table or not q.own_words:
+        return f"{who}: {q.text} [{q.n}]"
+    return f"{who}: “{q.text}” [{q.n}]"
+
+
+_CONNECTIVE = re.compile(r"^\W*(?:accordingly|as a result|however|in addition|additionally|"
+                         r"also|therefore|thus|consequently|moreover|furthermore|similarly|"
+                         r"for example|for instance|this|these|such)\b", re.IGNORECASE)
+"""An opening that leans on the sentence before it: a speaker's opening quote is one that
+does not, where the speaker has one."""
+
+
+def _inline(q: Quote) -> str:
+    """A quote inside a sentence: its closing full stop dropped."""
+    return q.text[:-1] if q.text.endswith(".") else q.text
+
+
+def opening(quotes: list[Quote], who: Callable[[str], str],
+            most: int = 3) -> tuple[str, list[Quote]]:
+    """``(sentence, quotes it used)``: one sentence saying what each speaker's best quote
+    says ("NVIDIA says “...” [1]; AMD says “...” [2]."), the speakers in the order their
+    best quotes come, at most ``most``; ``quotes`` are ranked best first."""
+    firsts: dict[str, Quote] = {}
+    for q in sorted(quotes, key=lambda q: bool(_CONNECTIVE.match(q.text))):  # stable
+        firsts.setdefault(who(q.source), q)
+    order = {who(q.source): k for k, q in reversed(list(enumerate(quotes)))}
+    firsts = dict(sorted(firsts.items(), key=lambda kv: order[kv[0]]))
+    chosen = list(firsts.items())[:most]
+    parts = [f"{name} reports {_inline(q)} [{q.n}]" if q.table
+             else f"{name}: {_inline(q)} [{q.n}]" if not q.own_words
+             else f"{name} says “{_inline(q)}” [{q.n}]" for name, q in chosen]
+    return "; ".join(parts) + ".", [q for _, q in chosen]
 
 
 _GENERIC = frozenset("""company companies business businesses its their it they we our us what
@@ -124,3 +193,42 @@ def answer_first(lines: list[str], question: str, names: str = "") -> list[str]:
 
     best = max(range(len(lines)), key=score)
     return [lines[best], *lines[:best], *lines[best + 1:]]
+
+
+def rank_quotes(quotes: list[Quote], question: str, names: str = "") -> list[Quote]:
+    """``quotes`` with the one that answers ``question`` first (``answer_first``)."""
+    if len(quotes) < 2:
+        return quotes
+    order = answer_first([f"{q.text} [{k}]" for k, q in enumerate(quotes)], question, names)
+    return [quotes[int(re.findall(r"\[(\d+)\]", line)[-1])] for line in order]
+
+
+def more_speakers(rec: StepRecord, quotes: list[Quote], text_of: Callable[[str], str | None],
+                  n_of: dict[str, int], who: Callable[[str], str], used: list[str],
+                  names: str = "") -> list[Quote]:
+    """A quote for each company whose filing the step kept but that ``quotes`` leave silent
+    (its distilled lines were all fragments or pointers): the whole sentence of its best
+    evidence (``text_of(evidence id)``: a filing chunk's text, None for web results) sharing
+    most of the sub-question's own words; none when no sentence shares any."""
+    from core.agent.roles.sentences import overlap, query_terms, sentences, terms
+
+    have = {who(q.source) for q in quotes}
+    asked = query_terms(rec.sub_question) - terms(" ".join(_GENERIC)) - terms(names)
+    out: list[Quote] = []
+    for evidence_id in rec.evidence_ids:
+        text = text_of(evidence_id) if evidence_id in n_of else None
+        if not text or not asked or who(evidence_id) in have:
+            continue
+        said = [with_its_list(s, text) or s for s in sentences(text)]
+        scored = [(overlap(asked, s), -k, s) for k, s in enumerate(said)
+                  if not is_table_line(s) and not is_heading(s) and not is_fragment(s, text)
+                  and not any(same_quote(s, u) for u in used)]
+        best = max(scored, default=None)
+        if best is None or best[0] <= 0:
+            continue
+        used.append(best[2])
+        have.add(who(evidence_id))
+        quoted = best[2].rstrip().rstrip(";,").rstrip()
+        end = "" if quoted.endswith((".", "!", "?", "”", '"')) else "."
+        out.append(Quote(f"{quoted}{end}", evidence_id, n_of[evidence_id]))
+    return out

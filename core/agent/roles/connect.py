@@ -72,11 +72,17 @@ class Link:
     year: str | None = None
     filer: str | None = None
     mentions: list[Side] = field(default_factory=list)
+    demo: bool = False
+    """The development is an article of the bundled demo web snapshot (not live news)."""
 
 
 def _sides(rec: StepRecord, known: Callable[[str], bool]) -> list[Side]:
+    """The step's cited whole sentences (fragments and headings are never quoted)."""
+    from core.agent.roles.brief import is_heading
+    from core.agent.roles.quotable import is_fragment
+
     return [Side(text, next(i for i in ids if known(i))) for text, ids in context_lines(rec.context)
-            if any(known(i) for i in ids)]
+            if any(known(i) for i in ids) and not is_fragment(text) and not is_heading(text)]
 
 
 def _actor(sub_question: str, exclude: set[str]) -> str | None:
@@ -131,10 +137,14 @@ def build_link(rec: StepRecord, earlier: list[StepRecord], evidence: dict[str, E
     dated = evidence.get(development.evidence_id)
     year = dated.date[:4] if dated and dated.date else None
     own = _sides(rec, known) if actor and rec.tool == "filing_search" else []
-    mentions = [s for s in own
+    filed = getattr(evidence.get(risk.evidence_id), "doc_id", None)
+    mentions = [s for s in own  # the filer's own filing naming the actor, not the actor's
                 if re.search(rf"\b{re.escape(actor)}\b", s.text) and s.text != risk.text
+                and getattr(evidence.get(s.evidence_id), "doc_id", None) == filed
                 and not near_duplicate(s.text, development.text)][:MAX_MENTIONS]
-    return Link(development, risk, actor, year, filer, mentions)
+    demo = dated is not None and dated.kind == "web" and "demo article" in (dated.label or
+                                                                           "").lower()
+    return Link(development, risk, actor, year, filer, mentions, demo)
 
 
 def _quote(text: str) -> str:
@@ -145,11 +155,13 @@ def link_text(link: Link, mark: Callable[[str], str]) -> str:
     """The link in neutral terms, each statement followed by ``mark(evidence id)``."""
     who = f"{link.actor}'s {link.year or 'recent'} moves" if link.actor \
         else "The later development"
+    if link.demo:
+        who += " (demo web snapshot, not live)"
     whose = f"{link.filer}'s filing" if link.filer else "the filing"
     text = (f"{who} — {_quote(link.development.text)} {mark(link.development.evidence_id)}. "
             f"Beside it, {whose} states: {_quote(link.risk.text)} "
             f"{mark(link.risk.evidence_id)}.")
     for side in link.mentions:
-        text += f" The filing names {link.actor} itself: {_quote(side.text)} " \
+        text += f" {whose[0].upper()}{whose[1:]} names {link.actor} itself: {_quote(side.text)} " \
                 f"{mark(side.evidence_id)}."
     return text

@@ -10,7 +10,9 @@ a fault, over the LLM judge too):
   revenue look-up), or a row of percentages for an amount ("Revenue: 100.0%", a
   common-size table), is unsupported.
 * **A stated figure** of a metric the run looked up: in a sentence that names the metric
-  (the catalogue's names), every amount must agree (at any scale: units, thousands,
+  (the catalogue's names) for a member (a segment, product line or region), every amount
+  must agree with that member's facts or a change between them (``member_check``); for the
+  entity, every amount must agree (at any scale: units, thousands,
   millions, billions; sign aside) with a fact of that metric for the periods the sentence
   names, or with a figure the run computed. One that agrees with none is unsupported; a
   sentence whose amounts all agree, citing a chunk of those facts, is supported.
@@ -20,7 +22,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
+from core.agent.roles.member_check import (  # noqa: F401 - agrees re-exported
+    agrees,
+    changes_of,
+    member_named,
+    member_verdict,
+)
 from core.agent.state import Evidence, SentenceCheck
 from core.figures.model import FigureResult
 
@@ -44,6 +53,14 @@ class FigureKnowledge:
     """Evidence id -> the metric its figure step asked (for that step's weak lines)."""
     analyses: list = field(default_factory=list)
     """The run's analyses (``AnalysisResult``): their figures, thresholds and verdicts."""
+    facts: Any = None
+    """The fact store (``AgentDeps.facts``): the facts of a member a sentence names
+    (``member_check``); None outside a run."""
+
+    def doc_ids(self) -> list[str]:
+        """The filings the run's figures were read from."""
+        return list(dict.fromkeys(i.fact.doc_id for r in self.results for i in r.inputs
+                                  if i.fact is not None))
 
     def given(self) -> list[float]:
         """Numbers an analysis states that no fact holds: a verdict's threshold, the
@@ -118,13 +135,9 @@ def changes(inputs: list) -> list[float]:
     """The change between every two periods of one metric, as an amount and in percent
     (what a sentence stating a figure beside an earlier one says: "up 12.5%")."""
     found = sorted((i.period, i.value) for i in inputs if i.value is not None)
-    out = []
-    for k, (_, old) in enumerate(found):
-        for _, new in found[k + 1:]:
-            out.append(new - old)
-            if old:
-                out.append((new - old) / abs(old) * 100)
-    return out
+    return changes_of([v for _, v in found])
+
+
 
 
 def _period_year(period: str) -> int | None:
@@ -148,9 +161,6 @@ def amounts(text: str) -> list[tuple[float, int]]:
     return out
 
 
-def agrees(value: float, decimals: int, pool: list[float]) -> bool:
-    tol = 0.5 * 10 ** (-decimals) + 1e-9
-    return any(abs(abs(g) * s - abs(value)) <= tol for g in pool for s in SCALES)
 
 
 def metric_name(metric: str) -> str:
@@ -221,6 +231,9 @@ def figure_verdict(sentence: str, marks: list[int], numbered: dict[int, Evidence
                                    + [r.request.name for r in results
                                       if r.request.metric not in metrics]))
     when = f" for {', '.join(f'FY{y}' for y in sorted(years))}" if years else ""
+    member = member_named(plain, know) if wrong and metrics else None
+    if member is not None:  # "Data Center revenue ... up 41%": the segment's, not the total's
+        return member_verdict(sentence, marks, numbered, member[0], member[1], stated)
     if wrong:
         return SentenceCheck(**base, verdict="unsupported", reason=(
             f"figure(s) {', '.join(f'{v:,g}' for v in wrong)} agree with no reported or "

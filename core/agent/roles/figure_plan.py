@@ -96,6 +96,19 @@ def is_context(clause: str, deps: AgentDeps) -> bool:
     return bool(terms(clause)) and len(own) <= 1 and not WHY.search(clause)
 
 
+def asks_figures(clause: str, deps: AgentDeps) -> bool:
+    """Whether a clause of an analysis question asks something of its figures: it names a
+    measure, a change, a comparison or ranking, a number, or is an instruction or context;
+    else ("and what happened in Taiwan?") it is a text question of its own."""
+    from core.analysis.words import COMPARATIVE, RANK, SUPERLATIVE, comparative_direction
+    from core.metrics import find_metrics
+
+    return bool(find_metrics(clause) or CHANGE.search(clause) or COMPARATIVE.search(clause)
+                or RANK.search(clause) or SUPERLATIVE.search(clause)
+                or comparative_direction(clause) or re.search(r"\d", clause)
+                or INSTRUCTION.search(clause) or is_context(clause, deps))
+
+
 def facts_ready(deps: AgentDeps, doc_ids: list[str]) -> bool:
     """Whether facts were extracted for some of ``doc_ids`` (all documents when empty)."""
     counts = deps.corpus.fact_counts
@@ -122,7 +135,8 @@ def split_question(question: str, deps: AgentDeps, scope: list[str]) -> FigureSp
 
     analyses = [a for a in analysis_parts(question, deps, scope) if a.requests]
     if analyses and facts_ready(deps, plan_doc_ids(analyses[0])):
-        why = [i for i, c in enumerate(clauses) if WHY.search(c)]
+        why = [i for i, c in enumerate(clauses) if WHY.search(c) or (
+            len(clauses) > 1 and not asks_figures(c, deps))]
         covered = [i for i in range(len(clauses)) if i not in why] or [0]
         for k, analysis in enumerate(analyses):  # one per measure asked of several companies
             text = question if k == 0 else f"{question} ({analysis.spec.name})"
@@ -190,16 +204,36 @@ def figure_doc_ids(part: FigurePart, split: FigureSplit, question: str, deps: Ag
 def figure_steps(part: FigurePart, split: FigureSplit, question: str, deps: AgentDeps,
                  scope: list[str], first: int) -> tuple[list[PlanStep], str | None]:
     """Look-up steps (one per metric) and, when derived, a compute step; ``first`` is the
-    plan index of the first step (for ``depends_on``). ``(steps, note)``."""
+    plan index of the first step (for ``depends_on``). ``(steps, note)``. Each company's
+    figure is its own: filings of several companies get a look-up (and compute) per
+    company, each naming it ("Look up Acme's revenue for FY2024.")."""
     if part.analysis is not None:
         from core.agent.roles.analysis_plan import analysis_steps
 
         return analysis_steps(part.analysis, part.text or question, first), None
-    request = part.request
     doc_ids, why_docs = figure_doc_ids(part, split, question, deps, scope)
     if not doc_ids:
-        return [], (f"the figure ({request.name}) names no company of the corpus; searched "
-                    "the text instead")
+        return [], (f"the figure ({part.request.name}) names no company of the corpus; "
+                    "searched the text instead")
+    steps: list[PlanStep] = []
+    for ids in by_company(doc_ids, deps):
+        steps += _company_steps(part, question, deps, ids, why_docs, first + len(steps))
+    return steps, None
+
+
+def by_company(doc_ids: list[str], deps: AgentDeps) -> list[list[str]]:
+    """``doc_ids`` grouped by the company that filed them, in order."""
+    company = {d.doc_id: d.company for d in deps.corpus.documents}
+    groups: dict[str, list[str]] = {}
+    for i in doc_ids:
+        groups.setdefault(company.get(i) or i, []).append(i)
+    return list(groups.values())
+
+
+def _company_steps(part: FigurePart, question: str, deps: AgentDeps, doc_ids: list[str],
+                   why_docs: str, first: int) -> list[PlanStep]:
+    request = part.request
+    who = company_words(question, doc_ids, deps)
     refs = formula_inputs(request.formula)
     periods: dict[tuple[str, str | None], list[str]] = {}
     for metric, period, member in refs:
@@ -207,7 +241,12 @@ def figure_steps(part: FigurePart, split: FigureSplit, question: str, deps: Agen
         if period not in periods[metric, member]:
             periods[metric, member].append(period)
     text = part.text or question
+    named = bool(match_companies(text, [d for d in deps.corpus.documents
+                                        if d.doc_id in doc_ids]))
     single = len(refs) == 1 and request.aggregate == "value"
+    if not named:  # the step names its company, as the question did not
+        text = f"What was {possessive(who)} {request.name} in {refs[0][1]}?" if single else \
+            f"For {who}: {text}"
     if single:  # "X in FY2023 and how it changed from FY2022": the earlier periods beside
         periods[refs[0][0], refs[0][2]] = sorted(set(request.periods) | {refs[0][1]})
     steps = []
@@ -215,7 +254,8 @@ def figure_steps(part: FigurePart, split: FigureSplit, question: str, deps: Agen
         label = metric_label(metric) + (f" of {member}" if member else "")
         asked = [fiscal_label(w) for w in wanted] if request.fiscal_quarters else wanted
         steps.append(PlanStep(
-            sub_question=text if single else f"Look up {label} for {', '.join(asked)}.",
+            sub_question=text if single else
+            f"Look up {possessive(who)} {label} for {', '.join(asked)}.",
             justification=f"A figure the question asks for ({request.name}): its reported "
                           f"{label} for {', '.join(wanted)} from the filings' facts (no text "
                           f"search, no LLM); filings: {why_docs}.",
@@ -223,7 +263,7 @@ def figure_steps(part: FigurePart, split: FigureSplit, question: str, deps: Agen
             periods=sorted(wanted), unit=request.unit if single else None,
             decimals=request.decimals if single else None, member=member))
     if single:
-        return steps, None
+        return steps
     steps.append(PlanStep(
         sub_question=text,
         justification=f"Computes {request.name} = {request.formula} from the look-ups "
@@ -231,7 +271,22 @@ def figure_steps(part: FigurePart, split: FigureSplit, question: str, deps: Agen
         tool="compute", keywords=[request.name], doc_ids=doc_ids, formula=request.formula,
         unit=request.unit, decimals=request.decimals,
         depends_on=list(range(first, first + len(steps)))))
-    return steps, None
+    return steps
+
+
+def company_words(question: str, doc_ids: list[str], deps: AgentDeps) -> str:
+    """The company of ``doc_ids`` as the question names it ('NVIDIA', 'amd'), else as an
+    analyst writes the registry's name ('Advanced Micro Devices')."""
+    from core.analysis.subjects import short_name
+
+    who = named_company(question, doc_ids, deps)
+    return who if match_companies(question, deps.corpus.documents).get(who) else \
+        short_name(who)
+
+
+def possessive(name: str) -> str:
+    """"NVIDIA's", "Advanced Micro Devices'"."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def fiscal_label(period: str) -> str:

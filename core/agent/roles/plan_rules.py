@@ -6,7 +6,13 @@
   for the next clause ("Based on X's 10-K, identify ...").
 * ``refers_back``: a clause that points back ("this strategy", "them", "it") or is too short
   to stand alone ("What drove the change?") depends on the clause before it and carries
-  that clause's terms as its referent, so its query never searches on "change" alone.
+  that clause's subject as its referent, so its query never searches on "change" alone.
+  What is carried is what the words point to (``referent_terms``): a pronoun that stands
+  for the companies ("how do they describe competition") carries their names only, never
+  the earlier clause's topic; "this strategy" or a clause too short to stand alone carries
+  the earlier clause's subject without its verbs and periods ("grow", "fiscal 2023"). A
+  short clause that names something of its own (a company, a capitalised name: "why did
+  Gaming change?") stands alone.
 * ``step_scope``: the documents of the companies and periods named IN the clause (the
   registry's company resolution, ``core.retrieval.scope``); a clause that names no company
   takes its referent's scope, else the question's as a whole.
@@ -49,6 +55,20 @@ _CUE = re.compile(rf"\b(?:{VERBS}|{AUX})\b", re.IGNORECASE)
 _BACK = re.compile(r"\b(?:this|these|those|such|that)\s+(?:new\s+)?\w+|"
                    r"\b(?:it|they|them)\b", re.IGNORECASE)
 _QUESTION_WORDS = re.compile(rf"\b(?:{VERBS}|{AUX})\b", re.IGNORECASE)
+_DEMONSTRATIVE = re.compile(r"\b(?:this|these|those|such|that)\s+(?:new\s+)?(?!is\b|was\b)"
+                            r"[a-z]\w*", re.IGNORECASE)
+_PERSONAL = re.compile(r"\b(?:it|its|they|them|their|theirs)\b", re.IGNORECASE)
+_SUBJECT = re.compile(rf"\b(?:they|their|theirs|its)\b|\b(?:{AUX}|does|did|is|was)\s+it\b",
+                      re.IGNORECASE)
+_OBJECT = re.compile(r"\bthem\b|\b(?!(?:has|have|had|was|were|will|would|can|could|should|do|"
+                     r"does|did|is)\b)[a-z]+\s+it\b", re.IGNORECASE)
+_NOT_REFERENT = re.compile(
+    r"^(?:(?:fy)?\d+|fiscal|years?|quarters?|annual|grow\w*|grew|increas\w*|decreas\w*|"
+    r"declin\w*|ris(?:e|es|en|ing)|rose|f[ae]ll\w*|chang\w*|improv\w*|worsen\w*|drove|driv\w*|"
+    r"say\w*|said|describ\w*|discuss\w*|explain\w*|identif\w*|compar\w*|mention\w*|"
+    r"report\w*|stat\w*|list\w*|summari\w*|happen\w*|cause\w*|led)$", re.IGNORECASE)
+"""Words of an earlier clause that are what it asks, not what it is about: never carried."""
+_PROPER_NAME = re.compile(r"(?<=[\w,;:)]\s)(?!(?:FY|Q[1-4]|H[12]|I)\b)[A-Z][\w&.-]*")
 
 
 def cap_question(question: str) -> tuple[str, str | None]:
@@ -105,16 +125,41 @@ def refers_back(clause: str, corpus: CorpusInfo) -> bool:
     """True when the clause cannot be searched on its own words (see the module docstring)."""
     if _BACK.search(clause):
         return True
-    words = content_words(_QUESTION_WORDS.sub(" ", clause), limit=20)
-    return len(words) < STANDALONE_WORDS and not names_company(clause, corpus)
+    return _too_short(clause) and not names_company(clause, corpus) and \
+        not _PROPER_NAME.search(clause)
 
 
-def referent_terms(clause: str, earlier: str, limit: int = 6) -> list[str]:
-    """Content words of ``earlier`` that ``clause`` lacks: what the clause refers to."""
+def _too_short(clause: str) -> bool:
+    words = content_words(_QUESTION_WORDS.sub(" ", _PERSONAL.sub(" ", clause)), limit=20)
+    return len(words) < STANDALONE_WORDS
+
+
+def only_companies(clause: str, corpus: CorpusInfo | None = None) -> bool:
+    """Whether what ``clause`` points back to is the companies alone: a subject pronoun
+    ("they", "their", "does it") and a topic of its own; never with "them" or "this ..."
+    (an earlier topic) or a company the clause names itself ("has AMD changed them")."""
+    own = [w for w in content_words(_QUESTION_WORDS.sub(" ", _PERSONAL.sub(" ", clause)),
+                                    limit=20) if not _NOT_REFERENT.match(w)]
+    named = corpus is not None and names_company(clause, corpus)
+    return bool(_SUBJECT.search(clause)) and not _OBJECT.search(clause) and \
+        not _DEMONSTRATIVE.search(clause) and bool(own) and not named
+
+
+def referent_terms(clause: str, earlier: str, limit: int = 6,
+                   corpus: CorpusInfo | None = None, question: str = "") -> list[str]:
+    """Words of ``earlier`` that ``clause`` lacks and points back to (module docstring): the
+    companies' names when the clause's pronoun stands for them (those ``earlier`` names, else
+    those ``question`` names), else the earlier clause's subject (its verbs, periods and
+    question words left out)."""
     have = terms(clause)
-    out = [w for w in content_words(_QUESTION_WORDS.sub(" ", earlier), limit=20)
-           if not terms(w) <= have]
-    return out[:limit]
+    if corpus is not None and only_companies(clause, corpus):
+        named = " ".join(match_companies(earlier, corpus.documents)
+                         or match_companies(question, corpus.documents))
+        words = content_words(named, limit=20)
+    else:
+        words = [w for w in content_words(_QUESTION_WORDS.sub(" ", earlier), limit=20)
+                 if not _NOT_REFERENT.match(w)]
+    return [w for w in words if not terms(w) <= have][:limit]
 
 
 def step_scope(clause: str, question: str, corpus: CorpusInfo, scope: list[str],
@@ -172,6 +217,31 @@ def dedupe_steps(steps: list[PlanStep]) -> tuple[list[PlanStep], list[str]]:
 
 def _jaccard(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b) if a and b else float(a == b)
+
+
+_FRAME_WORDS = re.compile(r"^(?:based|filings?|10-?k|10-?q|reports?|annual|key|main|"
+                          r"related|stated|each|both|own|one|ones|part|parts)$", re.I)
+
+
+def unasked_clauses(question: str, steps: list[PlanStep], documents=()) -> list[str]:
+    """Clauses of ``question`` whose topic no step's sub-question names: not one of the
+    clause's own words (companies, periods and question words aside) is in a sub-question.
+    A topic kept only as another step's keyword is not asked ("how do they describe B"
+    when B is a keyword of the step about A); a terse sub-question that names the topic
+    ("Competition risks?") asks it."""
+    asked = set().union(*(terms(s.sub_question) for s in steps)) if steps else set()
+    out = []
+    for clause in split_clauses(question):
+        plain = clause
+        for raw in match_companies(clause, list(documents)):
+            plain = re.sub(rf"(?<![\w&]){re.escape(raw)}(?:'s)?", " ", plain)
+        words = [w for w in content_words(_QUESTION_WORDS.sub(" ", _PERSONAL.sub(" ", plain)),
+                                          limit=20)
+                 if not _NOT_REFERENT.match(w) and not _FRAME_WORDS.match(w)]
+        topic = terms(" ".join(words))
+        if topic and not topic & asked:
+            out.append(clause)
+    return out
 
 
 def uncovered_clauses(question: str, steps: list[PlanStep]) -> list[str]:

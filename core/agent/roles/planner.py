@@ -10,23 +10,29 @@ the section by a keyword map, constrained to sections that exist.
 from __future__ import annotations
 
 import json
-import re
 
 from pydantic import BaseModel, Field
 
-from core.agent.deps import AgentDeps, CorpusInfo, ask_llm, match_section
-from core.agent.plan_edit import figure_problems
+from core.agent.deps import AgentDeps, CorpusInfo, ask_llm
+from core.agent.roles.plan_clauses import constrain_plan
 from core.agent.roles.plan_rules import (
     cap_question,
-    dedupe_steps,
+    only_companies,
     referent_terms,
     refers_back,
     split_clauses,  # noqa: F401 - re-exported (tests, callers)
     step_scope,
     uncovered_clauses,
 )
+from core.agent.roles.plan_tools import (  # noqa: F401 - re-exported (tests, callers)
+    FILING_CUES,
+    SECTION_MAP,
+    WEB_CUES,
+    choose_section,
+    choose_tool,
+)
 from core.agent.roles.sentences import content_words
-from core.agent.state import FIGURE_TOOLS, PlanStep
+from core.agent.state import PlanStep
 from core.reading.llm import READING_PROMPT, ReadingSlots
 
 PLANNER_PROMPT = """You are the planner of a financial research agent over SEC filings.
@@ -72,67 +78,6 @@ class PlannerOutput(BaseModel):
 
 # --- offline rule -----------------------------------------------------------------
 
-_PERIODIC = (r"(?:fiscal|annual|quarter|quarterly|10-?[kq]|filings?|reports?|years?|periods?|"
-             r"results|statements?|balance)")
-WEB_CUES = re.compile(
-    rf"\b(news|recent(?:ly)?(?!\s+{_PERIODIC})|latest(?!\s+{_PERIODIC})|current(?:ly)?(?!\s+(?:"
-    rf"{_PERIODIC}|ratio|assets?|liabilit\w*|portion|maturities|debt|tax\w*))|today|this year|"
-    r"post-?\s?filing|after the filing|press|announce(?:d|ment|ments)?|headlines?|analysts? "
-    r"say|market reaction|web)\b",
-    re.IGNORECASE,
-)
-"""Words asking for post-filing sources; "latest fiscal year", "most recent 10-K", "current
-ratio" name a filing's period or a line, not news."""
-FILING_CUES = re.compile(r"\b(10-?k|10-?q|filing|annual report|risk factors|md&a|item \d)",
-                         re.IGNORECASE)
-
-# keyword -> Item, in priority order (first match wins).
-SECTION_MAP: list[tuple[str, str]] = [
-    (r"\brisks?\b|threats?|uncertaint", "Item 1A"),
-    (r"market risk|interest rate|foreign (currency|exchange)|exchange rate", "Item 7A"),
-    (r"cyber", "Item 1C"),
-    (r"legal|litigation|lawsuit|proceeding", "Item 3"),
-    (r"balance sheet|cash flows? statement|financial statements|total assets|notes to",
-     "Item 8"),
-    # Figures (revenue, income, expenses...) sit in MD&A tables, the statements (Item 8, or
-    # Item 15 in some 10-Ks) and the notes: no section filter for them, only for discussion.
-    (r"results of operations|liquidity|outlook|management'?s discussion|md&a|"
-     r"drivers? of|why did", "Item 7"),
-    (r"controls|internal control", "Item 9A"),
-    (r"compensation|executive pay", "Item 11"),
-    (r"propert(y|ies)|facilities|headquarters", "Item 2"),
-    (r"dividend|repurchase|buyback|stock price", "Item 5"),
-    (r"business|products?|strateg|customers?|competit|employees|segments?|markets?", "Item 1"),
-]
-
-
-def choose_tool(clause: str, corpus: CorpusInfo, web_ok: bool) -> tuple[str, str]:
-    """``(tool, reason)`` from cue words and years later than the corpus's filings."""
-    if not web_ok:
-        return "filing_search", "no web search is available"
-    cue = WEB_CUES.search(clause)
-    if cue:
-        return "web_search", f"'{cue.group(0)}' asks for post-filing sources"
-    latest = corpus.latest_year()
-    years = [int(y) for y in re.findall(r"\b(?:19|20)\d\d\b", clause)]
-    later = [y for y in years if latest is not None and y > latest]
-    if later and not FILING_CUES.search(clause):
-        return "web_search", f"{later[0]} is after the latest filing in the corpus ({latest})"
-    if not corpus.documents:
-        return "web_search", "the corpus holds no filings"
-    return "filing_search", "the filings should state this"
-
-
-def choose_section(clause: str, titles: list[str]) -> tuple[str | None, str]:
-    """The first keyword-mapped Item that exists in ``titles``."""
-    for pattern, item in SECTION_MAP:
-        if re.search(pattern, clause, re.IGNORECASE):
-            title = match_section(item, titles)
-            if title:
-                return title, f"keyword '{re.search(pattern, clause, re.I).group(0)}' -> {item}"
-    return None, "no section keyword matched a section of these filings"
-
-
 def offline_plan(question: str, deps: AgentDeps, scope: list[str],
                  notes: list[str] | None = None) -> list[PlanStep]:
     """The offline planner rule (see the module docstring and ``plan_rules``); a figure the
@@ -145,31 +90,41 @@ def offline_plan(question: str, deps: AgentDeps, scope: list[str],
     blocks, text = figure_blocks(split, question, deps, scope, notes)
     clauses = split.clauses
     steps: list[PlanStep] = []
-    at: dict[int, int] = {}  # clause -> the (last) step answering it
+    at: dict[int, list[int]] = {}  # clause -> the steps answering it (one per company)
     for n, clause in enumerate(clauses, start=1):
         if n - 1 in blocks:
-            steps += shift_steps(blocks[n - 1], len(steps))
+            block = shift_steps(blocks[n - 1], len(steps))
+            used = {d for st in block for d in st.depends_on}
+            leaves = [len(steps) + k for k in range(len(block)) if len(steps) + k not in used]
+            steps += block
             for part in split.figures:
                 if (part.clauses or [0])[0] == n - 1:
-                    at.update({c: len(steps) - 1 for c in part.clauses if c not in text})
+                    at.update({c: leaves for c in part.clauses if c not in text})
         if n - 1 not in text:
             continue
         keywords = content_words(clause)
         depends: list[int] = []
+        earlier_docs = None
         if n > 1 and refers_back(clause, deps.corpus) and n - 2 in at:
-            depends = [at[n - 2]]
-            keywords += [w for w in referent_terms(clause, clauses[n - 2]) if w not in keywords]
+            keywords += [w for w in referent_terms(clause, clauses[n - 2], corpus=deps.corpus,
+                                                   question=question)
+                         if w not in keywords]
+            if only_companies(clause, deps.corpus):  # "how do they ...": the companies only
+                earlier_docs = _docs_of(steps, at[n - 2]) or None
+            else:
+                depends = list(at[n - 2])
         tool, why_tool = choose_tool(clause, deps.corpus, deps.web_available)
         doc_ids: list[str] = []
         section, why_section, why_docs = None, "web search has no sections", ""
         if tool == "filing_search":
-            earlier = steps[depends[0]].doc_ids if depends else None
+            earlier = _docs_of(steps, depends) if depends else earlier_docs
             doc_ids, why_docs = step_scope(clause, question, deps.corpus, scope, earlier)
             titles = deps.corpus.all_sections(doc_ids or scope or None)
             section, why_section = choose_section(clause, titles)
             why_docs = f"; filings: {why_docs}"
-        after = f"; uses step {depends[0] + 1}'s subject" if depends else ""
-        at[n - 1] = len(steps)
+        after = (f"; uses step {', '.join(str(d + 1) for d in depends)}'s subject"
+                 if depends else "")
+        at[n - 1] = [len(steps)]
         steps.append(PlanStep(
             sub_question=clause,
             justification=f"Clause {n} of {len(clauses)} of the question; {tool}: {why_tool}; "
@@ -177,6 +132,10 @@ def offline_plan(question: str, deps: AgentDeps, scope: list[str],
             tool=tool, keywords=keywords, section=section, doc_ids=doc_ids, depends_on=depends,
         ))
     return steps
+
+
+def _docs_of(steps: list[PlanStep], indices: list[int]) -> list[str]:
+    return list(dict.fromkeys(d for i in indices for d in steps[i].doc_ids))
 
 
 # --- LLM path --------------------------------------------------------------------
@@ -214,61 +173,6 @@ def planner_messages(question: str, deps: AgentDeps, scope: list[str]) -> list[t
     return [("system", with_safety(system)), ("user", f"{corpus}\n\nQuestion: {question}")]
 
 
-def constrain_plan(steps: list[PlanStep], deps: AgentDeps, scope: list[str],
-                   question: str = "") -> tuple[list[PlanStep], list[str]]:
-    """Keep the plan inside the corpus: real sections and documents, available tools,
-    each filing step scoped to the companies its sub-question names, dependencies on
-    earlier steps only, no repeated steps."""
-    notes: list[str] = []
-    known = {d.doc_id for d in deps.corpus.documents if not scope or d.doc_id in scope}
-    out: list[PlanStep] = []
-    for i, step in enumerate(steps, start=1):
-        if not step.sub_question.strip():
-            notes.append(f"step {i}: empty sub-question dropped")
-            continue
-        upd: dict = {}
-        if step.tool == "web_search" and not deps.web_available:
-            upd["tool"] = "filing_search"
-            notes.append(f"step {i}: web search unavailable, switched to filing search")
-        bad = [d for d in step.doc_ids if d not in known]
-        if bad:
-            upd["doc_ids"] = [d for d in step.doc_ids if d in known]
-            notes.append(f"step {i}: unknown document(s) {', '.join(bad)} dropped")
-        if step.tool in FIGURE_TOOLS:
-            bad_fields = figure_problems(i, step)
-            if bad_fields or not deps.corpus.documents:
-                notes += [f"{p} (step dropped)" for p in bad_fields]
-                continue
-            upd["section"] = None
-        if upd.get("tool", step.tool) in ("filing_search", "figure_lookup"):
-            named, _ = step_scope(step.sub_question, question, deps.corpus, scope)
-            have = upd.get("doc_ids", step.doc_ids)
-            if named and not (have and set(have) <= set(named)) \
-                    and refers_named(step.sub_question, deps):
-                upd["doc_ids"] = named
-                notes.append(f"step {i}: filings set to those of the companies it names")
-        if step.section:
-            doc_ids = upd.get("doc_ids", step.doc_ids)
-            real = match_section(step.section, deps.corpus.all_sections(doc_ids or scope or None))
-            if real != step.section:
-                upd["section"] = real
-                notes.append(f"step {i}: section '{step.section}' "
-                             + (f"mapped to '{real}'" if real else "is not in the corpus; dropped"))
-        earlier = [d for d in step.depends_on if 0 <= d < len(out)]
-        if earlier != step.depends_on:
-            upd["depends_on"] = earlier
-        out.append(step.model_copy(update=upd))
-    out, more = dedupe_steps(out)
-    return out, notes + more
-
-
-def refers_named(sub_question: str, deps: AgentDeps) -> bool:
-    """True when the sub-question itself names a company of the corpus."""
-    from core.retrieval.scope import match_companies
-
-    return bool(match_companies(sub_question, deps.corpus.documents))
-
-
 def make_plan(question: str, deps: AgentDeps, scope: list[str]):
     """``(steps, source, notes, RoleCall)``: LLM plan when usable, else the offline rule.
     A very long question is cut first; a clause no step covers is named in the notes."""
@@ -286,6 +190,10 @@ def make_plan(question: str, deps: AgentDeps, scope: list[str]):
             from core.agent.roles.plan_figures import ensure_figures
 
             steps = ensure_figures(steps, question, deps, scope, notes)
+            from core.agent.roles.plan_clauses import clause_steps, company_lookups
+
+            steps = company_lookups(steps, question, deps, scope, notes)
+            steps = clause_steps(steps, question, deps, scope, notes)
     if not steps:
         source = "offline"
         steps, more = constrain_plan(offline_plan(question, deps, scope, notes), deps, scope,

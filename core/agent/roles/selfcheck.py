@@ -153,6 +153,8 @@ def check_answer(text: str, numbered: dict[int, Evidence], deps: AgentDeps | Non
     is at hand (a sentence the reply leaves out, or a failed call, gets the rule), else the
     offline rule; then the figure rules of ``figure_check`` over the run's ``figures``."""
     checks, call = _check(text, numbered, deps, use_llm)
+    if figures is not None and figures.facts is None and deps is not None:
+        figures.facts = deps.facts  # a member's figures are read from the run's facts
     return check_figures(checks, numbered, figures), call
 
 

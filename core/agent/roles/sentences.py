@@ -50,8 +50,25 @@ def blocks(text: str) -> list[list[str]]:
         for part in parts:
             part = " ".join(part.split())
             if part:
-                out.append([s.strip() for s in _SENT_END.split(part) if s.strip()])
+                out.append(_join_abbreviations([s.strip() for s in _SENT_END.split(part)
+                                                if s.strip()]))
     return [b for b in out if b]
+
+
+_ABBREVIATED = re.compile(r"(?:^|\s|\()(?:U\.S|U\.K|e\.g|i\.e|vs|No|Nos|Mr|Ms|Dr|approx)\.$",
+                          re.IGNORECASE)
+
+
+def _join_abbreviations(pieces: list[str]) -> list[str]:
+    """Pieces split after an abbreviation ("... approach to AI regulation in the U.S." +
+    "Congress ...") joined back: an abbreviation's full stop ends no sentence."""
+    out: list[str] = []
+    for piece in pieces:
+        if out and _ABBREVIATED.search(out[-1]):
+            out[-1] = f"{out[-1]} {piece}"
+        else:
+            out.append(piece)
+    return out
 
 
 def sentences(text: str) -> list[str]:

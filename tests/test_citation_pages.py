@@ -1,0 +1,119 @@
+"""One citation, one page everywhere: the printed page number when the filing prints one,
+else the PDF page said as such, from ``core.foundation.pages.page_ref`` in the citation
+label, Sources, the Library, the search hits, Compare's evidence and the HTML export."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from components.compare_view import evidence_frame
+from components.evidence import _where
+from components.library import chunk_label
+from core.agent.events import HitView
+from core.agent.roles.retrieval import hit_to_evidence
+from core.agent.state import Answer, Evidence
+from core.app.cited import CitedPassage
+from core.app.report_html import render_html
+from core.app.runs import RunRecord
+from core.foundation.pages import label_for, page_ref
+from core.foundation.types import Chunk, DocumentMeta, Hit
+
+PAGES = [(54, "53"), (12, "10"), (88, "F-7"), (3, "iii"), (120, "118")]
+
+
+def _label(chunk: Chunk) -> str:
+    """The Library's collapsed label as read (Markdown escapes dropped)."""
+    return chunk_label(chunk).replace("\\", "")
+
+
+def _chunk(page: int, label: str | None) -> Chunk:
+    return Chunk(chunk_id=f"d1-{page:05d}", doc_id="d1", index=page, text="Revenue grew.",
+                 section="Item 7", page=page, page_label=label, start=0, end=13)
+
+
+def _doc() -> DocumentMeta:
+    return DocumentMeta(doc_id="d1", file_name="acme.pdf", company="Acme Tool Co",
+                        form_type="10-K", period="FY2024")
+
+
+@pytest.mark.parametrize(("page", "label"), PAGES)
+def test_every_view_names_the_printed_page(page, label):
+    chunk = _chunk(page, label)
+    hit = Hit(chunk=chunk, document=_doc(), rank=1, score=0.5)
+    printed, short = f"page {label}", f"p. {label}"
+    assert hit.citation_label.endswith(f", {short}")
+    assert CitedPassage(n=1, kind="chunk", evidence_id=chunk.chunk_id, section="Item 7",
+                        page=page, page_label=label).where == f"Item 7 · {printed}"
+    assert f"· {short} —" in _label(chunk)
+    view = HitView.from_hit(hit)
+    assert view.page_label == label and _where(view) == f"Item 7 · {short}"
+    ev = hit_to_evidence(hit).model_copy(update={"page_label": label})
+    assert evidence_frame([ev]).iloc[0]["where"] == f"Item 7 · {short}"
+    record = RunRecord(question="q", evidence=[ev], answer=Answer(text="Revenue grew. [1]"))
+    html = render_html(record)
+    assert f"Item 7, {printed}" in html and f"page {page}<" not in html
+    for shown in (hit.citation_label, _label(chunk), _where(view), html):
+        assert f"p. {page}" not in shown.replace(f"p. {label}", "")
+
+
+@pytest.mark.parametrize("page", [5, 54, 231])
+def test_without_a_printed_number_the_pdf_page_is_said_as_such(page):
+    chunk = _chunk(page, None)
+    hit = Hit(chunk=chunk, document=_doc(), rank=1, score=0.5)
+    assert hit.citation_label.endswith(f", PDF p. {page}")
+    assert f"PDF p. {page}" in _label(chunk)
+    assert CitedPassage(n=1, kind="chunk", evidence_id="x", page=page).where == \
+        f"PDF page {page}"
+    ev = Evidence(id="d1-1", kind="chunk", text="t", page=page, section="Item 8")
+    html = render_html(RunRecord(question="q", evidence=[ev], answer=Answer(text="t [1]")))
+    assert f"Item 8, PDF page {page}" in html
+
+
+def test_a_later_page_of_the_chunk_is_numbered_from_its_first():
+    for (page, label), later in itertools.product([(54, "53"), (90, "F-7")], [0, 1, 2]):
+        got = label_for(page + later, page, label)
+        prefix = "F-" if label.startswith("F-") else ""
+        assert got == f"{prefix}{int(label.removeprefix('F-')) + later}"
+    assert label_for(10, 9, "iii") is None and page_ref(10, None) == "PDF page 10"
+    assert page_ref(None, None) == ""
+
+
+class _Store:
+    """Facts and the chunks they were read from (the corpus store's two reads)."""
+
+    def __init__(self, facts, chunks):
+        self._facts, self._chunks = facts, {c.chunk_id: c for c in chunks}
+
+    def facts(self, doc_ids=None, *, metric=None, fiscal_years=None, concept=None,
+              statement=None):
+        return [f for f in self._facts if fiscal_years is None or f.fiscal_year in fiscal_years]
+
+    def get_chunks(self, ids):
+        return [self._chunks[i] for i in ids if i in self._chunks]
+
+    def documents(self):
+        return [_doc()]
+
+
+@pytest.mark.parametrize(("page", "label", "later"), [(54, "53", 0), (40, "38", 1),
+                                                       (90, "F-7", 0), (12, "10", 2)])
+def test_a_figure_s_facts_carry_the_printed_page_of_their_chunk(page, label, later):
+    from components.figure_step import facts_frame
+    from core.agent.events import FactView
+    from core.figures.compute import lookup
+    from core.foundation.types import Fact
+
+    chunk = _chunk(page, label)
+    fact = Fact(fact_id="f1", doc_id="d1", source="table", label="Total revenue",
+                metric="revenue", statement="income", period_type="duration", fiscal_year=2024,
+                fiscal_period="FY", months=12, end="2024-12-31", value=26_974e6, unit="USD",
+                scale=6, chunk_id=chunk.chunk_id, page=page + later,
+                row="Total revenue | $26,974 | $26,914")
+    found = lookup(_Store([fact], [chunk]), "revenue", "FY2024")
+    assert found.fact.page_label == label_for(page + later, page, label)
+    view = FactView.from_fact(found.fact)
+    expected = page_ref(page + later, label_for(page + later, page, label), short=True)
+    assert facts_frame([view]).iloc[0]["page"] == expected
+    assert expected.startswith("p. ") and "PDF" not in expected
