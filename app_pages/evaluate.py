@@ -25,7 +25,8 @@ from core.evaluation.questions import (
     parse_question_set,
     shipped_sets,
 )
-from core.evaluation.results import STRATEGIES, SYSTEMS
+from core.evaluation.results import SYSTEMS
+from core.evaluation.retrieval_eval import offered_strategies, strategy_label
 from core.evaluation.storage import list_evals, load_eval
 from core.foundation.config import PROJECT_ROOT
 from core.foundation.errors import AppError
@@ -189,15 +190,22 @@ if qset is not None:
         c1, c2 = st.columns(2)
         systems = c1.multiselect("Systems", list(SYSTEMS), default=list(SYSTEMS),
                                  key=ec.EVAL_SYSTEMS)
-        strategies = c2.multiselect("Retrieval strategies", list(STRATEGIES),
-                                    default=list(STRATEGIES), key=ec.EVAL_STRATEGIES)
+        rerank_info = app.reranker.info
+        offered = offered_strategies(rerank_info)
+        if any(s not in offered for s in ss.get(ec.EVAL_STRATEGIES) or []):
+            ss[ec.EVAL_STRATEGIES] = [s for s in ss[ec.EVAL_STRATEGIES] if s in offered]
+        strategies = c2.multiselect(
+            "Retrieval strategies", offered, default=offered, key=ec.EVAL_STRATEGIES,
+            format_func=lambda s: strategy_label(s, rerank_info),
+            help=ec.reranker_note(rerank_info))
         c3, c4 = st.columns(2)
         limit = c3.number_input("Only the first N questions (0: all)", min_value=0, value=0,
                                 step=1, key=ec.EVAL_LIMIT)
         name = c4.text_input("Evaluation name (an existing one is resumed)", key=ec.EVAL_NAME,
                              placeholder="new: <set>-<time>")
         st.caption(f"Systems and judge: {md_escape(llm_name)}. Deep runs approve the proposed "
-                   "plan automatically; every run is saved on the Runs page.")
+                   "plan automatically; every run is saved on the Runs page. "
+                   f"{md_escape(ec.reranker_note(rerank_info))}")
         go = st.form_submit_button("Run evaluation", type="primary")
     if go:
         if limit:
@@ -267,6 +275,9 @@ with st.expander("How each metric was computed"):
         st.markdown(f"- **{md_escape(ec.metric_label(key))}**: {md_escape('; '.join(names))}")
 
 st.subheader("Retrieval against gold evidence")
+if ec.rerank_was_none(m):
+    st.caption("No re-ranker was active in this evaluation (reranker: "
+               f"{md_escape(m.reranker)}): any hybrid+rerank row ranks exactly like hybrid.")
 ec.render_recall_curves(summary, key="eval_recall")
 
 st.subheader("Per question")

@@ -7,6 +7,7 @@ import streamlit as st
 from pydantic import ValidationError
 
 from components import keys, services
+from components.sidebar import reranker_words
 from components.text import md_escape
 from core.app import ui_settings
 from core.foundation.strategies import RERANKERS
@@ -74,7 +75,10 @@ with st.form("settings_form"):
         format_func=lambda c: RERANKERS[c].label,
         help="; ".join(f"{r.label}: {r.help}" for r in RERANKERS.values()),
     )
-    st.caption(md_escape(RERANKERS[current.reranker].help))
+    active = services.current().reranker.info
+    st.caption(md_escape(f"{RERANKERS[current.reranker].label}: {RERANKERS[current.reranker].help}."
+                         f" Active now: {active.name}, {reranker_words(active.kind)}. "
+                         f"{active.reason}"))
 
     st.subheader("Limits")
     st.caption("Bounds of every run: when one is reached the agent stops researching and answers "
@@ -122,23 +126,29 @@ if saved:
         st.error("Top-n must not exceed top-k: the reranker keeps n of the k candidates.")
     else:
         try:
-            services.apply_overrides(base, new)
+            after = services.apply_overrides(base, new)
         except ValidationError as exc:
             problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}"
                                  for e in exc.errors())
             st.error(f"Not saved: {md_escape(problems)}")
         else:
             st.session_state[keys.APP_OVERRIDES] = new
+            flash = st.session_state[keys.APP_FLASH]
             try:
                 path = ui_settings.save(base, new)
             except OSError as exc:
-                st.session_state[keys.APP_FLASH].append(
-                    ("warning", f"Applied to this session, but not saved to {stored_at}: {exc}"))
+                flash.append(("warning", f"Applied to this session, but not saved to "
+                                         f"{stored_at}: {exc}"))
             else:
                 kept = " Keys stay in this session only." if any(
                     new.get(k) for k in ui_settings.SECRET) else ""
-                st.session_state[keys.APP_FLASH].append(
-                    ("success", f"Settings saved to {path}.{kept}"))
+                flash.append(("success", f"Settings saved to {path}.{kept}"))
+            if ui_settings.endpoint_changed(current, after):
+                from core.llm.reach import reach
+
+                with st.spinner("Checking that the LLM endpoint answers…"):
+                    level, words = ui_settings.reach_flash(reach(after))
+                flash.append((level, md_escape(words)))
             st.rerun()
 
 st.subheader("Test the connection")

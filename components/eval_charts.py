@@ -38,6 +38,22 @@ EVAL_LOAD_SAMPLE = "eval_load_sample"  # load the sample filing into the sample 
 SYSTEM_COLOURS = {"baseline": "#8c8c8c", "deep": "#1f4e79"}
 STRATEGY_COLOURS = {"keyword": "#b35900", "vector": "#2e7d32", "hybrid": "#6a1b9a",
                     "hybrid+rerank": "#1f4e79"}
+
+
+def reranker_note(info: Any) -> str:
+    """What re-ranking does in an evaluation run now, in words (from ``RerankerInfo``)."""
+    if info is None or getattr(info, "kind", "none") == "none":
+        return ("No re-ranker is active (Settings → Ranking), so results keep the search's own "
+                "order and hybrid+rerank is not offered (it would rank exactly like hybrid).")
+    return f"hybrid+rerank re-orders hybrid's results with {info.name} ({info.kind})."
+
+
+def rerank_was_none(manifest: Any) -> bool:
+    """Whether a saved evaluation scored strategies while no reranker was active."""
+    name = (getattr(manifest, "reranker", "") or "").strip().lower()
+    return bool(getattr(manifest, "strategies", None)) and name.startswith("none")
+
+
 LAYOUT = dict(margin=dict(l=10, r=10, t=40, b=10), legend=dict(orientation="h", y=-0.2))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from components.text import md_escape
+from core.app.report import TOOL_WORDS
 
 DECISION_STYLE: dict[str, tuple[str, str]] = {
     # decision: (badge colour, symbol); symbols any text font has, not emoji
@@ -13,8 +14,7 @@ DECISION_STYLE: dict[str, tuple[str, str]] = {
     "FINISH": ("green", "✓"),
 }
 COVERAGE_STYLE: dict[str, str] = {"answered": "green", "partial": "orange", "none": "red"}
-TOOL_LABEL = {"filing_search": "filing search", "web_search": "web search",
-              "figure_lookup": "figure look-up", "compute": "compute"}
+TOOL_LABEL = TOOL_WORDS  # one naming of the tools for screen and exports
 
 
 def decision_style(decision: str) -> tuple[str, str]:

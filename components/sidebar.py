@@ -6,11 +6,16 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import streamlit as st
 
 from components import keys
 from components.text import md_escape
+
+if TYPE_CHECKING:  # the run module costs seconds to import: only when a run is there to say
+    from core.llm.reach import Reach
+    from core.llm.usage import LLMAccount
 
 TICK_S = 1.0  # how often the sidebar's activity lines are redrawn while work runs
 QUIET_S = 1.5  # ... but never sooner than this after the analyst moved the mouse or typed
@@ -101,6 +106,52 @@ class ActiveStack:
     web: str
     data_dir: str
     activity: Sequence[str] = field(default_factory=tuple)
+    llm_model: str = ""
+    """The configured model's name (the label's first part)."""
+    llm_last_run: tuple[float, LLMAccount] | None = None
+    """(when, account) of the latest run of this server that used or tried the LLM."""
+    llm_reach: Reach | None = None
+    """The latest check of the endpoint (saved in Settings, or 'Test connection')."""
+
+
+def llm_words(stack: ActiveStack) -> tuple[str, str]:
+    """(words, details) of the Answers line: what the LLM really did, never the configured
+    model's name alone when the last run or check says it did not answer."""
+    if stack.llm_offline:
+        return ("built-in rules, no AI model (offline)",
+                "Offline engine: every agent role runs a deterministic rule and the answer quotes "
+                "the evidence. Configure an LLM in Settings for a written analysis.")
+    fallback = "each role falls back to its offline rule when a call fails."
+    reach, run = stack.llm_reach, stack.llm_last_run
+    if reach is not None and reach.checked and (run is None or reach.at >= run[0]):
+        if reach.ok:
+            return (f"LLM configured ({stack.llm}), reachable; not used in a run since",
+                    f"{reach.message} {fallback}")
+        return (f"LLM configured ({stack.llm}), but its endpoint failed when checked: runs are "
+                "answered by the offline engine while it does not answer",
+                f"{reach.message} {fallback}")
+    if run is None:
+        return (f"LLM configured ({stack.llm}), not used yet",
+                f"Not checked yet: Settings → Test connection sends a tiny request. {fallback}")
+    from core.app.runs import answered_by
+
+    account = run[1]
+    label = answered_by(f"llm:{stack.llm_model or stack.llm}", account)
+    if label.startswith("offline engine"):
+        why = label[label.find("(") + 1:label.rfind(")")] if "(" in label else ""
+        return (f"LLM configured ({stack.llm}), but the last run was answered by the offline "
+                f"engine{f' ({why})' if why else ''}",
+                f"LLM: {stack.llm}. Its last run: {account.replies} request(s) answered, "
+                f"{account.failed} failed, {account.skipped} not sent. {fallback}")
+    if account.failed or account.unusable or account.skipped:
+        return (f"written by the LLM {stack.llm}, partly: in the last run the offline rules "
+                f"stood in for {account.failed + account.skipped + account.unusable} call(s)"
+                + (f" ({account.reason})" if account.reason else ""),
+                f"LLM: {stack.llm}. Its last run: {account.replies} request(s) answered, "
+                f"{account.failed} failed, {account.skipped} not sent, {account.unusable} "
+                f"unusable. {fallback}")
+    return (f"written by the LLM {stack.llm}",
+            f"LLM: {stack.llm}; it answered every request of the last run. {fallback}")
 
 
 def reranker_words(kind: str) -> str:
@@ -131,15 +182,8 @@ def render_sidebar(stack: ActiveStack) -> None:
         c1.metric("Documents", f"{stack.documents:,}")
         c2.metric("Chunks", f"{stack.chunks:,}",
                   help="Passages the filings were split into for searching.")
-        if stack.llm_offline:
-            st.markdown("**Answers** · built-in rules, no AI model (offline)",
-                        help="Offline engine: every agent role runs a deterministic rule and the "
-                             "answer quotes the evidence. Configure an LLM in Settings for a "
-                             "written analysis.")
-        else:
-            st.markdown(f"**Answers** · written by the LLM {md_escape(stack.llm)}",
-                        help=f"LLM: {stack.llm}; each role falls back to its offline rule when "
-                             "a call fails.")
+        words, details = llm_words(stack)
+        st.markdown(f"**Answers** · {md_escape(words)}", help=details)
         st.markdown(f"**Ranking** · {reranker_words(stack.reranker_kind)}",
                     help=f"Reranker: {stack.reranker} ({stack.reranker_kind}). "
                          f"{stack.reranker_reason}")

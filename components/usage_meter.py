@@ -70,6 +70,13 @@ def usage_from_events(events: Iterable[EventBase]) -> UsageTotals:
     return totals
 
 
+def run_totals(record) -> UsageTotals:
+    """A saved run's cost, from its events: the one count the trace's summary line and its
+    body both show (each LLM call's usage rides on the event of the node that made it; the
+    synthesis node's event carries all of its calls: answer, re-ask, self-check, tools)."""
+    return usage_from_events(getattr(record, "events", None) or [])
+
+
 def render_usage(totals: UsageTotals, *, offline: bool, wall_s: float | None = None) -> None:
     """Metrics row plus a per-node table."""
     c1, c2, c3, c4 = st.columns(4)

@@ -91,7 +91,7 @@ def test_evaluate_page_runs_a_set_and_shows_results(app_env):
     assert at.selectbox(key=ec.EVAL_SHOWN).value == "second"
     assert at.selectbox(key=ec.EVAL_PREVIOUS).value == "first"
     deltas = next(d.value for d in at.dataframe if "delta" in d.value.columns)
-    assert {"baseline", "keyword", "hybrid+rerank"} <= set(deltas["group"])
+    assert {"baseline", "keyword", "hybrid"} <= set(deltas["group"])
     assert "deep" not in set(deltas["group"])  # the second run had no deep system
 
     # back on the analyst's corpus: none of the sample's evaluations or filings are there

@@ -113,7 +113,7 @@ def test_an_html_page_gives_a_clear_message(tmp_path):
                             role="planner")
     msg = str(info.value)
     assert info.value.kind == "garbage" and "AttributeError" not in msg
-    assert "did not answer like an OpenAI-compatible chat API" in msg and "/v1" in msg
+    assert "returns a web page, not an OpenAI-compatible API" in msg and "/v1" in msg
     assert info.value.attempts == 2  # the same failure twice: not a third time
 
 

@@ -87,3 +87,27 @@ def load(settings: Settings) -> dict[str, Any]:
 def clear(settings: Settings) -> None:
     """Forget the saved settings (back to the server's defaults)."""
     settings_path(settings).unlink(missing_ok=True)
+
+
+ENDPOINT_FIELDS = ("llm_base_url", "llm_model", "llm_api_key")
+
+
+def endpoint_changed(before: Settings, after: Settings) -> bool:
+    """Whether a save changed the LLM endpoint (URL, model or key) to a configured one: the
+    Settings page then checks that it answers (``core.llm.reach``) before saying saved."""
+    from core.llm.factory import llm_configured
+
+    return llm_configured(after) and any(getattr(before, f) != getattr(after, f)
+                                         for f in ENDPOINT_FIELDS)
+
+
+def reach_flash(outcome: Any) -> tuple[str, str]:
+    """(level, words) of the save's endpoint check (a ``core.llm.reach.Reach``): a warning
+    when it failed (saved all the same), info when it answered, never silence."""
+    if not outcome.checked:
+        return "info", f"The LLM endpoint was not checked: {outcome.message}"
+    if not outcome.ok:
+        return "warning", (f"Saved, but the LLM endpoint did not answer as an OpenAI-compatible "
+                           f"API: {outcome.message}")
+    return "info", (f"LLM endpoint checked: {outcome.message} Chat replies are tested by "
+                    "'Test connection' below.")

@@ -118,3 +118,38 @@ def coverable(store: Any, targets: list[GoldTarget], memo: dict[str, list[Piece]
             continue
         (ok if ideal_gains(store, [t], memo) else lost).append(t)
     return ok, lost
+
+
+def reranks(info: Any) -> bool:
+    """Whether the active reranker (a ``RerankerInfo``) changes an order at all."""
+    return info is not None and getattr(info, "kind", "none") != "none"
+
+
+def offered_strategies(info: Any) -> list[str]:
+    """The configurations worth scoring with the active reranker: a reranked one only when a
+    reranker is active (with none, "hybrid+rerank" would rank exactly like "hybrid")."""
+    return [name for name, (_, rerank) in STRATEGIES.items() if reranks(info) or not rerank]
+
+
+def strategy_label(name: str, info: Any) -> str:
+    """What a configuration really does: "hybrid + re-ranked by cross-encoder ms-marco-...",
+    or, with no reranker active, "hybrid+rerank (no re-ranker active: hybrid's order)"."""
+    strategy, rerank = STRATEGIES.get(name, (name, False))
+    if not rerank:
+        return name
+    if reranks(info):
+        return f"{strategy} + re-ranked by {info.name}"
+    return f"{name} (no re-ranker active: {strategy}'s order)"
+
+
+def follow_reranker(strategies: list[str], info: Any) -> tuple[list[str], list[str]]:
+    """(``strategies`` the active reranker can score, a warning per one dropped): a reranked
+    configuration asked for while no reranker is active is dropped and said, never scored as
+    if it had been reranked."""
+    offered = set(offered_strategies(info))
+    kept = [s for s in strategies if s in offered]
+    reason = getattr(info, "reason", "") if info is not None else ""
+    notes = [f"{s} not scored: no re-ranker is active, so it would rank exactly like "
+             f"{STRATEGIES[s][0]}" + (f" ({reason})" if reason else "")
+             for s in strategies if s not in offered]
+    return kept, notes

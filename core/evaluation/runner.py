@@ -1,7 +1,7 @@
 """Run a question set through the systems and the retrieval strategies, score, save, resume.
 
     saved = run_eval(qset, settings=settings, corpus=corpus, judge=judge,
-                     systems=["baseline", "deep"], strategies=list(STRATEGIES))
+                     systems=["baseline", "deep"])  # strategies: those the reranker can score
 
 For every question: the retrieval configurations are scored against its filing
 gold evidence (ranked lists cached across evaluations), then each system runs
@@ -51,7 +51,9 @@ from core.evaluation.retrieval_eval import (
     cache_key,
     corpus_fingerprint,
     coverable,
+    follow_reranker,
     ideal_gains,
+    offered_strategies,
     ranked_list,
     score_ranking,
 )
@@ -135,6 +137,10 @@ class Runner:
                  service: Any, llm: Any, web: Any,
                  on_progress: Callable[[EvalProgress], None] | None):
         _check(systems, strategies)
+        strategies, dropped = follow_reranker(
+            strategies, getattr(getattr(corpus, "reranker", None), "info", None))
+        if dropped and not systems and not strategies:
+            raise AppError(f"Nothing to evaluate: {dropped[0]}.")
         self.qset, self.settings, self.corpus, self.judge = qset, settings, corpus, judge
         self.systems, self.strategies = systems, strategies
         self.eval_id = eval_id or storage.new_eval_id(qset.name)
@@ -150,7 +156,7 @@ class Runner:
         self.targets = {q.id: resolve_question(q, self.documents, self.web_urls)
                         for q in qset.questions}
         self._chunks: dict = {}  # doc id -> its chunks as Pieces, read once
-        self.warnings = self._gold_warnings()
+        self.warnings = [*dropped, *self._gold_warnings()]
         self.done = 0
         self.total = len(qset.questions) * (len(systems) + (1 if strategies else 0))
 
@@ -289,7 +295,7 @@ class Runner:
 
 def run_eval(qset: QuestionSet, *, settings: Settings, corpus: Any, judge: Judge,
              systems: list[str] | tuple[str, ...] = SYSTEMS,
-             strategies: list[str] | tuple[str, ...] = tuple(STRATEGIES),
+             strategies: list[str] | tuple[str, ...] | None = None,
              eval_id: str | None = None, service: Any = None, llm: Any = None, web: Any = None,
              on_progress: Callable[[EvalProgress], None] | None = None) -> storage.SavedEval:
     """Run ``qset`` (see the module docstring); returns the saved evaluation with its summary.
@@ -298,7 +304,12 @@ def run_eval(qset: QuestionSet, *, settings: Settings, corpus: Any, judge: Judge
     the systems' chat model (None: offline engine), ``web`` their web search; ``service`` an
     existing ``ResearchService`` to reuse. Raises ``AppError`` for an empty corpus, unknown
     systems or strategies, or a set none of whose gold documents is available.
+    ``strategies`` None: those the active reranker can score (``offered_strategies``:
+    hybrid+rerank only when a reranker is active); a reranked one asked for with no reranker
+    is dropped with a warning in the manifest.
     """
+    if strategies is None:
+        strategies = offered_strategies(getattr(getattr(corpus, "reranker", None), "info", None))
     return Runner(qset, settings=settings, corpus=corpus, judge=judge, systems=list(systems),
                   strategies=list(strategies), eval_id=eval_id, service=service, llm=llm,
                   web=web, on_progress=on_progress).run()

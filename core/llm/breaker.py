@@ -94,6 +94,8 @@ class LLMGuard:
     unusable: int = 0
     """Role calls whose replies were all unusable (prose, wrong schema), ditto."""
     unusable_reason: str = ""
+    taken: LLMAccount = field(default_factory=LLMAccount)
+    """The accounts already taken (``take_account``): with the current one, the whole run's."""
 
     @property
     def is_open(self) -> bool:
@@ -121,11 +123,13 @@ class LLMGuard:
     def answered(self) -> None:
         """Count one request the endpoint answered."""
         self.replies += 1
+        _touch(self)
 
     def failed_request(self, kind: str, message: str) -> None:
         """Count one request that got no reply (for the account; ``record`` counts classes)."""
         self.failed += 1
         self.reason = short_reason(kind, message)
+        _touch(self)
 
     def used(self, ok: bool, why: str = "") -> None:
         """Count one role call whose reply was usable (``ok``) or not (``why``)."""
@@ -134,14 +138,23 @@ class LLMGuard:
         else:
             self.unusable += 1
             self.unusable_reason = why
+        _touch(self)
+
+    def _current(self) -> LLMAccount:
+        return LLMAccount(replies=self.replies, failed=self.failed, skipped=self.skipped,
+                          reason=self.reason, usable=self.usable, unusable=self.unusable,
+                          unusable_reason=self.unusable_reason)
 
     def take_account(self) -> LLMAccount:
         """The account since the last call (then zeroed; the breaker and deadline stay)."""
-        out = LLMAccount(replies=self.replies, failed=self.failed, skipped=self.skipped,
-                         reason=self.reason, usable=self.usable, unusable=self.unusable,
-                         unusable_reason=self.unusable_reason)
+        out = self._current()
+        self.taken = self.taken + out
         self.replies = self.failed = self.skipped = self.usable = self.unusable = 0
         return out
+
+    def whole_account(self) -> LLMAccount:
+        """The run's account so far: every account taken plus the current one."""
+        return self.taken + self._current()
 
     def record(self, kind: str, message: str) -> bool:
         """Count one failure of class ``kind``; True when this opened the breaker."""
@@ -157,6 +170,7 @@ class LLMGuard:
     def skip(self) -> None:
         """Count one call not sent because the breaker is open."""
         self.skipped += 1
+        _touch(self)
 
     def open_message(self) -> str:
         """What the user reads once, when the breaker opens."""
@@ -171,6 +185,25 @@ class LLMGuard:
             return None
         self.announced = True
         return self.open_message()
+
+
+_LATEST: list[tuple[float, LLMGuard]] = []
+"""The guard that last counted a request, a role call or a skip in this process, and when."""
+
+
+def _touch(guard: LLMGuard) -> None:
+    _LATEST[:] = [(time.time(), guard)]
+
+
+def latest_account() -> tuple[float, LLMAccount] | None:
+    """(epoch seconds, the run's whole account) of the latest run in this process that used
+    or tried to use the LLM (None: none did): what the endpoint really did last, for the
+    sidebar ("the last run was answered by the offline engine (HTTP 500)")."""
+    held = list(_LATEST)
+    if not held:
+        return None
+    at, guard = held[0]
+    return at, guard.whole_account()
 
 
 _SHORT = {"timeout": "no reply", "connection": "could not connect",

@@ -90,6 +90,9 @@ def classify(exc: BaseException, settings: Settings,
         msg = (f"Could not connect to {where}: {type(cause).__name__}: {cause} "
                "(is the server running and the URL right?)")
         return Failure("connection", True, msg)
+    page = _html_reply(exc)
+    if page is not None and page < 500:  # a web server's page (a 5xx page is a proxy's error)
+        return Failure("garbage", True, web_page_message(where))
     if isinstance(exc, openai.APIStatusError):
         status = exc.status_code
         detail = _server_detail(exc)
@@ -123,6 +126,41 @@ def classify(exc: BaseException, settings: Settings,
                "with /v1) and that the server is an OpenAI-compatible endpoint.")
         return Failure("garbage", True, msg)
     return Failure("error", False, f"{type(exc).__name__}: {exc}")
+
+
+_HTML_START = re.compile(r"^\s*(<!doctype\s+html|<html|<head|<body)", re.IGNORECASE)
+
+
+def web_page_message(where: str) -> str:
+    """What to do when ``where`` serves a web page: the base URL is not the API's root."""
+    root = where.rstrip("/")
+    example = (f"{root}/v1" if not root.endswith("/v1")
+               else "http://127.0.0.1:11434/v1 for Ollama, http://127.0.0.1:8000/v1 for vLLM")
+    return (f"{where} returns a web page, not an OpenAI-compatible API: point the base URL at "
+            f"the API root, e.g. {example}.")
+
+
+def looks_like_html(text: str, content_type: str = "") -> bool:
+    """Whether a reply is a web page: an HTML content type or a body opening like one."""
+    return "html" in content_type.lower() or bool(_HTML_START.match(text or ""))
+
+
+def _html_reply(exc: BaseException) -> int | None:
+    """The HTTP status of a reply that was a web page (an HTTP error whose body is HTML: a web
+    server's 404 or 405 page; 200: a page langchain-openai could not read, "got str:
+    '<html>..."), else None."""
+    response = getattr(exc, "response", None)  # httpx's or httpx2's (openai 3) Response
+    if response is not None and hasattr(response, "headers"):
+        try:
+            body = response.text[:200]
+        except Exception:  # noqa: BLE001 - a streamed body not read: go by the header
+            body = ""
+        html = looks_like_html(body, response.headers.get("content-type", ""))
+        return int(getattr(response, "status_code", 200)) if html else None
+    text = str(exc)
+    if isinstance(exc, ValueError) and "Unexpected response type" in text:
+        return 200 if looks_like_html(text.split("got str:", 1)[-1].strip(" '\"")) else None
+    return None
 
 
 def _is_garbage(exc: BaseException) -> bool:

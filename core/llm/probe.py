@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from core.foundation.config import Settings
 from core.llm.breaker import LLMGuard
-from core.llm.factory import describe_llm, make_chat_model
+from core.llm.factory import describe_llm, llm_configured, make_chat_model
 from core.llm.failures import describe, redact
 
 ORDER = ("json_schema", "json_mode", "function_calling", "prompt")
@@ -46,7 +46,19 @@ def _order(configured: str) -> list[str]:
 
 
 def check_connection(settings: Settings) -> ConnectionCheck:
-    """Plain request, then the structured methods in turn (see the module docstring)."""
+    """Plain request, then the structured methods in turn (see the module docstring); the
+    outcome is remembered as the endpoint's latest state (``core.llm.reach.last_reach``)."""
+    import time
+
+    from core.llm.reach import Reach, remember
+
+    check = _check(settings)
+    if llm_configured(settings):
+        remember(settings, Reach(check.ok, check.message, at=time.time()))
+    return check
+
+
+def _check(settings: Settings) -> ConnectionCheck:
     from core.llm.structured import StructuredCallError, call_structured
 
     llm = make_chat_model(settings)
