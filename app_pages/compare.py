@@ -15,6 +15,7 @@ from components.jobs import follow_progress
 from components.run_screen import record_answer
 from components.text import md_escape, preview
 from core.app import jobs
+from core.app.compare_verdict import pair_problems
 from core.app.runs import list_runs, load_run
 from core.foundation.errors import AppError
 
@@ -24,7 +25,8 @@ Q_JOB, Q_BASE, Q_DEEP = "compare", "baseline", "deep"  # URL query parameters
 st.title("Compare")
 st.caption(
     "The walk-through's baseline (fixed-size chunks, vector top-3, one LLM call) beside the deep "
-    "agent (plan, per-step retrieval with reranking, reflection, policy), on the same question: "
+    "agent (plan, per-step retrieval, re-ranking when a re-ranker is active, reflection, "
+    "policy), on the same question: "
     "answers, evidence, time, LLM calls and tokens."
 )
 
@@ -164,6 +166,11 @@ except AppError as exc:
     st.error(md_escape(str(exc)))
     st.stop()
 
+mismatch = pair_problems(base, deep)
+if mismatch:  # a link naming any two runs: said, and no verdict drawn
+    st.warning(md_escape(" ".join(mismatch)) + "\n\nNo verdict is given: compare a deep run "
+               "with the baseline on its own question (pick the run above and press Compare).")
+    st.stop()
 st.markdown(f"**Question:** {md_escape(deep.question)}")
 if result.get("setup_docs"):
     st.info(f"First-run setup: the baseline's own index of {result['setup_docs']} filing(s) was "
@@ -171,10 +178,11 @@ if result.get("setup_docs"):
             "answer time below.")
 verdict_key = (base.id, deep.id)
 if ss.get("cmp_verdicts", {}).get("ids") != verdict_key:
-    from core.app.compare import answer_diff, headings_of, overall, verdicts
+    from core.app.compare import answer_diff, headings_of, verdicts
+    from core.app.compare_verdict import overall
 
     with st.spinner("Reading both answers…"):
-        rows = verdicts(deep, base, corpus.embedder)
+        rows = verdicts(deep, base, corpus.embedder, docs)
         ss["cmp_verdicts"] = {
             "ids": verdict_key, "verdicts": rows, "overall": overall(deep, base, rows),
             "diff": answer_diff(deep.answer.text if deep.answer else "",

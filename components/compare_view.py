@@ -12,8 +12,11 @@ import streamlit as st
 from components.answer import render_answer
 from components.text import md_escape, preview
 from core.agent.state import Evidence
-from core.app.compare import DiffLine, Overall, SideVerdict, Verdict
+from core.app.compare import DiffLine, SideVerdict, Verdict
+from core.app.compare_verdict import Overall, coverage_count
+from core.app.report import tool_words
 from core.app.runs import RunRecord
+from core.foundation.pages import page_ref
 
 COVERAGE_MARK = {"covered": "✓ covered", "partial": "◐ partly", "missing": "✗ not covered"}
 WINNER_WORDS = {"deep": "deep agent", "baseline": "baseline", "both": "both",
@@ -38,7 +41,8 @@ def evidence_frame(evidence: Sequence[Evidence]) -> pd.DataFrame:
             "kind": e.kind,
             "source": e.title or e.label if e.kind == "web" else e.label,
             "where": (f"{e.date or 'undated'} · {e.url or e.id}" if e.kind == "web" else
-                      f"{e.section or ''}{f' · p. {e.page}' if e.page else ''}"),
+                      " · ".join(x for x in (e.section or "", page_ref(e.page, e.page_label,
+                                                                       short=True)) if x)),
             "score": round(e.score, 4),
             "text": preview(e.text, 220),
         }
@@ -61,14 +65,15 @@ def run_metrics(record: RunRecord) -> dict[str, Any]:
 
 def _cell(v: SideVerdict) -> str:
     cites = "".join(f"[{n}]" for n in v.markers)
-    return f"{COVERAGE_MARK[v.coverage]} {cites}".strip()
+    note = f" ({v.note})" if v.note else ""
+    return f"{COVERAGE_MARK[v.coverage]}{note} {cites}".strip()
 
 
 def verdicts_frame(verdicts: Sequence[Verdict]) -> pd.DataFrame:
     """One row per sub-question: each answer's coverage with its [n] evidence, and who wins."""
     return pd.DataFrame([{
         "sub-question": v.sub_question,
-        "tool": "web" if v.tool == "web_search" else "filings",
+        "tool": tool_words(v.tool),
         "baseline": _cell(v.baseline),
         "deep agent": _cell(v.deep),
         "better": WINNER_WORDS[v.winner],
@@ -83,13 +88,13 @@ def render_verdicts(verdicts: Sequence[Verdict]) -> None:
     if not verdicts:
         st.info("No sub-questions to compare.")
         return
-    covered = {side: sum(getattr(v, side).coverage == "covered" for v in verdicts)
-               for side in ("baseline", "deep")}
-    n = len(verdicts)
-    st.markdown(f"**The deep agent covers {covered['deep']} of {n} sub-question(s); the "
-                f"baseline covers {covered['baseline']} of {n}.**")
+    deep, base = (coverage_count(verdicts, side).words() for side in ("deep", "baseline"))
+    st.markdown(f"**The deep agent covers {deep} sub-question(s); the baseline covers "
+                f"{base}.**")
     st.caption("A sub-question counts as covered when a cited sentence of the answer addresses "
-               "it (similarity to the sub-question ≥ 0.5, partly ≥ 0.32); [n] is the evidence "
+               "it (similarity to the sub-question ≥ 0.5, partly ≥ 0.32) and is about its "
+               "company and its measure or topic; one that asks which company wins needs a "
+               "sentence naming one (else it is only partly covered). [n] is the evidence "
                "behind it. Uncited sentences count for nothing.")
     st.dataframe(verdicts_frame(verdicts), hide_index=True, width="stretch",
                  column_config={"sub-question": st.column_config.TextColumn(width="medium"),
@@ -121,7 +126,8 @@ def render_overall(o: Overall) -> None:
     box = st.success if o.winner == "deep" else st.warning if o.winner == "baseline" else st.info
     box(md_escape(o.line))
     st.caption("Counted on cited claims only (banners, notes and headings are not claims): "
-               "sub-questions a cited claim covers (partly counts ½), filing passages cited "
+               "sub-questions a cited claim covers (as in the table above; one partly covered "
+               "weighs half when the counts are compared), filing passages cited "
                "(primary evidence, not web pages) and cited claims that state a figure.")
 
 

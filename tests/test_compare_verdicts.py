@@ -4,7 +4,8 @@ and the baseline's own index built once per filing (first-run setup, not answer 
 from __future__ import annotations
 
 from core.agent.state import Answer, Citation, PlanStep
-from core.app.compare import answer_diff, figures_stated, headings_of, overall, sentences, verdicts
+from core.app.compare import answer_diff, figures_stated, headings_of, sentences, verdicts
+from core.app.compare_verdict import overall
 from core.app.runs import RunRecord
 
 PLAN = [PlanStep(sub_question="What are Acme's key competition risks?"),

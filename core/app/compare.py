@@ -7,8 +7,11 @@ sub-question of the deep run's plan, each answer's cited sentences are scored ag
 it (cosine of the corpus embedder, or the share of its content words when that is
 higher) and the best one decides: ``covered`` (>= COVERED), ``partial`` (>= PARTIAL)
 or ``missing``; the [n] markers of the sentences that count are its evidence.
-Sentences without a citation make no claim here. The diff pairs each sentence of one
-answer with the most similar of the other (>= SAME counts as said by both).
+Sentences without a citation make no claim here, and a sentence counts for a part only
+when it is about the part's company and topic (``core.app.compare_parts``); a part that
+asks which company wins is fully covered only by a sentence that names one. The diff pairs
+each sentence of one answer with the most similar of the other (>= SAME counts as said by
+both). ``coverage_count`` is the one count of covered parts every view shows.
 """
 
 from __future__ import annotations
@@ -19,6 +22,16 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
+
+from core.app.compare_parts import (
+    Part,
+    about_company,
+    about_topic,
+    cited_docs,
+    docs_by_marker,
+    names_winner,
+    part_of,
+)
 
 COVERED, PARTIAL, SAME = 0.5, 0.32, 0.8
 _MARK = re.compile(r"\[(\d+)\]")
@@ -61,6 +74,8 @@ class SideVerdict:
     sentence: str = ""
     markers: list[int] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
+    note: str = ""
+    """Why the coverage is less than the similarity says ("names no winner")."""
 
 
 @dataclass
@@ -151,19 +166,29 @@ def _cosines(embedder: Any, queries: Sequence[str], texts: Sequence[str]) -> np.
     return vecs[: len(queries)] @ vecs[len(queries):].T
 
 
-def _side(question_row: np.ndarray, question: str, cited: list[Sentence],
-          labels: dict[int, str]) -> SideVerdict:
+def _side(question_row: np.ndarray, part: Part, cited: list[Sentence],
+          labels: dict[int, str], docs_of: dict[int, str],
+          documents: Sequence[Any]) -> SideVerdict:
     if not cited:
         return SideVerdict("missing", 0.0)
-    scores = [max(float(question_row[i]), overlap(question, s.plain))
+    scores = [max(float(question_row[i]), overlap(part.question, s.plain))
+              if about_company(part, s.plain, cited_docs(s.markers, docs_of), documents)
+              and about_topic(part, s.plain) else 0.0
               for i, s in enumerate(cited)]
     best = int(np.argmax(scores))
     top = scores[best]
     coverage: Coverage = "covered" if top >= COVERED else "partial" if top >= PARTIAL else "missing"
     counting = [s for s, sc in zip(cited, scores, strict=True) if sc >= PARTIAL]
+    note = ""
+    if part.which and counting and not any(names_winner(part, s.plain, documents)
+                                           for s in counting):
+        coverage, note = "partial", "names no winner"
+    elif part.which and counting:
+        best = max((i for i, s in enumerate(cited) if scores[i] >= PARTIAL
+                    and names_winner(part, s.plain, documents)), key=lambda i: scores[i])
     markers = list(dict.fromkeys(n for s in counting for n in s.markers))
     return SideVerdict(coverage, round(top, 3), cited[best].plain if top >= PARTIAL else "",
-                       markers, [labels.get(n, f"[{n}]") for n in markers])
+                       markers, [labels.get(n, f"[{n}]") for n in markers], note)
 
 
 def _labels(record: Any) -> dict[int, str]:
@@ -179,21 +204,28 @@ def headings_of(record: Any) -> list[str]:
     return [s.sub_question for s in plan] + [getattr(record, "question", "") or ""]
 
 
-def verdicts(deep: Any, baseline: Any, embedder: Any = None) -> list[Verdict]:
-    """One verdict per sub-question of the deep run's plan (the question when it has none)."""
-    steps = [(s.sub_question, s.tool) for s in getattr(deep, "plan", [])] or \
-        [(deep.question, "filing_search")]
+def verdicts(deep: Any, baseline: Any, embedder: Any = None,
+             documents: Sequence[Any] = ()) -> list[Verdict]:
+    """One verdict per sub-question of the deep run's plan (the question when it has none);
+    ``documents`` (the corpus's filings) name the companies each part and sentence is about."""
+    plan = list(getattr(deep, "plan", []) or [])
+    steps = [(s.sub_question, s.tool, s) for s in plan] or \
+        [(deep.question, "filing_search", None)]
     sides = []
     heads = headings_of(deep)
     for record in (baseline, deep):
         text = record.answer.text if record.answer else ""
         sides.append([s for s in sentences(text, heads) if s.markers])
-    questions = [q for q, _ in steps]
+    questions = [q for q, _, _ in steps]
     out = []
     rows = [_cosines(embedder, questions, [s.plain for s in cited]) for cited in sides]
-    for i, (q, tool) in enumerate(steps):
-        b = _side(rows[0][i] if rows[0].size else np.zeros(0), q, sides[0], _labels(baseline))
-        d = _side(rows[1][i] if rows[1].size else np.zeros(0), q, sides[1], _labels(deep))
+    docs = [docs_by_marker(baseline), docs_by_marker(deep)]
+    for i, (q, tool, step) in enumerate(steps):
+        part = part_of(q, step, documents)
+        b = _side(rows[0][i] if rows[0].size else np.zeros(0), part, sides[0],
+                  _labels(baseline), docs[0], documents)
+        d = _side(rows[1][i] if rows[1].size else np.zeros(0), part, sides[1], _labels(deep),
+                  docs[1], documents)
         out.append(Verdict(q, tool, b, d))
     return out
 
@@ -223,55 +255,3 @@ def answer_diff(deep_answer: str, baseline_answer: str, embedder: Any = None,
 def _jaccard(a: str, b: str) -> float:
     wa, wb = _words(a), _words(b)
     return len(wa & wb) / len(wa | wb) if wa and wb else 0.0
-
-
-@dataclass
-class Overall:
-    """The one-line verdict of a comparison and the figures behind it."""
-
-    winner: Literal["deep", "baseline", "tie"]
-    line: str
-    reasons: list[str]
-
-
-SIDE_NAME = {"deep": "the deep agent", "baseline": "the baseline"}
-
-
-def _tally(record: Any, verdict_rows: Sequence[Verdict], side: str, heads: Sequence[str]
-           ) -> dict[str, float]:
-    answer = getattr(record, "answer", None)
-    claims = sentences(answer.text if answer else "", heads)
-    cited = {n for s in claims for n in s.markers}
-    kinds = {c.n: c.kind for c in (answer.citations if answer else [])}
-    rows = [getattr(v, side).coverage for v in verdict_rows]
-    return {
-        "covered": rows.count("covered") + 0.5 * rows.count("partial"),
-        "filing": sum(kinds.get(n) == "chunk" for n in cited),
-        "figures": sum(bool(figures_stated(s.plain)) for s in claims if s.markers),
-    }
-
-
-def overall(deep: Any, baseline: Any, verdict_rows: Sequence[Verdict]) -> Overall:
-    """Which answer is better, in one line with its reasons: which covers more
-    sub-questions (a cited claim addresses it), then which cites more filing passages (the
-    primary, gold-looking evidence), then which states figures in cited claims; the first
-    of these that differs decides."""
-    heads = headings_of(deep)
-    t = {side: _tally(r, verdict_rows, side, heads)
-         for side, r in (("deep", deep), ("baseline", baseline))}
-    n = len(verdict_rows)
-    tests = [("covered", lambda v: f"covers {v:g} of {n} sub-question(s)"),
-             ("filing", lambda v: f"cites {v:g} filing passage(s)"),
-             ("figures", lambda v: f"states figures in {v:g} cited claim(s)")]
-    winner: Literal["deep", "baseline", "tie"] = "tie"
-    for name, _ in tests:  # in order of weight: the first that differs decides
-        d, b = t["deep"][name], t["baseline"][name]
-        if d != b:
-            winner = "deep" if d > b else "baseline"
-            break
-    first = "deep" if winner == "tie" else winner
-    other = "baseline" if first == "deep" else "deep"
-    reasons = [f"{words(t[first][name])} ({other} {t[other][name]:g})" for name, words in tests]
-    head = ("Verdict: neither answer is clearly better — the deep agent " if winner == "tie"
-            else f"Verdict: {SIDE_NAME[winner]}'s answer is better — it ")
-    return Overall(winner, head + "; ".join(reasons) + ".", reasons)

@@ -111,6 +111,8 @@ def _deep(job: jobs.Job, service: Any, settings: Settings, question: str) -> str
     try:
         for event in stream:
             job.events.append(event)
+            if event.type == "plan_approved":
+                steps = len(event.plan)
             if event.type == "step_started":
                 n = (event.step or 0) + 1
                 job.report(f"Deep agent: step {n} of {max(steps, n)}", n - 1, max(steps, n),

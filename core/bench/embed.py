@@ -34,17 +34,25 @@ def _load() -> str:
     return "load " + " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
-def bench_embed(args, settings: Settings) -> int:
+def _embedder(settings: Settings, spec: str):
+    """The embedder ``backend[:tokens[:batch]]`` names (tokens 0: the model's own length;
+    no batch: the backend's measured size, ``core.foundation.models.BATCH``)."""
     from core.foundation.models import get_embedder
 
+    backend, *rest = spec.split(":")
+    tokens = int(rest[0]) if rest and rest[0] else None
+    if len(rest) > 1:
+        settings = settings.model_copy(update={"embed_batch_size": int(rest[1])})
+    return get_embedder(settings, backend, max_tokens=tokens)
+
+
+def bench_embed(args, settings: Settings) -> int:
     texts = _texts(settings, args.n, args.seed)
     if not texts:
         print("The corpus is empty: ingest filings first (python -m core ingest FILE).")
         return 1
-    backends = args.backends.split(",")  # "onnx-int8:128": a backend and its token length
-    models = {b: get_embedder(settings, b.partition(":")[0],
-                              max_tokens=int(b.partition(":")[2]) if ":" in b else None)
-              for b in backends}
+    backends = args.backends.split(",")  # "onnx-int8:128:4": backend, token length, batch
+    models = {b: _embedder(settings, b) for b in backends}
     for model in models.values():
         model.encode(texts[:4])  # warm-up: session / graph built
     print(f"{len(texts)} texts from {settings.data_dir}; {args.rounds} interleaved rounds; "
@@ -81,8 +89,9 @@ def bench_embed(args, settings: Settings) -> int:
 def add_embed_parser(bsub, queries: list[str]) -> None:
     s = bsub.add_parser("embed", help="embedding backends side by side on the corpus's texts")
     s.add_argument("--backends", default="onnx:0,onnx-int8:0,onnx-int8:128",
-                   help="comma-separated backend[:tokens] (tokens 0 = the model's own); the "
-                   "first is the reference for ratios and cosine")
+                   help="comma-separated backend[:tokens[:batch]] (tokens 0 = the model's own; "
+                   "batch: texts per model call, e.g. onnx-int8:0:4,onnx-int8:0:64 compares "
+                   "batch sizes); the first is the reference for ratios and cosine")
     s.add_argument("--n", type=int, default=256, help="chunks sampled from the corpus")
     s.add_argument("--rounds", type=int, default=2)
     s.add_argument("--seed", type=int, default=0)

@@ -179,6 +179,19 @@ def resolve_max_tokens(settings: Settings) -> int:
     return MEASURED.get(settings.embedding_model, ("onnx", 0))[1]
 
 
+# Texts per model call when ``Settings.embed_batch_size`` is unset, per backend. ONNX Runtime
+# int8 on two cores (1000-character pieces at 256 tokens and chunks at 128, sorted by length):
+# CPU per text is lowest at 2-8 texts a call and ~1.6-1.9x higher at 64, measured with
+# ``python -m core bench embed --backends onnx-int8:0:64,onnx-int8:0:4,...``. Torch keeps
+# sentence-transformers' usual 64.
+BATCH = {"torch": 64, "onnx": 4, "onnx-int8": 4}
+
+
+def batch_size(settings: Settings, backend: str) -> int:
+    """Texts per model call: the setting, else the backend's measured size (``BATCH``)."""
+    return settings.embed_batch_size or BATCH.get(backend, 64)
+
+
 def model_cache_dir(settings: Settings) -> Path:
     if settings.model_cache_dir:
         return Path(settings.model_cache_dir)
@@ -198,14 +211,15 @@ def _load(settings: Settings, backend: str, dtype: str, max_tokens: int) -> Embe
         try:
             return OnnxEmbedder(Path(resolve_embedding_path(ref)), model_cache_dir(settings),
                                 name=identity(ref, backend, max_tokens=max_tokens),
-                                batch_size=settings.embed_batch_size, max_tokens=max_tokens,
+                                batch_size=batch_size(settings, backend),
+                                max_tokens=max_tokens,
                                 precision="int8" if backend == "onnx-int8" else "fp32")
         except OnnxUnavailable as exc:
             if settings.embedding_backend != "auto":
                 raise
             log.warning("ONNX embedding unavailable (%s); using torch", exc)
             backend = "torch"
-    return SentenceEmbedder(ref, settings.embed_batch_size, dtype, max_tokens)
+    return SentenceEmbedder(ref, batch_size(settings, "torch"), dtype, max_tokens)
 
 
 def resolve(settings: Settings, backend: str | None = None, dtype: str | None = None,
@@ -226,7 +240,7 @@ def get_embedder(settings: Settings, backend: str | None = None,
     ``dtype`` and ``max_tokens`` override the settings' choice (a corpus indexed by another
     backend or length)."""
     backend, dtype, tokens = resolve(settings, backend, dtype, max_tokens)
-    key = (settings.embedding_model, settings.embed_batch_size, backend, dtype, tokens,
+    key = (settings.embedding_model, batch_size(settings, backend), backend, dtype, tokens,
            str(model_cache_dir(settings)))
     with _CACHE_LOCK:
         if key not in _CACHE:

@@ -146,13 +146,15 @@ class Hit(BaseModel):
     def citation_label(self) -> str:
         """"Company form period — section, p. N", each part from the filing made inert
         (``core.foundation.safety.clean_meta``: no markup, no instruction-like company names)."""
+        from core.foundation.pages import page_ref
         from core.foundation.safety import clean_meta
 
         doc = self.document
         name = clean_meta(doc.company) if doc else ""
         if doc and name == "unknown":
             name = clean_meta(doc.file_name, fallback="")
-        page = f", p. {self.chunk.page}" if self.chunk.page else ""
+        where = page_ref(self.chunk.page, self.chunk.page_label, short=True)
+        page = f", {where}" if where else ""
         form = (f"{clean_meta(doc.form_type, limit=20, fallback='')} "
                 f"{clean_meta(doc.period, limit=30, fallback='')}") if doc else ""
         section = clean_meta(self.chunk.section, limit=160, fallback="")
@@ -249,6 +251,8 @@ class Fact(BaseModel):
     chunk_id: str | None = Field(default=None, description="The chunk the figure is printed "
                                  "in (None: not printed, e.g. hidden XBRL).")
     page: int | None = Field(default=None, description="Physical page (1-based) it is on.")
+    page_label: str | None = Field(default=None, description="The page number the filing "
+                                   "prints on ``page``, when known (from its chunk).")
     row: str = Field(default="", description="The row as printed ('Revenue | $26,974 | "
                      "$26,914 | $16,675').")
     column: str = Field(default="", description="The column heading as printed "
