@@ -13,12 +13,15 @@ in the console on every direct visit, streamlit/streamlit#7074) before it falls 
 the root. Those paths still answer 404, as Streamlit means them to; the client no longer
 asks for them. ``/research`` redirects to the root, where Streamlit serves the default page
 (opened as ``/research``, the client would log "The page that you have requested does not
-seem to exist" and go there itself).
+seem to exist" and go there itself). As it starts, the server warms the first page
+(``components.warmup``: the entry's and the default page's modules imported, the corpus
+opened) while the browser loads.
 """
 
 from __future__ import annotations
 
 import json
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import streamlit as st
@@ -27,6 +30,7 @@ from starlette.responses import HTMLResponse, RedirectResponse
 from starlette.routing import Route
 from streamlit import config, file_util
 
+from components import warmup
 from components.navigation import DEFAULT, url_paths
 
 
@@ -67,5 +71,14 @@ def page_routes() -> list[Route]:
                   methods=["GET", "HEAD"]) for name in url_paths()]
 
 
+@asynccontextmanager
+async def lifespan(_app):
+    """As the server starts: warm the first page (``components.warmup``) while the first
+    browser loads Streamlit's scripts."""
+    warmup.start()
+    yield None
+
+
 # absolute, so ``uvicorn serve:app`` from any folder finds the script too
-app = st.App(Path(__file__).with_name("streamlit_app.py"), routes=page_routes())
+app = st.App(Path(__file__).with_name("streamlit_app.py"), routes=page_routes(),
+             lifespan=lifespan)

@@ -7,7 +7,12 @@ still works, with those 404s. Pages live in ``app_pages/`` (declared in
 auto-discovery; they stay thin and draw with the renderers in ``components/``.
 """
 
+# ruff: noqa: E402 - the imports wait for the server's warm-up (components.warmup) first
 from __future__ import annotations
+
+from components import warmup
+
+warmup.wait()  # a fresh server's warm-up (serve.py): what it imported and opened, ready
 
 import streamlit as st
 
@@ -16,6 +21,8 @@ from components.ingest_view import batch_line
 from components.jobs import progress_line
 from components.sidebar import ActiveStack, render_activity, render_sidebar
 from core.foundation.errors import AppError
+from core.llm.breaker import latest_account
+from core.llm.reach import last_reach
 from core.store.storage import describe as describe_storage
 
 st.set_page_config(
@@ -80,6 +87,9 @@ def _active_stack() -> ActiveStack:
         reranker_reason=info.reason,
         web=web_name,
         data_dir=describe_storage(settings),
+        llm_model=settings.llm_model,
+        llm_last_run=latest_account(),
+        llm_reach=last_reach(settings),
     )
 
 

@@ -14,12 +14,19 @@ import time
 import streamlit as st
 
 from components import keys, services
+from components.conversation_view import follow_up_box, render_thread
 from components.exports import render_export_buttons
 from components.plan_form import PlanForm
 from components.reading_form import render_reading
-from components.run_screen import render_finished, render_live, run_caption
+from components.run_screen import (
+    agent_caption,
+    plan_origin,
+    render_finished,
+    render_live,
+    run_caption,
+)
 from components.text import md_escape, preview
-from core.app import jobs, run_session
+from core.app import conversation, jobs, research_prefs, run_session
 from core.app.cited import document_name
 from core.app.plan_draft import plan_problems, supports_dependencies
 from core.app.run_session import Phase
@@ -29,14 +36,9 @@ WALKTHROUGH = ("Based on {company}'s 10-K, identify their key risks related to c
                "Then, find recent news from 2024 about AMD's AI chip strategy and explain how it "
                "addresses or exacerbates one of those risks.")
 
-st.title("Research")
-st.caption(
-    "Ask a question one search cannot answer. The agent proposes a plan you can edit; then, for "
-    "every step, it rewrites the query, picks a retrieval strategy, reranks, distils, reflects, "
-    "and its policy decides to continue, revise or finish. The answer cites its evidence."
-)
-
 app = services.current()  # the composition root of this run
+st.title("Research")
+st.caption(agent_caption(app.reranker.info.kind))
 settings, corpus = app.settings, app.corpus
 docs = corpus.documents()
 svc = app.research
@@ -45,6 +47,7 @@ names = {d.doc_id: document_name(d) for d in docs}
 
 
 def _open(thread_id: str | None) -> None:
+    ss.pop(keys.RES_ASKING, None)
     ss[keys.RES_THREAD] = thread_id
     if thread_id:
         st.query_params["thread"] = thread_id
@@ -56,6 +59,17 @@ def _timings(thread_id: str) -> dict:
     return ss[keys.RES_TIMINGS].setdefault(thread_id, {})
 
 
+TRACE_AFTER_S = 0.3
+"""After following a run to its end, the finished answer is sent this long before its trace
+(``render_finished``)."""
+
+
+def _always_review() -> bool:
+    """The saved "Always review the plan" (the checkbox's state is dropped by Streamlit
+    whenever the ask form is not on screen: the data folder keeps it)."""
+    return research_prefs.always_review(settings)
+
+
 thread = st.query_params.get("thread") or None
 if thread != ss.get(keys.RES_THREAD):
     ss[keys.RES_THREAD] = thread
@@ -63,7 +77,10 @@ if ss.get(keys.RES_ERROR):
     st.warning(md_escape(ss.pop(keys.RES_ERROR)))
 
 # --- ask -------------------------------------------------------------------------------
-if not thread:
+# "New question" draws the form over the open run's link instead of changing the link: a
+# new link there was one more history entry, so Back from the next run needed two presses
+# to reach this one (the form between them).
+if not thread or ss.get(keys.RES_ASKING) == thread:
     ingesting = jobs.active("ingest")
     if ingesting:
         st.info("Filings are being ingested: " + md_escape(ingesting[0].progress.line())
@@ -76,15 +93,16 @@ if not thread:
     paused = svc.paused_runs()[:3]
     if running or paused:
         with st.container(border=True):
-            for job in running:
-                st.page_link("app_pages/research.py", query_params={"thread": job.id},
-                             label=f"Researching now ({job.seconds:.0f} s) · run {job.id}")
+            for job in running:  # buttons: a page link to this page left the address stale
+                st.button(f"Researching now ({job.seconds:.0f} s) · run {job.id}",
+                          type="tertiary", key=f"res_open_{job.id}", on_click=_open,
+                          args=(job.id,))
             if paused:
                 st.markdown("**Plans waiting for your review**")
             for r in paused:
                 when = r.created[:16].replace("T", " ")
-                st.page_link("app_pages/research.py", query_params={"thread": r.id},
-                             label=f"{when} · {md_escape(preview(r.question, 90))}")
+                st.button(f"{when} · {md_escape(preview(r.question, 90))}", type="tertiary",
+                          key=f"res_open_{r.id}", on_click=_open, args=(r.id,))
     company = next((d.company for d in docs if d.company != "unknown"), "the company")
     if st.button("Use the walk-through question", key="res_example",
                  help="Competition risks from the filing, then 2024 news about AMD."):
@@ -100,11 +118,16 @@ if not thread:
             format_func=lambda i: names.get(i, i),
             help="Empty: the agent picks filings from the companies and years you name.",
         )
+        if keys.RES_ALWAYS_REVIEW not in ss:
+            ss[keys.RES_ALWAYS_REVIEW] = _always_review()
         always = st.checkbox(
             "Always review the plan (also on the fast path)", key=keys.RES_ALWAYS_REVIEW,
-            help="A simple factual ask takes the fast path: one step, no review.")
+            help="A simple factual ask takes the fast path: one step, no review. Kept for "
+                 "your next questions (saved in the data folder).")
         asked = st.form_submit_button("Ask", type="primary")
     if asked:
+        if always != _always_review():
+            research_prefs.save_always_review(settings, always)
         t0 = time.perf_counter()
         try:
             with st.spinner("Planning…"):
@@ -119,10 +142,12 @@ if not thread:
 
 # --- a run is on screen ----------------------------------------------------------------
 session = run_session.open_run(svc, settings, thread)
+render_thread(conversation.earlier(settings, session.record),
+              conversation.carried_line(session.record), on_open=_open)
 top, new_col = st.columns([5, 1], vertical_alignment="center")
 top.markdown(f"**Question:** {md_escape(session.question)}")
 if new_col.button("New question", key="res_new", width="stretch"):
-    _open(None)
+    ss[keys.RES_ASKING] = thread
     st.rerun()
 timings = _timings(thread)
 st.caption(md_escape(run_caption(session.thread_id, session.record, timings,
@@ -141,7 +166,7 @@ def _review() -> None:
         ss[keys.RES_DRAFT] = draft
         ss[keys.RES_PLAN_VERSION] += 1
     steps = draft["steps"]
-    src = "the offline engine" if not proposal or proposal.source == "offline" else "the LLM"
+    src = plan_origin(proposal, session.record)
     took = f" in {timings['plan_s']:.2f} s" if "plan_s" in timings else ""
     st.subheader("Review the plan")
     st.caption(f"Proposed by {src}{took}. Edit any step; your edits are saved with the run as you "
@@ -170,7 +195,7 @@ def _review() -> None:
     sections = corpus.store.sections()
     problems = plan_problems(steps, sections, web_available=web_ok, max_steps=settings.max_steps)
     form = PlanForm(steps, key=f"plan_{thread}_{ss[keys.RES_PLAN_VERSION]}", documents=docs,
-                    sections=sections, dependencies=supports_dependencies(),
+                    sections=sections, dependencies=supports_dependencies(), store=corpus.store,
                     save=lambda d: run_session.save_draft(settings, thread, d))
     form.render(problems)
     for p in problems.get(None, []):
@@ -214,43 +239,77 @@ def _cancel_button() -> None:
 
 
 def _finished_actions(record) -> None:
-    c1, c2, ch, c3, c4 = st.columns([1, 1, 1, 1, 2])
-    render_export_buttons(c1, c2, record, settings, "res", names, html_col=ch)
-    if c3.button("Compare with baseline", key="res_compare"):
+    row = st.container(horizontal=True, key="res_actions")  # each button as wide as its words
+    render_export_buttons(row, row, record, settings, "res", names, html_col=row)
+    if row.button("Compare with baseline", key="res_compare"):
         ss[keys.CMP_QUESTION] = record.question
         ss[keys.CMP_DEEP_RUN] = record.id
         st.switch_page("app_pages/compare.py")
-    with c4.popover("Share this run"):
+    with row.popover("Share this run"):
         st.caption("Anyone using this app's data folder can open the run with this link:")
         st.code(f"{services.app_url()}/?thread={record.id}", language=None)
 
 
-if session.phase is Phase.REVIEW:
-    _review()
-elif session.phase is Phase.RUNNING:
-    plan_steps = len(session.record.plan) if session.record else 0
-    render_live(session.job, session.events, key=f"run_{thread}", graph=graph, offline=offline,
-                plan_steps=plan_steps, actions=_cancel_button)
-    timings["answer_s"] = session.job.seconds
-    if session.job.error:
-        ss[keys.RES_ERROR] = f"The run stopped unexpectedly: {session.job.error}"
+def _follow_up(record) -> None:
+    """The follow-up box under a finished answer: its run follows this one."""
+    text = follow_up_box()
+    if text is None:
+        return
+    t0 = time.perf_counter()
+    try:
+        with st.spinner("Planning the follow-up…"):
+            new_thread, _ = conversation.ask_follow_up(
+                svc, text, record, record.doc_scope, always_review=_always_review())
+    except AppError as exc:
+        st.error(md_escape(str(exc)))
+        return
+    _timings(new_thread)["plan_s"] = time.perf_counter() - t0
+    _open(new_thread)
     st.rerun()
-elif session.phase in (Phase.DONE, Phase.CANCELLED, Phase.INTERRUPTED):
-    if session.phase is not Phase.DONE:
-        st.warning(md_escape(session.message))
-    if session.resumable and st.button("Continue the run", type="primary", key="res_continue",
-                                       help="Go on from the last checkpoint saved before the "
-                                            "interruption."):
-        try:
-            run_session.continue_run(svc, settings, thread)
-        except AppError as exc:
-            st.error(md_escape(str(exc)))
-        else:
-            st.rerun()
-    record = session.record
-    render_finished(record, key=f"run_{thread}", graph=graph, offline=offline,
-                    actions=lambda: _finished_actions(record))
-    if record.error and session.phase is Phase.DONE:
-        st.error(md_escape(record.error))
-else:  # discarded, missing
-    st.info(md_escape(session.message))
+
+
+def _phase() -> None:
+    if session.phase is Phase.REVIEW:
+        _review()
+    elif session.phase is Phase.RUNNING:
+        plan_steps = len(session.record.plan) if session.record else 0
+        render_live(session.job, session.events, key=f"run_{thread}", graph=graph,
+                    offline=offline, plan_steps=plan_steps, actions=_cancel_button,
+                    scroll_nonce=thread)
+        timings["answer_s"] = session.job.seconds
+        if session.job.error:
+            ss[keys.RES_ERROR] = f"The run stopped unexpectedly: {session.job.error}"
+        ss[keys.RES_JUST_ENDED] = thread
+        st.rerun()
+    elif session.phase in (Phase.DONE, Phase.CANCELLED, Phase.INTERRUPTED):
+        if session.phase is not Phase.DONE:
+            st.warning(md_escape(session.message))
+        if session.resumable and st.button(
+                "Continue the run", type="primary", key="res_continue",
+                help="Go on from the last checkpoint saved before the interruption."):
+            try:
+                run_session.continue_run(svc, settings, thread)
+            except AppError as exc:
+                st.error(md_escape(str(exc)))
+            else:
+                st.rerun()
+        record = session.record
+        ended_here = ss.pop(keys.RES_JUST_ENDED, None) == thread
+        render_finished(record, key=f"run_{thread}", graph=graph, offline=offline,
+                        actions=lambda: _finished_actions(record),
+                        trace_after_s=TRACE_AFTER_S if ended_here else 0.0)
+        if record.error and session.phase is Phase.DONE:
+            st.error(md_escape(record.error))
+        if session.phase is Phase.DONE:
+            _follow_up(record)
+    else:  # discarded, missing
+        st.info(md_escape(session.message))
+
+
+# The review in a slot of its own, every other phase in the next one: when Approve starts the
+# run, the review's slot is emptied at once instead of its widgets staying on screen, greyed,
+# until the script run ends (a live run's script run ends with the run). One slot for both
+# would not do: a container drawn where one was inherits the old one's children.
+review_slot, phase_slot = st.empty(), st.empty()
+with (review_slot if session.phase is Phase.REVIEW else phase_slot).container():
+    _phase()

@@ -90,13 +90,14 @@ st.dataframe(pd.DataFrame([{
 # --- one run -------------------------------------------------------------------------------
 by_id = {r.id: r for r in found}
 wanted = st.query_params.get("run")
-if not ss.get("runs_url_applied") and wanted:
+# The address is followed whenever it names another run than the one this page last wrote
+# there (a shared link, or Back to an earlier run); else the run picked below is kept.
+if wanted and wanted != ss.get("runs_url_written"):
     if wanted in by_id:
         ss[keys.RUNS_OPEN] = wanted
     elif not any(r.id == wanted for r in rows):  # not merely filtered out: no such run
         st.warning(f"There is no run {md_escape(preview(wanted, 60))} in this data folder (the "
                    "link may be wrong or the run deleted); the latest run is shown instead.")
-ss["runs_url_applied"] = True
 gone = ss.get(keys.RUNS_OPEN)
 if gone and gone not in by_id and not any(r.id == gone for r in rows):
     st.warning(f"The run you had open ({md_escape(preview(gone, 60))}) was deleted elsewhere "
@@ -109,7 +110,9 @@ run_id = st.selectbox(
     "Open a run", list(by_id), key=keys.RUNS_OPEN,
     format_func=lambda i: f"{by_id[i].created[:16].replace('T', ' ')} · {by_id[i].kind} · "
                           f"{by_id[i].status} · {preview(by_id[i].question, 80)}")
-st.query_params["run"] = run_id
+if wanted != run_id:  # one history entry per run opened, none per rerun
+    st.query_params["run"] = run_id
+ss["runs_url_written"] = run_id
 row = by_id[run_id]
 try:
     record = load_run(settings, run_id)

@@ -170,6 +170,13 @@ def evidence_pages(evidence: Sequence[Any]) -> dict[str, int | None]:
     return {e.id: getattr(e, "page", None) for e in evidence}
 
 
+def text_width(values: Sequence[Any], *, least: int = 160, most: int = 1100) -> int:
+    """Pixels a grid column needs to show its longest text whole (~7 px a character at the
+    grid's font), between ``least`` and ``most``: a fixed "large" column cut the inputs."""
+    longest = max((len(str(v)) for v in values if v is not None), default=0)
+    return max(least, min(most, 7 * longest + 24))
+
+
 def render_analysis(result: AnalysisResult, numbers: Mapping[str, int],
                     pages: Mapping[str, int | None], *, key: str,
                     on_open: OpenSource | None = None) -> None:
@@ -189,7 +196,8 @@ def render_analysis(result: AnalysisResult, numbers: Mapping[str, int],
         frame = peer_frame(result, numbers, pages)
         if not frame.empty:
             st.dataframe(frame, hide_index=True, width="stretch", key=f"{key}_table",
-                         column_config={"inputs": st.column_config.TextColumn(width="large"),
+                         column_config={"inputs": st.column_config.TextColumn(
+                                            width=text_width(frame["inputs"])),
                                         "#": st.column_config.NumberColumn(width="small")})
         _, lost = charted(result)
         if result.chartable:

@@ -111,7 +111,10 @@ def render_answer(
         st.session_state[pick_key] = n
         st.session_state[row] = {"n": n, "row": printed}
     numbers = [c.get("n") for c in citations]
-    split = beside and panel is not None and bool(citations)
+    can_split = beside and panel is not None and bool(citations)
+    # The answer has the page's width until a passage is opened beside it (an empty column
+    # held for it left half a wide screen blank).
+    split = can_split and st.session_state.get(pick_key) in numbers
     main, side = st.columns([3, 2], gap="medium") if split else (st.container(), None)
     with main, st.container(border=True):
         head, badge = st.columns([4, 1], vertical_alignment="center")
@@ -125,6 +128,8 @@ def render_answer(
             if clicked in numbers:
                 st.session_state[pick_key] = clicked
                 st.session_state.pop(row, None)
+                if can_split and not split:  # drawn again with the passage's column
+                    st.rerun()
         else:
             st.markdown(safe_answer(answer) or "_No answer._")
         render_analyses(as_analyses(analyses), evidence_ids, evidence_pages, key=f"{key}_an",
@@ -151,13 +156,10 @@ def render_answer(
             "Open a citation", numbers, format_func=lambda n: f"[{n}]", key=pick_key,
             on_change=lambda: st.session_state.pop(row, None),
             help="Or click a [n] marker in the answer: the passage opens "
-                 + ("beside it." if split else "below."),
+                 + ("beside it" if can_split else "below") + ", the cited sentence "
+                 "highlighted, with the page it is on in the filing.",
         )
     if picked is None:
-        if side is not None:
-            side.caption("Hover a [n] marker in the answer to preview its passage; click it to "
-                         "open the passage here, with the cited sentence highlighted and the "
-                         "page it is on in the filing.")
         return None
     chosen = passages.get(picked)
     if panel is not None and chosen is not None:

@@ -14,6 +14,8 @@ import streamlit as st
 from components.text import md_escape
 from core.app.cited import CitedPassage, best_span, squeeze
 from core.app.table_grid import Grid, table_grid
+from core.figures.printed_row import quoted
+from core.foundation.pages import label_for
 from core.foundation.types import Chunk
 
 PASSAGE, IN_FILING = "Passage", "In the filing"
@@ -67,15 +69,16 @@ def grid_frame(grid: Grid) -> pd.DataFrame:
     return pd.DataFrame(grid.rows, columns=grid.header)
 
 
-def render_grid(grid: Grid) -> None:
-    """A cited table as a grid: its caption above, column headings, the cited row(s) marked."""
+def render_grid(grid: Grid, *, key: str | None = None) -> None:
+    """A table as a grid: its caption above, the filing's column headings, the cited row(s)
+    marked."""
     for line in grid.caption[-3:]:
         st.caption(md_escape(line))
     frame = grid_frame(grid)
     marked = set(grid.marked)
     styled = frame.style.apply(lambda row: [ROW_MARK if row.name in marked else ""] * len(row),
                                axis=1)
-    st.dataframe(styled, hide_index=True, width="stretch")
+    st.dataframe(styled, hide_index=True, width="stretch", key=key)
     if marked:
         st.caption("The cited row is marked.")
     for line in grid.after[:3]:
@@ -102,7 +105,7 @@ def render_passage(p: CitedPassage, row: str = "") -> None:
         st.warning(f"[{p.n}] The cited passage is no longer in the corpus and was not stored "
                    "with this run (its document was deleted or re-ingested differently).")
         return
-    grid = table_grid(p.text, p.highlight) if p.chunk is not None and \
+    grid = table_grid(p.text, p.highlight, p.context) if p.chunk is not None and \
         p.chunk.kind == "table" else None
     if grid is not None:
         render_grid(grid)
@@ -113,7 +116,7 @@ def render_passage(p: CitedPassage, row: str = "") -> None:
             st.markdown(highlighted(p.text, p.highlight) or "_(empty passage)_")
     if row:
         found = "highlighted above" if p.highlight else "not found word for word in the passage"
-        st.caption(f"The row the figure was read from: “{md_escape(row)}” ({found})")
+        st.caption(f"The row the figure was read from: “{md_escape(quoted(row))}” ({found})")
     elif p.claim:
         found = "highlighted above" if p.highlight else "not found word for word in the passage"
         st.caption(f"The answer says: “{md_escape(p.claim)}” ({found})")
@@ -127,10 +130,14 @@ def render_section_context(p: CitedPassage, neighbours: Sequence[Chunk],
     st.caption(f"{md_escape(p.source)} · {md_escape(p.section)} — the cited passage is marked; "
                "the text around it is the filing's own, in reading order.")
     for c in neighbours or ([p.chunk] if p.chunk else []):
-        if p.chunk is not None and c.chunk_id == p.chunk.chunk_id:
-            span = p.highlight or (0, len(c.text))
-            colour = MARK if p.highlight else NEIGHBOUR_MARK
-            st.markdown(highlighted(c.text, span, colour))
+        cited = p.chunk is not None and c.chunk_id == p.chunk.chunk_id
+        span = (p.highlight or (0, len(c.text))) if cited else None
+        grid = table_grid(c.text, p.highlight if cited else None, c.context) \
+            if c.kind == "table" else None
+        if grid is not None:
+            render_grid(grid, key=f"{key}_grid_{c.chunk_id}")
+        elif cited:
+            st.markdown(highlighted(c.text, span, MARK if p.highlight else NEIGHBOUR_MARK))
         else:
             st.markdown(md_escape(c.text).replace("\n", "  \n"))
     if open_section is not None and st.button("Open the whole section in the Library",
@@ -153,12 +160,13 @@ def render_page_view(p: CitedPassage, page_image: Callable[[CitedPassage, int], 
     except Exception as exc:  # noqa: BLE001 - the passage itself is still shown
         st.warning(f"The page could not be rendered: {md_escape(str(exc))}")
         return
-    label = f"printed page {p.page_label}, " if p.page_label and page == first else ""
+    printed = label_for(page, first, p.page_label)
+    label = (f"printed page {printed}, " if printed else "") + f"PDF page {page} of {{n}}"
     marked = (f"{what} is marked in orange, the rest of the passage in yellow"
               if shown.sentence_marked else "the passage is marked in yellow"
               if shown.passage_marked else "the passage could not be located word for word on "
               "the rendered page (its text was extracted differently); the index places it here")
-    caption = f"{md_escape(p.source)}: {label}PDF page {page} of {shown.n_pages} — {marked}"
+    caption = f"{md_escape(p.source)}: {label.format(n=shown.n_pages)} — {marked}"
     st.image(shown.png, width="stretch")
     st.caption(caption)
     if st.button("Open the page large", key=f"{key}_large", icon="🔍",

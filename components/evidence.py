@@ -16,6 +16,7 @@ import streamlit as st
 
 from components.text import preview
 from core.agent.events import HitView
+from core.foundation.pages import page_ref
 
 STAGES = ("keyword", "vector", "fused", "reranked")
 
@@ -60,7 +61,8 @@ def _where(h: HitView) -> str:
     if h.kind == "web":
         unverified = " (demo article, URL unverified)" if "demo article" in (h.label or "") else ""
         return f"{h.date or 'undated'} · {h.url or h.id}{unverified}"
-    page = f" · p. {h.page}" if h.page else ""
+    where = page_ref(h.page, getattr(h, "page_label", None), short=True)
+    page = f" · {where}" if where else ""
     return f"{h.section or ''}{page}"
 
 
@@ -113,7 +115,8 @@ def bar_label(h: HitView) -> str:
     """Short label that tells hits apart: section, page and chunk number, or the page title."""
     if h.kind == "web":
         return preview(h.label, 44)
-    page = f" p.{h.page}" if h.page else ""
+    where = page_ref(h.page, getattr(h, "page_label", None), short=True)
+    page = f" {where}" if where else ""
     number = h.id.rsplit("-", 1)[-1].lstrip("0") or "0"
     return f"{preview(h.section or h.label, 30)}{page} #{number}"
 

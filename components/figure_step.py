@@ -12,8 +12,10 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from components.figures_view import base_value, table_frame
+from components.figures_view import table_frame
 from components.text import md_escape
+from core.figures.units import amount
+from core.foundation.pages import page_ref
 
 FIGURE_TOOLS = ("figure_lookup", "compute")
 
@@ -26,8 +28,9 @@ def facts_frame(facts: Sequence[Any]) -> pd.DataFrame:
         if f.dims:
             where += f" ({f.dims})"
         rows.append({"input": f.ref, "line item": f.label, "period": f.period,
-                     "printed": f.printed, "value": base_value(f.value, f.unit),
-                     "unit": f.unit, "source": where, "page": f.page,
+                     "printed": f.printed, "value": amount(f.value, f.unit),
+                     "unit": f.unit, "source": where,
+                     "page": page_ref(f.page, getattr(f, "page_label", None), short=True),
                      "": "used" if f.used else "alternative"})
     return pd.DataFrame(rows, columns=["input", "line item", "period", "printed", "value",
                                        "unit", "source", "page", ""])

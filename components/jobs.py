@@ -16,13 +16,25 @@ from components.text import md_escape
 from core.app.jobs import Job
 
 
+def steps_planned(events: Sequence[Any], plan_steps: int = 0) -> int:
+    """How many steps the run has now: the plan as approved (the analyst may add steps at
+    review), else ``plan_steps``, and never fewer than the steps already started."""
+    approved = [e for e in events if getattr(e, "type", "") == "plan_approved"]
+    total = len(approved[-1].plan) if approved else plan_steps
+    started = [getattr(e, "step", None) or 0 for e in events
+               if getattr(e, "type", "") == "step_started"]
+    return max([total, *(s + 1 for s in started)]) if (total or started) else 0
+
+
 def progress_line(events: Sequence[Any], seconds: float, plan_steps: int) -> str:
-    """'Researching step 2 of 3 (rerank) · 14 s' from the events so far."""
+    """'Researching step 2 of 3 (rerank) · 14 s' from the events so far (the total counts
+    steps added after the plan was drawn: never 'step 4 of 3')."""
     started = [e for e in events if getattr(e, "type", "") == "step_started"]
     node = getattr(events[-1], "node", "") if events else ""
     if started:
         last = started[-1]
-        total = f" of {plan_steps}" if plan_steps else ""
+        n = steps_planned(events, plan_steps)
+        total = f" of {n}" if n else ""
         retry = f", retry {last.attempt}" if last.attempt else ""
         where = f"step {(last.step or 0) + 1}{total}{retry}"
     else:
@@ -52,6 +64,9 @@ def follow(job: Job, view, ticker, *, plan_steps: int = 0, poll_s: float = 0.05,
                            + " · you can leave this page: the run continues and this page "
                              "re-attaches.")
             tick_activity()
+            refresh = getattr(view, "refresh", None)
+            if refresh is not None:  # draw a node the throttle held back while events wait
+                refresh()
             last_tick = now
         time.sleep(poll_s)
     ticker.empty()

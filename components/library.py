@@ -10,6 +10,7 @@ import streamlit as st
 
 from components import keys
 from components.text import md_escape, preview
+from core.foundation.pages import page_ref
 from core.foundation.types import Chunk, DocumentMeta
 
 
@@ -145,7 +146,8 @@ PAGE_SIZE = 15  # chunks listed at once in the section browser
 
 def chunk_label(chunk: Chunk, limit: int = 110) -> str:
     """A collapsed chunk's label: '#12 · p. 14 · table — its first words…', escaped."""
-    page = f" · p. {chunk.page}" if chunk.page else ""
+    where = page_ref(chunk.page, chunk.page_label, short=True)
+    page = f" · {where}" if where else ""
     kind = f" · {chunk.kind}" if chunk.kind != "text" else ""
     return md_escape(f"#{chunk.index}{page}{kind} — {preview(chunk.text, limit)}")
 
@@ -216,13 +218,20 @@ def render_section_chunks(chunks: Sequence[Chunk], focus: str | None, *, key: st
 
 def render_chunk(chunk: Chunk, *, focus: bool = False,
                  span: tuple[int, int] | None = None) -> None:
-    """One chunk's full text, escaped; tables keep their layout in a code block. A focused
-    (cited) chunk has its cited part (``span``), else all of it, marked."""
-    from components.citation_panel import highlighted
+    """One chunk's full text, escaped; a table as a grid headed by the filing's column
+    headings. A focused (cited) chunk has its cited part (``span``), else all of it,
+    marked."""
+    from components.citation_panel import highlighted, render_grid
+    from core.app.table_grid import table_grid
 
-    page = f" · page {chunk.page}" if chunk.page else ""
+    where = page_ref(chunk.page, chunk.page_label)
+    page = f" · {where}" if where else ""
     st.caption(f"`{chunk.chunk_id}` · {md_escape(chunk.section)}{page} · {chunk.kind}")
-    if chunk.kind == "table" and not focus:
+    grid = table_grid(chunk.text, tuple(span) if focus and span else None, chunk.context) \
+        if chunk.kind == "table" else None
+    if grid is not None:
+        render_grid(grid, key=f"lib_grid_{chunk.chunk_id}")
+    elif chunk.kind == "table" and not focus:
         st.code(chunk.text, language=None, wrap_lines=False)
     elif focus:
         st.markdown(highlighted(chunk.text, tuple(span) if span else (0, len(chunk.text)),

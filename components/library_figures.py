@@ -18,8 +18,10 @@ from components.figures_view import BAR_COLOUR
 from components.text import md_escape
 from core.app.filing_figures import GROUPS, FiguresView, MetricLine, SegmentLine, figures_of
 from core.figures.model import FigureResult
+from core.figures.printed_row import quoted
 from core.figures.units import amount
-from core.foundation.types import DocumentMeta
+from core.foundation.pages import page_ref
+from core.foundation.types import DocumentMeta, Fact
 from core.store.companies import companies
 
 SCOPE = "lib_fig_scope"  # "company:<key>" or "doc:<doc id>"
@@ -29,6 +31,8 @@ KIND_WORDS = {"segment": "Business segments", "product": "Products and services"
 PERIOD_COLOURS = ["#c6d7ea", "#9dbad8", "#5b8cc0", "#1f4e79"]
 OpenChunk = Callable[[str, str], None]
 """Called with ``(chunk id, printed row)`` when the analyst opens a figure's source."""
+PageOf = Callable[[Fact | None], str]
+"""Says where a fact is printed ('p. 53', 'PDF p. 54'): ``FiguresView.page_of``."""
 
 
 def scopes(docs: Sequence[DocumentMeta]) -> dict[str, tuple[str, list[str]]]:
@@ -46,13 +50,19 @@ def scopes(docs: Sequence[DocumentMeta]) -> dict[str, tuple[str, list[str]]]:
     return out
 
 
-def source_of(result: FigureResult) -> str:
-    """'p. 54 · XBRL us-gaap:Revenues'; 'computed from 2 facts (p. 54)'; ''."""
+def _pdf_page(fact: Fact | None) -> str:
+    """A fact's page when its printed number is unknown: 'PDF p. 54'."""
+    return page_ref(fact.page, None, short=True) if fact is not None else ""
+
+
+def source_of(result: FigureResult, page_of: PageOf = _pdf_page) -> str:
+    """'p. 54 · XBRL us-gaap:Revenues'; 'computed from 2 facts (p. 54)'; '' (``page_of``
+    says a fact's page: ``FiguresView.page_of``, the printed number when known)."""
     facts = [i.fact for i in result.inputs if i.fact is not None]
     if not facts or result.value is None:
         return ""
-    pages = sorted({f.page for f in facts if f.page})
-    where = ", ".join(f"p. {p}" for p in pages)
+    where = ", ".join(dict.fromkeys(page_of(f) for f in sorted(facts, key=lambda f: f.page or 0)
+                                    if f.page))
     if len(facts) == 1 and result.request.metric == facts[0].metric:
         f = facts[0]
         found = f"XBRL {f.concept}" if f.source == "xbrl" and f.concept else "table row"
@@ -60,7 +70,8 @@ def source_of(result: FigureResult) -> str:
     return f"computed from {len(facts)} facts" + (f" ({where})" if where else "")
 
 
-def metrics_frame(lines: Sequence[MetricLine], periods: Sequence[str]) -> pd.DataFrame:
+def metrics_frame(lines: Sequence[MetricLine], periods: Sequence[str],
+                  page_of: PageOf = _pdf_page) -> pd.DataFrame:
     """Metric x period (latest first) as stated, and where the latest figure comes from."""
     latest = list(reversed(periods))
     rows = []
@@ -71,12 +82,13 @@ def metrics_frame(lines: Sequence[MetricLine], periods: Sequence[str]) -> pd.Dat
             row[p] = cell.display if cell is not None and cell.value is not None else "–"
         shown = next((line.cells[p] for p in latest if p in line.cells
                       and line.cells[p].value is not None), None)
-        row["source (latest)"] = source_of(shown) if shown is not None else ""
+        row["source (latest)"] = source_of(shown, page_of) if shown is not None else ""
         rows.append(row)
     return pd.DataFrame(rows, columns=["metric", *latest, "source (latest)"])
 
 
-def sources_frame(line: MetricLine, names: dict[str, str]) -> pd.DataFrame:
+def sources_frame(line: MetricLine, names: dict[str, str],
+                  page_of: PageOf = _pdf_page) -> pd.DataFrame:
     """Every fact behind a metric's figures: period, figure, input, value, filing, page,
     how it was found, the row as printed."""
     rows = []
@@ -91,9 +103,9 @@ def sources_frame(line: MetricLine, names: dict[str, str]) -> pd.DataFrame:
             rows.append({"period": period, "figure": result.display, "input": i.label,
                          "value": amount(f.value, f.unit), "filing": names.get(f.doc_id,
                                                                              f.doc_id),
-                         "page": f.page, "found as": (f"XBRL {f.concept}" if f.source ==
+                         "page": page_of(f), "found as": (f"XBRL {f.concept}" if f.source ==
                                                       "xbrl" and f.concept else "table row"),
-                         "printed row": f.row})
+                         "printed row": quoted(f.row) if f.row else ""})
     return pd.DataFrame(rows, columns=["period", "figure", "input", "value", "filing", "page",
                                        "found as", "printed row"])
 
@@ -118,7 +130,8 @@ def metric_chart(line: MetricLine, periods: Sequence[str]):
     return fig
 
 
-def segments_frame(lines: Sequence[SegmentLine], periods: Sequence[str]) -> pd.DataFrame:
+def segments_frame(lines: Sequence[SegmentLine], periods: Sequence[str],
+                   page_of: PageOf = _pdf_page) -> pd.DataFrame:
     """Member x period (latest first, USD millions as printed) and the latest one's page."""
     latest = list(reversed(periods))
     rows = []
@@ -129,7 +142,7 @@ def segments_frame(lines: Sequence[SegmentLine], periods: Sequence[str]) -> pd.D
             row[p] = amount(item.value, item.unit) if item and item.value is not None else "–"
         fact = next((line.cells[p].fact for p in latest if p in line.cells), None)
         row["source (latest)"] = " · ".join(x for x in (
-            f"p. {fact.page}" if fact and fact.page else "",
+            page_of(fact) if fact and fact.page else "",
             f"XBRL {fact.concept}" if fact and fact.concept else "table column") if x)
         rows.append(row)
     return pd.DataFrame(rows, columns=["member", *latest, "source (latest)"])
@@ -152,7 +165,8 @@ def segments_chart(lines: Sequence[SegmentLine], periods: Sequence[str], title: 
     return fig
 
 
-def _open_pills(line: MetricLine, key: str, on_open: OpenChunk | None) -> None:
+def _open_pills(line: MetricLine, key: str, on_open: OpenChunk | None,
+                page_of: PageOf = _pdf_page) -> None:
     """'Open in the filing' for each distinct fact row behind the metric's figures."""
     if on_open is None:
         return
@@ -161,7 +175,7 @@ def _open_pills(line: MetricLine, key: str, on_open: OpenChunk | None) -> None:
         for i in line.cells[period].inputs:
             f = i.fact
             if f is not None and f.chunk_id and (f.chunk_id, f.row) not in found:
-                found[(f.chunk_id, f.row)] = f"{f.label} · p. {f.page or '?'}"
+                found[(f.chunk_id, f.row)] = f"{f.label} · {page_of(f) or 'page unknown'}"
     options = list(found)
     if not options:
         return
@@ -180,8 +194,9 @@ def _open_pills(line: MetricLine, key: str, on_open: OpenChunk | None) -> None:
 
 def _metric_tab(lines: list[MetricLine], view: FiguresView, names: dict[str, str], *,
                 key: str, on_open: OpenChunk | None) -> None:
-    event = st.dataframe(metrics_frame(lines, view.periods), hide_index=True, width="stretch",
-                         key=f"{key}_table", on_select="rerun", selection_mode="single-row")
+    event = st.dataframe(metrics_frame(lines, view.periods, view.page_of), hide_index=True,
+                         width="stretch", key=f"{key}_table", on_select="rerun",
+                         selection_mode="single-row")
     picked = list(getattr(getattr(event, "selection", None), "rows", []) or [])
     line = lines[picked[0]] if picked and picked[0] < len(lines) else lines[0]
     st.caption(f"Showing {md_escape(line.label)}: pick another row of the table to chart it.")
@@ -190,12 +205,12 @@ def _metric_tab(lines: list[MetricLine], view: FiguresView, names: dict[str, str
         st.plotly_chart(metric_chart(line, view.periods), key=f"{key}_chart_{line.key}",
                         config={"displayModeBar": False})
     with detail:
-        st.dataframe(sources_frame(line, names), hide_index=True, width="stretch",
+        st.dataframe(sources_frame(line, names, view.page_of), hide_index=True, width="stretch",
                      key=f"{key}_sources_{line.key}")
         for result in line.cells.values():
             for m in result.missing[:1]:
                 st.caption("Not found: " + md_escape(m))
-        _open_pills(line, f"{key}_{line.key}", on_open)
+        _open_pills(line, f"{key}_{line.key}", on_open, view.page_of)
 
 
 def _segments_tab(view: FiguresView, *, key: str) -> None:
@@ -208,8 +223,8 @@ def _segments_tab(view: FiguresView, *, key: str) -> None:
         if not lines:
             continue
         st.markdown(f"**{words}**")
-        st.dataframe(segments_frame(lines, view.periods), hide_index=True, width="stretch",
-                     key=f"{key}_seg_{kind}_{metric}")
+        st.dataframe(segments_frame(lines, view.periods, view.page_of), hide_index=True,
+                     width="stretch", key=f"{key}_seg_{kind}_{metric}")
         st.plotly_chart(segments_chart(lines, view.periods, f"{words}: {metric.replace('_', ' ')}"),
                         key=f"{key}_seg_chart_{kind}_{metric}",
                         config={"displayModeBar": False})

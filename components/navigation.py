@@ -19,9 +19,9 @@ ROOT = Path(__file__).resolve().parent.parent
 FOLDER = "app_pages"
 
 SECTIONS: dict[str, list[tuple[str, str]]] = {
-    "Research": [("research.py", "Research"), ("compare.py", "Compare"), ("runs.py", "Runs"),
-                 ("evaluate.py", "Evaluate")],
-    "Corpus": [("library.py", "Library"), ("settings.py", "Settings")],
+    "Research": [("research.py", "Research"), ("search.py", "Search"), ("compare.py", "Compare"),
+                 ("runs.py", "Runs"), ("evaluate.py", "Evaluate")],
+    "Corpus": [("library.py", "Library"), ("peers.py", "Peers"), ("settings.py", "Settings")],
 }
 DEFAULT = "research.py"
 

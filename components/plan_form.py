@@ -18,7 +18,16 @@ import streamlit as st
 from components.plan_analysis import analysis_with, render_analysis_fields
 from components.text import md_escape, preview
 from core.app.cited import document_name
-from core.app.plan_draft import StepDraft, add, justification_text, move, parse_keywords, remove
+from core.app.plan_draft import (
+    StepDraft,
+    add,
+    justification_text,
+    move,
+    parse_keywords,
+    read_into,
+    remove,
+    step_doc_ids,
+)
 from core.figures.model import UnitAsked
 from core.foundation.types import DocumentMeta
 
@@ -35,14 +44,23 @@ Save = Callable[[list[StepDraft]], None]
 
 
 def metric_options(current: str | None = None) -> tuple[list[str], dict[str, str]]:
-    """Catalogue metric keys (empty first) and their labels; an unknown current value is
-    kept so the analyst sees it (the plan check names the fix)."""
+    """Catalogue metric keys (empty first) shown by their labels ("operating cash flow"; an
+    abbreviation key beside its label, "capital expenditure (capex)"; never a snake_case
+    key unless two labels are alike); an unknown current value is kept so the analyst sees
+    it (the plan check names the fix)."""
+    from collections import Counter
+
     from core.metrics import catalog
 
     metrics = catalog().metrics
-    labels = {"": "(choose a metric)",
-              **{k: f"{m.label} ({k})" for k, m in sorted(metrics.items(),
-                                                          key=lambda kv: kv[1].label)}}
+    seen = Counter(m.label.lower() for m in metrics.values())
+    def shown(k: str, label: str) -> str:  # "capital expenditure (capex)", no snake_case
+        short = "_" not in k and k.lower()[:5] not in label.lower()
+        return f"{label} ({k})" if short or seen[label.lower()] > 1 else label
+
+    labels = {"": "(choose a metric, or type the question above)",
+              **{k: shown(k, m.label)
+                 for k, m in sorted(metrics.items(), key=lambda kv: kv[1].label.lower())}}
     options = list(labels)
     if current and current not in labels:
         options.append(current)
@@ -56,10 +74,12 @@ def parse_periods(text: str) -> list[str]:
 
 
 def section_options(draft: StepDraft, sections: Mapping[str, Sequence[str]],
-                    names: Mapping[str, str]) -> tuple[list[str], dict[str, str]]:
-    """Section choices for a step (titles of its filings, or of every filing) and labels
-    naming the filings that have each title when it is not all of them."""
-    scope = [d for d in draft.doc_ids if d in sections] or list(sections)
+                    names: Mapping[str, str], documents: Sequence[DocumentMeta] = ()
+                    ) -> tuple[list[str], dict[str, str]]:
+    """Section choices for a step (titles of its filings: those chosen, else those of the
+    companies its question names, else every filing) and labels naming the filings that
+    have each title when it is not all of them."""
+    scope = [d for d in step_doc_ids(draft, documents) if d in sections] or list(sections)
     owners: dict[str, list[str]] = {}
     for doc_id in scope:
         for title in sections.get(doc_id, []):
@@ -80,7 +100,7 @@ class PlanForm:
 
     def __init__(self, drafts: list[StepDraft], *, key: str, documents: Sequence[DocumentMeta],
                  sections: Mapping[str, Sequence[str]], save: Save,
-                 dependencies: bool = False):
+                 dependencies: bool = False, store=None):
         self.drafts = drafts
         self.key = key
         self.docs = {d.doc_id: d for d in documents}
@@ -88,6 +108,8 @@ class PlanForm:
         self.sections = sections
         self.save = save
         self.dependencies = dependencies
+        self.store = store
+        """The fact store: an added look-up's question is read with its segments."""
 
     # --- state --------------------------------------------------------------
     def _k(self, uid: str, name: str) -> str:
@@ -122,7 +144,21 @@ class PlanForm:
         elif name.startswith("an_"):
             name, value = "analysis", analysis_with(d.analysis, name[3:], value)
         setattr(d, name, value)
+        if name == "sub_question":
+            self._read(d)
         self.save(self.drafts)
+
+    def _read(self, d: StepDraft) -> None:
+        """An added step takes its filings, metric, periods, segment or formula from the
+        question typed into it (``read_into``); its widgets show them."""
+        new = read_into(d, list(self.docs.values()), self.store)
+        shown = {"doc_ids": list, "metric": lambda v: v or "", "member": lambda v: v or "",
+                 "periods": lambda v: ", ".join(v or []), "formula": lambda v: v or ""}
+        for name, show in shown.items():
+            if getattr(new, name) != getattr(d, name):
+                setattr(d, name, getattr(new, name))
+                st.session_state[self._k(d.uid, name)] = show(getattr(new, name))
+        d.read = new.read
 
     def _init(self, uid: str, name: str, value) -> str:
         k = self._k(uid, name)
@@ -184,8 +220,10 @@ class PlanForm:
                 "Companies / filings", list(self.docs), key=self._init(uid, "doc_ids", known),
                 format_func=lambda x: self.names.get(x, x), on_change=cb,
                 args=(uid, "doc_ids"), placeholder="All filings",
-                help="Which filings this step searches (empty: all of them).")
-            options, labels = section_options(d, self.sections, self.names)
+                help="Which filings this step searches (empty: those of the companies its "
+                     "question names, else all of them).")
+            options, labels = section_options(d, self.sections, self.names,
+                                              list(self.docs.values()))
             k = self._init(uid, "section", d.section or ANY_SECTION)
             if st.session_state[k] not in options:
                 st.session_state[k] = d.section or ANY_SECTION

@@ -9,6 +9,7 @@ PDF pages rendered with ``services.page_image``.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -21,6 +22,7 @@ from components.citation_panel import render_citation_panel
 from components.figures_view import FigureSource, as_results, evidence_numbers, figure_sources
 from components.jobs import follow
 from components.run_view import RunView
+from components.scroll import scroll_to
 from core.app.cited import CitedPassage
 
 
@@ -108,10 +110,11 @@ def run_caption(thread_id: str, record: Any, timings: dict[str, float], backend:
     """'Run … · backend: … · plan on screen in 1.2 s · run time 9.3 s (planning 1.1 s)'.
 
     The run time and backend are the run record's (they survive a reload and name what
-    answered); this session's own measurements fill in while the record has none."""
+    answered: an LLM that failed every request is no backend of the run, the offline engine
+    is, with the failure said); this session's own measurements fill in while the record
+    has none."""
     parts = [f"Run {thread_id}"]
-    ran = getattr(record, "backend", "") if record is not None and getattr(
-        record, "wall_s", 0) else ""
+    ran = _ran_by(record) if record is not None and getattr(record, "wall_s", 0) else ""
     parts.append(f"backend: {ran or backend}")
     if "plan_s" in timings:
         parts.append(f"plan on screen in {timings['plan_s']:.2f} s")
@@ -125,62 +128,138 @@ def run_caption(thread_id: str, record: Any, timings: dict[str, float], backend:
     return " · ".join(parts)
 
 
+def _ran_by(record: Any) -> str:
+    """The record's backend as it ran so far (``answered_by``: a paused run's record still
+    names the configured model)."""
+    from core.app.runs import answered_by
+
+    backend = getattr(record, "backend", "") or ""
+    account = getattr(record, "llm", None)
+    if account is None:
+        return backend
+    usage = getattr(record, "total_usage", None)
+    return answered_by(backend, account, getattr(usage, "cache_hits", 0) or 0)
+
+
+def plan_origin(proposal: Any, record: Any) -> str:
+    """Who proposed the plan under review, in words: 'the LLM', 'the offline engine', or
+    'the offline engine (the LLM failed: HTTP 500)' when an LLM was configured and its
+    planning reply failed or could not be used."""
+    if proposal is not None and getattr(proposal, "source", "offline") == "llm":
+        return "the LLM"
+    backend = getattr(record, "backend", "") or ""
+    account = getattr(record, "llm", None)
+    if not backend.startswith("llm:") or account is None:
+        return "the offline engine"
+    why = (f"the LLM failed: {account.reason}" if account.reason else
+           f"the LLM's reply could not be used: {account.unusable_reason}"
+           if account.unusable_reason else "the LLM's plan could not be used")
+    return f"the offline engine ({why})"
+
+
+RERANK_CLAIM = {
+    "cross-encoder": "reranks the results with a cross-encoder",
+    "llm": "has the LLM re-grade the top results",
+    "fallback": "re-orders the results with a local stand-in for a re-ranker",
+    "none": "keeps the search order (no re-ranking is active)",
+}
+
+
+def agent_caption(rerank_kind: str) -> str:
+    """The Research page's one-paragraph description, true of the active re-ranker."""
+    rerank = RERANK_CLAIM.get(rerank_kind, "re-orders the results with a local method")
+    return ("Ask a question one search cannot answer. The agent proposes a plan you can edit; "
+            "then, for every step, it rewrites the query, picks a retrieval strategy, "
+            f"{rerank}, distils, reflects, and its policy decides to continue, revise or "
+            "finish. The answer cites its evidence.")
+
+
 def trace_label(record: Any, live: bool = False) -> str:
     """'Research trace · 3 steps · 1 revision · 0 LLM calls · 9.3 s'."""
     if live:
         return "Research trace (live): plan, graph, each step's evidence"
     steps = len({h.step for h in record.history}) if record and record.history else 0
     revisions = len(record.revisions) if record else 0
-    calls = record.total_usage.calls if record else 0
+    from components.usage_meter import run_totals
+
+    calls = run_totals(record).calls if record else 0  # the count the trace's body shows
     secs = f" · {record.wall_s:.1f} s" if record and record.wall_s else ""
     return (f"Research trace · {steps} step(s) · {revisions} revision(s) · {calls} LLM "
             f"call(s){secs}: plan, graph, each step's query, evidence and decision")
 
 
 def render_finished(record: Any, *, key: str, graph=None, offline: bool = True,
-                    actions: Callable[[], None] | None = None, beside: bool = True) -> None:
-    """A saved run: answer first, then ``actions`` (buttons), then the collapsed trace."""
-    answer_area = st.container()
-    actions_area = st.container()
+                    actions: Callable[[], None] | None = None, beside: bool = True,
+                    trace_after_s: float = 0.0) -> None:
+    """A saved run: answer first, then ``actions`` (buttons), then the collapsed trace.
 
-    def on_answer(e) -> None:
-        cited_answer(e.answer, e.citations, key=f"{key}_cite", record=record, beside=beside,
-                     event=e, stop_reason=e.stop_reason, stop_message=e.stop_message,
-                     source=e.source, invalid_markers=e.invalid_markers, not_found=e.not_found,
-                     checks=getattr(e, "checks", []))
-
-    with st.expander(trace_label(record), expanded=False, key=f"{key}_trace"):
-        view = RunView(key=f"{key}_view", graph=graph, offline=offline, wall_s=record.wall_s,
-                       answer_slot=answer_area, on_answer=on_answer)
-        view.add_all(record.events)
-    if not any(getattr(e, "type", "") == "answer_ready" for e in record.events):
-        with answer_area, st.container(border=True):
+    The answer and the actions are drawn before the trace, and ``trace_after_s`` later
+    (the page that just followed the run to its end): sent together, the browser drew the
+    answer only once it had laid out the trace's step cards too, 1-2 s later on two busy
+    cores."""
+    answer = next((e for e in reversed(record.events)
+                   if getattr(e, "type", "") == "answer_ready"), None)
+    if answer is not None:
+        cited_answer(answer.answer, answer.citations, key=f"{key}_cite", record=record,
+                     beside=beside, event=answer, stop_reason=answer.stop_reason,
+                     stop_message=answer.stop_message, source=answer.source,
+                     invalid_markers=answer.invalid_markers, not_found=answer.not_found,
+                     checks=getattr(answer, "checks", []))
+    else:
+        with st.container(border=True):
             st.subheader("Answer")
             st.info("This run has no answer" + (f": {record.error}" if record.error else "."))
     if actions is not None:
-        with actions_area:
-            actions()
+        actions()
+    if trace_after_s:
+        time.sleep(trace_after_s)  # the answer's messages go out and are drawn first
+    with st.expander(trace_label(record), expanded=False, key=f"{key}_trace"):
+        view = RunView(key=f"{key}_view", graph=graph, offline=offline, wall_s=record.wall_s,
+                       answer_slot=st.empty(), on_answer=lambda e: None, graph_on_demand=True)
+        view.add_all(record.events)
+
+
+LIVE_TOP = "res_live_top"
+"""The key of the live run's first block (progress line and Cancel): scrolled into view."""
 
 
 def render_live(job, earlier: Sequence[Any], *, key: str, graph=None, offline: bool = True,
-                plan_steps: int = 0, actions: Callable[[], None] | None = None) -> None:
-    """A run researching now: a progress line where the answer will be, ``actions`` (Cancel),
-    then the trace, open, filled as events arrive. Returns when the job is done."""
-    answer_area = st.container()
-    actions_area = st.container()
-    with answer_area, st.container(border=True):
-        st.subheader("Answer")
-        st.caption("The answer appears here when the research is done; follow the steps in "
-                   "the trace below.")
-        ticker = st.empty()
-    if actions is not None:
-        with actions_area:
+                plan_steps: int = 0, actions: Callable[[], None] | None = None,
+                scroll_nonce: str = "") -> None:
+    """A run researching now: a progress line where the answer will be and ``actions``
+    (Cancel) on top, scrolled into view once per ``scroll_nonce`` (the page may have been
+    scrolled down to the plan's Approve button), then the trace, open, filled as events
+    arrive. Returns when the job is done."""
+    with st.container(key=LIVE_TOP):
+        with st.container(border=True):
+            st.subheader("Answer")
+            st.caption("The answer appears here when the research is done; follow the steps "
+                       "in the trace below.")
+            ticker = st.empty()
+        if actions is not None:
             actions()
+    if scroll_nonce:
+        scroll_to(LIVE_TOP, scroll_nonce, key=f"{key}_scroll")
     with st.expander(trace_label(None, live=True), expanded=True, key=f"{key}_trace_live"):
         view = RunView(key=f"{key}_view", graph=graph, offline=offline, live=True,
                        t0=job.started, answer_slot=st.empty(), on_answer=lambda e: None)
-        view.add_all(earlier)
-        follow(job, view, ticker, plan_steps=plan_steps)
+        seen = list(earlier)  # a page re-attached mid-run: its record holds some job events
+        view.add_all(seen)
+        follow(job, _Unseen(view, seen), ticker, plan_steps=plan_steps)
+
+
+class _Unseen:
+    """``view`` fed only the job's events that the record's saved events do not hold."""
+
+    def __init__(self, view: RunView, seen: Sequence[Any]):
+        self.view, self.seen = view, list(seen)
+
+    def add(self, event: Any) -> None:
+        if event not in self.seen:
+            self.view.add(event)
+
+    def refresh(self) -> None:
+        self.view.refresh()
 
 
 def record_answer(record: Any, *, key: str, beside: bool = False,

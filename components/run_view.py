@@ -57,6 +57,10 @@ def plan_frame(plan: Sequence[Any]) -> pd.DataFrame:
     return frame
 
 
+GRAPH_EVERY_S = 2.0
+"""The live graph's shortest redraw interval."""
+
+
 class RunView:
     """Placeholders for one run on screen; feed it events with ``add``."""
 
@@ -74,6 +78,7 @@ class RunView:
         t0: float | None = None,
         answer_slot=None,
         on_answer: Callable[[ev.AnswerReady], None] | None = None,
+        graph_on_demand: bool = False,
     ):
         self.key = key
         self.offline = offline
@@ -86,6 +91,12 @@ class RunView:
         self.visited: list[str] = []
         self.cards: dict[tuple[int, int], StepCard] = {}
         self.t0 = time.perf_counter() if t0 is None else t0
+        # A finished run's graph is drawn when asked for: the browser lays a graph out in
+        # ~1-2 s, which held a finished answer off the screen that long (a live run's graph
+        # is the point of watching it).
+        self.show_graph = not graph_on_demand or (graph_area or st).toggle(
+            "Show the research graph", key=f"{key}_graph_on",
+            help="The agent's graph, with the nodes this run went through marked.")
         self.graph_slot = (graph_area or st).empty()
         self.usage_slot = st.empty()
         self.plan_slot = st.empty()
@@ -95,6 +106,7 @@ class RunView:
         self.on_answer = on_answer  # draws the answer where the page wants it (answer first)
         self._drawn_node: str | None = None
         self._drawn_usage_at = 0.0
+        self._drawn_graph_at = 0.0
         self._draw_graph(None)
 
     # --- routing -------------------------------------------------------------
@@ -123,8 +135,8 @@ class RunView:
         elif kind in ("warning", "error"):
             with self.notes:
                 (st.error if kind == "error" else st.warning)(md_escape(event.message))
-        if redraw:
-            self.refresh(force=kind in ("answer_ready", "error"))
+        if redraw:  # the answer redraws no graph: the page reruns with the finished run
+            self.refresh(force=kind == "error", graph=kind != "answer_ready")
 
     def add_all(self, events: Iterable[ev.EventBase]) -> None:
         """Replay events in order, then draw the graph and the meter once."""
@@ -132,16 +144,21 @@ class RunView:
             self.add(e, redraw=False)
         self.refresh(force=True)
 
-    def refresh(self, *, force: bool = False) -> None:
-        """Redraw the graph when the current node changed, the meter at most every 0.5 s.
+    def refresh(self, *, force: bool = False, graph: bool = True) -> None:
+        """Redraw the graph when the current node changed (at most every ``GRAPH_EVERY_S``)
+        and the meter (at most every 0.5 s).
 
-        Throttled because every redraw is re-laid out in the browser; a run emits
-        dozens of events a second offline.
+        Throttled because every redraw is laid out again in the browser (~1 s of its main
+        thread on two busy cores: drawn every 0.5 s, the layouts queued up and held the
+        finished answer off the screen for seconds); a run emits dozens of events a second
+        offline.
         """
         node = self.events[-1].node if self.events else None
-        if force or node != self._drawn_node:
-            self._draw_graph(node)
         now = time.perf_counter()
+        if graph and (force or (node != self._drawn_node
+                                and now - self._drawn_graph_at >= GRAPH_EVERY_S)):
+            self._draw_graph(node)
+            self._drawn_graph_at = now
         if force or now - self._drawn_usage_at >= 0.5:
             self._draw_usage()
             self._drawn_usage_at = now
@@ -166,6 +183,8 @@ class RunView:
 
     def _draw_graph(self, node: str | None) -> None:
         self._drawn_node = node
+        if not self.show_graph:
+            return
         with self.graph_slot.container():
             render_graph(self.nodes, self.edges, current=node, visited=self.visited)
 

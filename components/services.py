@@ -13,6 +13,7 @@ the builders, not at module import.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -65,17 +66,37 @@ def saved_overrides() -> dict[str, Any]:
     return load(base_settings())
 
 
-@st.cache_resource(show_spinner="Loading the corpus and the embedding model (first start only)…")
-def corpus():
-    """The Corpus facade (store, embedder, reranker) for the configured data folder.
-
-    Its embedder reports chunk progress to ingest jobs (``core.app.ingest_jobs``)."""
+def _open_corpus(settings: Settings):
     from core.app.corpus import Corpus
     from core.app.ingest_jobs import ProgressEmbedder
     from core.foundation import models
 
-    settings = base_settings()
     return Corpus(settings, embedder=ProgressEmbedder(models.get_embedder(settings)))
+
+
+_warm: dict[str, Any] = {}  # corpora opened at server start, by settings, until first used
+_warm_lock = threading.Lock()
+
+
+def open_warm_corpus() -> None:
+    """Open the configured corpus ahead of the first session (``components.warmup``, at
+    server start, with no script running): ``corpus()`` takes it on its first call."""
+    settings = load_settings()
+    opened = _open_corpus(settings)
+    with _warm_lock:
+        _warm[settings.model_dump_json()] = opened
+
+
+@st.cache_resource(show_spinner="Loading the corpus and the embedding model (first start only)…")
+def corpus():
+    """The Corpus facade (store, embedder, reranker) for the configured data folder: the one
+    opened at server start when it was for these settings, else opened now.
+
+    Its embedder reports chunk progress to ingest jobs (``core.app.ingest_jobs``)."""
+    settings = base_settings()
+    with _warm_lock:
+        warm = _warm.pop(settings.model_dump_json(), None)
+    return warm if warm is not None else _open_corpus(settings)
 
 
 @st.cache_resource(show_spinner=False)

@@ -8,6 +8,7 @@ upload filings, choose options, take screenshots).
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -100,6 +101,9 @@ def streamlit_server(script: Path, cwd: Path, env: dict[str, str]) -> Iterator[s
     """`streamlit run script` on a free 127.0.0.1 port (its log in ``cwd``); yields its
     base URL once it answers, stops it afterwards."""
     port = _free_port()
+    config = cwd / ".streamlit" / "config.toml"  # read from the working folder: `make run`'s
+    config.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(ROOT / ".streamlit" / "config.toml", config)
     log_path = cwd / "server.log"
     log = log_path.open("w")
     proc = subprocess.Popen(

@@ -280,8 +280,13 @@ def test_plans_waiting_for_review_are_listed_on_the_research_page(app_env):
     at = ask_walkthrough(load_sample(boot()))
     ok(at.button(key="res_new").click().run())
     assert "Plans waiting for your review" in texts(at)
-    links = at.get("page_link")
-    assert any("Based on Northwind" in link.proto.label.replace("\\", "") for link in links)
+    waiting = [b for b in at.button if (b.key or "").startswith("res_open_")
+               and "Based on Northwind" in b.label.replace("\\", "")]
+    assert waiting
+    ok(waiting[0].click().run())  # opens the plan, the address naming its run
+    assert at.query_params["thread"] in (waiting[0].key[len("res_open_"):],
+                                         [waiting[0].key[len("res_open_"):]])
+    assert "Review the plan" in [s.value for s in at.subheader]
 
 
 def test_markup_in_a_question_is_shown_as_text_on_every_page(app_env):

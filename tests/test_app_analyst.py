@@ -258,8 +258,13 @@ def test_compare_times_only_the_answer_and_gives_verdicts_and_a_diff():
     assert order[-1] == "Verdict"  # the comparison ends with its one-line verdict
     verdict = " ".join(a.value.replace("\\", "") for a in (*at.success, *at.warning, *at.info)
                        if a.value.replace("\\", "").startswith("Verdict:"))
-    assert re.search(r"covers [\d.]+ of \d+ sub-question\(s\) \((baseline|deep) [\d.]+\)",
-                     verdict), verdict
+    found = re.search(r"covers (\d+ of \d+(?: \(\d+ more partly\))?) sub-question\(s\) "
+                      r"\((baseline|deep) (\d+ of \d+(?: \(\d+ more partly\))?)\)", verdict)
+    assert found, verdict
+    table = re.search(r"The deep agent covers (.+?) sub-question\(s\); the baseline covers "
+                      r"(.+?)\.", texts(at).replace("\\", ""))
+    deep_n, base_n = (found[1], found[3]) if found[2] == "baseline" else (found[3], found[1])
+    assert table and table.groups() == (deep_n, base_n)  # one count, both places
     diff_text = " ".join(m.value for m in at.markdown).replace("\\", "")
     assert "Configure an LLM" not in diff_text and "Extractive brief" not in diff_text
     time_help = [m.proto.help for m in at.metric if m.label == "Time"]
@@ -300,6 +305,27 @@ def test_runs_are_found_tagged_and_shared():
     shared.query_params["run"] = done_id
     ok(shared.run())
     assert shared.selectbox(key=keys.RUNS_OPEN).value == done_id
+
+
+def test_back_on_the_runs_page_opens_the_run_the_address_names():
+    """Back (the address naming an earlier run) opens that run, not the newest; the page
+    writes the address only when the open run changes (one history entry per run)."""
+    at = finished_run(boot())
+    older = thread_of(at)
+    at.button(key="res_new").click().run()
+    at.text_area(key=keys.RES_QUESTION).set_value("What are Northwind's supply chain risks?")
+    ok(at.button(key="FormSubmitter:res_ask_form-Ask").click().run())
+    ok(at.switch_page("app_pages/runs.py").run())
+    newer = at.selectbox(key=keys.RUNS_OPEN).value
+    assert newer != older
+    ok(at.selectbox(key=keys.RUNS_OPEN).set_value(older).run())
+    assert at.query_params["run"] in (older, [older])
+    ok(at.selectbox(key=keys.RUNS_OPEN).set_value(newer).run())
+    at.query_params["run"] = older  # Back
+    ok(at.run())
+    assert at.selectbox(key=keys.RUNS_OPEN).value == older
+    ok(at.run())  # a rerun keeps it
+    assert at.selectbox(key=keys.RUNS_OPEN).value == older
 
 
 def test_research_running_now_can_be_cancelled_from_the_runs_page():

@@ -165,7 +165,10 @@ def test_analysis_on_screen_in_a_browser(seeded, page, tmp_path):  # noqa: F811
     panel.get_by_text(re.compile(r"^Revenue · p\. \d+")).first.click()  # open the fact's row
     pg.locator('[class*="st-key-lib_focus_box"]').wait_for()
     settle(pg)
-    assert "26,974" in pg.locator('[class*="st-key-lib_focus_box"]').inner_text()
+    focus = pg.locator('[class*="st-key-lib_focus_box"]')
+    cells = [c for row in grid(focus.locator('[data-testid="stDataFrame"]').first) for c in row]
+    assert any("26,974" in c for c in cells), cells  # the statement drawn as a grid
+    assert "The cited row is marked." in focus.inner_text()
     shot(pg, "31-library-figure-source")
 
     # --- Research: the run's answer with its verdict line, peer table and chart --------

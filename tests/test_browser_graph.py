@@ -66,6 +66,7 @@ def test_a_running_step_lights_its_stage_inside_the_step(page, tavily):  # noqa:
     caption = re.search(r"Current node: (\S+) \(inside (\S+)\)", body(pg))
     assert caption and caption.groups() == ("rewrite", "research_step"), body(pg)[-1500:]
     assert cancel.is_visible() and len(tavily.search_requests) >= 1  # still searching
+    assert pg.get_by_role("button", name="Approve and run").count() == 0  # no greyed plan
     graph = pg.locator('[data-testid="stGraphVizChart"]').first
     graph.scroll_into_view_if_needed()
     shot(pg, "30-graph-running-stage", full=False)

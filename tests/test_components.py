@@ -110,7 +110,7 @@ def test_reranker_bars_are_relative_to_the_best_so_close_scores_look_different()
     fig = rerank_figure([_hit(2, 0.0465, reranked=0.0465), _hit(1, 0.049, reranked=0.049)])
     bar = fig.data[0]
     assert list(bar.x) == [100.0, 10.0]  # ordered by rank, best first
-    assert bar.y[0] == "[1] Item 1A. Risk Factors p.1 #1"
+    assert bar.y[0] == "[1] Item 1A. Risk Factors PDF p. 1 #1"
     assert "raw score 0.049" in bar.hovertext[0]  # the raw score is on hover
 
 

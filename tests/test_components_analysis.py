@@ -216,7 +216,7 @@ def test_an_analyze_step_card_shows_its_verdict_table_and_chart(real):
     at = AppTest.from_function(_card_app, default_timeout=120,
                                args=(compare.model_dump_json(),)).run()
     assert not at.exception, at.exception
-    assert at.status[0].label.startswith("Step 3 · analyze") and "FINISH" in at.status[0].label
+    assert at.status[0].label.startswith("Step 3 · analysis") and "FINISH" in at.status[0].label
     assert any(m.value.startswith("**NVIDIA had the higher operating margin")
                for m in at.markdown)
     peers = [d.value for d in at.dataframe if "subject" in d.value.columns]

@@ -76,7 +76,7 @@ def test_figure_step_cards_show_facts_and_arithmetic():
     assert not at.exception, at.exception
     labels = [s.label for s in at.status]
     assert labels[0].startswith("Step 1 · figure look-up") and "CONTINUE" in labels[0]
-    assert labels[1].startswith("Step 2 · compute") and "FINISH" in labels[1]
+    assert labels[1].startswith("Step 2 · computation") and "FINISH" in labels[1]
     markdown = [m.value for m in at.markdown]
     assert any(m.startswith("**Facts looked up** — revenue for FY2022, FY2023: 2 found, "
                             "1 missing") for m in markdown), markdown
@@ -86,7 +86,7 @@ def test_figure_step_cards_show_facts_and_arithmetic():
     assert facts["value"].tolist() == ["$26,974 million", "$26,914 million", "$26,900 million"]
     assert facts["source"].tolist()[0] == "XBRL us-gaap:Revenues"
     assert facts[""].tolist() == ["used", "used", "alternative"]
-    assert facts["page"].tolist() == [52, 52, 40]
+    assert facts["page"].tolist() == ["PDF p. 52", "PDF p. 52", "PDF p. 40"]
     assert any("Missing: no FY2021 revenue" in w.value for w in at.warning)
     assert any("Formula: \\(revenue\\[FY2023\\]" in c.value for c in at.caption)
     assert any("\\<b\\>note\\</b\\>" in c.value for c in at.caption)

@@ -19,6 +19,7 @@ from components.library_figures import (
     sources_frame,
 )
 from core.app.filing_figures import figures_of, member_name, periods_of
+from core.app.table_grid import table_grid
 from tests.analysis_fixtures import AMD, NVDA
 from tests.test_app import APP, TIMEOUT, app_env, ok, texts  # noqa: F401 (app_env: fixture)
 
@@ -83,12 +84,14 @@ def test_a_company_s_figures_and_the_frames_drawn_from_them(corpus):
     view = figures_of(corpus.store, options[company][1])
     assert view.periods == ["FY2023", "FY2024", "FY2025"]
     income = view.group("income")
-    frame = metrics_frame(income, view.periods)
+    frame = metrics_frame(income, view.periods, view.page_of)
     assert frame.columns.tolist() == ["metric", "FY2025", "FY2024", "FY2023", "source (latest)"]
     first = frame.iloc[0].to_dict()
     assert first["metric"] == "Revenue" and first["FY2025"] == "$34,639 million"
-    assert first["source (latest)"].startswith("p. ") and "XBRL us-gaap:Revenue" in \
-        first["source (latest)"]
+    revenue = income[0].cells["FY2025"].inputs[0].fact
+    assert first["source (latest)"].startswith(view.page_of(revenue) + " · XBRL us-gaap:Revenue")
+    assert metrics_frame(income, view.periods).iloc[0]["source (latest)"].startswith(
+        f"PDF p. {revenue.page} · ")  # no printed numbers known: the PDF page, said so
     margin = next(line for line in view.lines if line.key == "operating_margin")
     assert metrics_frame([margin], view.periods).iloc[0]["source (latest)"].startswith(
         "computed from 2 facts")
@@ -125,5 +128,10 @@ def test_the_library_shows_figures_and_opens_a_source_in_the_section_browser(cor
     focus = at.session_state[keys.LIB_FOCUS_CHUNK]
     assert focus and at.session_state[keys.LIB_BROWSE_DOC] == focus.rsplit("-", 1)[0]
     assert at.session_state[keys.LIB_FOCUS_SPAN]  # the fact's row, marked
-    marked = [m.value for m in at.markdown if ":orange-background[" in m.value]
-    assert marked and "Revenue" in marked[0]
+    # the cited table drawn as a grid with the fact's row marked
+    chunk = corpus.store.get_chunks([focus])[0]
+    grid = table_grid(chunk.text, tuple(at.session_state[keys.LIB_FOCUS_SPAN]), chunk.context)
+    assert grid is not None and grid.marked
+    assert any(grid.rows[i][0].startswith("Revenue") for i in grid.marked)
+    assert "The cited row is marked." in [c.value for c in at.caption]
+    assert any(list(d.value.columns) == grid.header for d in at.dataframe)

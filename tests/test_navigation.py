@@ -14,7 +14,7 @@ from components import navigation
 from tests.test_app import TIMEOUT, app_env, texts  # noqa: F401 (app_env is a fixture)
 
 ROOT = Path(__file__).resolve().parent.parent
-URLS = ["research", "compare", "runs", "evaluate", "library", "settings"]
+URLS = ["research", "search", "compare", "runs", "evaluate", "library", "peers", "settings"]
 
 
 def test_no_auto_discovered_pages_folder_and_no_private_streamlit_hooks():

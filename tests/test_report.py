@@ -52,7 +52,7 @@ def test_the_export_records_each_edit_of_the_plan():
         "step 2 (was step 1): edited: filings NVIDIA CORP 10-K FY2023 → NVIDIA CORP 10-K "
         "FY2023, AMD 10-K FY2025; section Item 1A → any",
         "step 3: edited: sub-question was “How does AMD's strategy bear on those risks?”; "
-        "tool filing_search → web_search; filings NVIDIA CORP 10-K FY2023 → every filing",
+        "tool filing search → web search; filings NVIDIA CORP 10-K FY2023 → every filing",
     ]
     assert plan_edits(_record([A, B, C], [], edited=False).events) == []
     assert plan_edits(_record([A, B], []).events) == [

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from core.foundation.config import Settings
+from core.foundation.pages import page_ref
 from core.foundation.types import Chunk, DocumentMeta
 from core.retrieval.web_saved import provenance_of
 from core.store.files import is_pdf, original_path
@@ -147,13 +148,11 @@ class CitedPassage:
 
     @property
     def where(self) -> str:
-        """'Item 1A. Risk Factors · page 23' (printed label when known, else PDF page)."""
+        """'Item 1A. Risk Factors · page 23' (the printed label when known, else 'PDF page
+        24': ``core.foundation.pages.page_ref``, as every view says it)."""
         parts = [self.section] if self.section else []
-        if self.page_label:
-            parts.append(f"page {self.page_label}")
-        elif self.page:
-            parts.append(f"page {self.page}")
-        return " · ".join(parts)
+        where = page_ref(self.page, self.page_label)
+        return " · ".join([*parts, where] if where else parts)
 
 
 def document_name(doc: DocumentMeta | None) -> str:
@@ -180,6 +179,7 @@ def stored_evidence(record: Any, evidence_id: str) -> dict[str, Any] | None:
             if hit.id == evidence_id:
                 return {"id": hit.id, "kind": hit.kind, "label": hit.label, "title": hit.label,
                         "date": hit.date, "section": hit.section, "page": hit.page,
+                        "page_label": getattr(hit, "page_label", None),
                         "url": hit.url, "text": hit.text}
     return None
 
@@ -219,5 +219,6 @@ def resolve_citation(store: Any, settings: Settings, citation: dict[str, Any], *
         highlight=best_span(claim, text),
         source=str(stored.get("title") or stored.get("label") or citation.get("label") or eid),
         section="" if web else str(stored.get("section") or ""), page=stored.get("page"),
+        page_label=stored.get("page_label"),
         url=url, date=str(stored.get("date") or ""),
         provenance=provenance_of(url, settings) if web else "")

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from core.figures.compute import answer_figure
 from core.figures.lookup import candidates, doc_years, split_period, to_input
 from core.figures.model import FigureInput, FigureRequest, FigureResult
+from core.foundation.pages import label_for, page_ref
 from core.foundation.types import Fact
 from core.metrics import Metric, catalog
 
@@ -78,9 +79,21 @@ class FiguresView:
     lines: list[MetricLine] = field(default_factory=list)
     segments: list[SegmentLine] = field(default_factory=list)
     facts: int = 0
+    chunk_pages: dict[str, tuple[int | None, str | None]] = field(default_factory=dict)
+    """Chunk id -> (its first page, the page number the filing prints there)."""
 
     def group(self, group: str) -> list[MetricLine]:
         return [line for line in self.lines if line.group == group]
+
+    def page_of(self, fact: Fact | None, *, short: bool = True) -> str:
+        """Where ``fact`` is printed, as every view says it: 'p. 53' (the filing's own
+        number), else 'PDF p. 54' (``core.foundation.pages.page_ref``)."""
+        if fact is None or not fact.page:
+            return ""
+        if fact.page_label:
+            return page_ref(fact.page, fact.page_label, short=short)
+        first, label = self.chunk_pages.get(fact.chunk_id or "", (None, None))
+        return page_ref(fact.page, label_for(fact.page, first, label), short=short)
 
 
 class _FactsOnce:
@@ -245,4 +258,17 @@ def figures_of(store, doc_ids: list[str], *, periods: list[str] | None = None
         if line.found:
             view.lines.append(line)
     view.segments = segments_of(facts, list(doc_ids), view.periods)
+    view.chunk_pages = _chunk_pages(store, view)
     return view
+
+
+def _chunk_pages(store, view: FiguresView) -> dict[str, tuple[int | None, str | None]]:
+    """The pages and printed page numbers of the chunks the view's facts were read from."""
+    ids = {i.fact.chunk_id for line in view.lines for r in line.cells.values()
+           for i in r.inputs if i.fact is not None and i.fact.chunk_id}
+    ids |= {c.fact.chunk_id for line in view.segments for c in line.cells.values()
+            if c.fact is not None and c.fact.chunk_id}
+    get = getattr(store, "get_chunks", None)
+    if not ids or get is None:
+        return {}
+    return {c.chunk_id: (c.page, c.page_label) for c in get(sorted(ids))}

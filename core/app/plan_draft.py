@@ -61,6 +61,9 @@ class StepDraft(BaseModel):
     note: str = Field(default="", description="The analyst's own reason, if any.")
     origin: dict[str, Any] | None = Field(
         default=None, description="The step as proposed (None: added by the analyst).")
+    read: dict[str, Any] = Field(default_factory=dict, description="The fields an added "
+                                 "step took from its question (``read_into``), so reading "
+                                 "a new question replaces them, never the analyst's own.")
 
     def fields(self) -> dict[str, Any]:
         """The editable fields, normalised for comparison."""
@@ -222,3 +225,80 @@ def with_reading_steps(drafts: Sequence[StepDraft], steps: Sequence[PlanStep]
     for d in kept:
         d.depends_on = [u for u in d.depends_on if u not in gone]
     return new + kept
+
+
+def step_doc_ids(draft: StepDraft, documents: Sequence[Any]) -> list[str]:
+    """The filings a step reads: those chosen, else those of the companies its question
+    names, else none (every filing)."""
+    if draft.doc_ids:
+        return list(draft.doc_ids)
+    from core.retrieval.scope import match_companies
+
+    named = match_companies(draft.sub_question, list(documents))
+    return list(dict.fromkeys(i for _, ids in named.values() for i in ids))
+
+
+def read_into(draft: StepDraft, documents: Sequence[Any], store: Any = None) -> StepDraft:
+    """An added step's fields read from the question typed into it (``core.reading``): its
+    filings (the companies it names) and, for a look-up, the metric, periods and segment;
+    for a compute step the formula. A field the analyst set is kept; a field an earlier
+    question filled is replaced."""
+    if draft.origin is not None:
+        return draft
+    upd: dict[str, Any] = {}
+    filled = dict(draft.read)
+
+    def take(name: str, value: Any) -> None:
+        current = getattr(draft, name)
+        if current not in (None, [], "") and current != filled.get(name):
+            return  # the analyst's own
+        if value != current:
+            upd[name] = value
+        filled[name] = value
+
+    draft_ids = draft.model_copy(update={"doc_ids": [] if draft.doc_ids == filled.get(
+        "doc_ids") else draft.doc_ids})
+    request, named = _request(draft.sub_question, documents, store) \
+        if draft.tool != "web_search" else (None, [])
+    if draft.tool != "web_search":
+        take("doc_ids", step_doc_ids(draft_ids, documents) or named)
+    if request is not None and draft.tool in ("figure_lookup", "compute"):
+        from core.agent.roles.figure_catalog import formula_inputs
+        from core.metrics import get_metric
+
+        refs = formula_inputs(request.formula)
+        if draft.tool == "compute":
+            take("formula", request.formula)
+        elif refs:
+            key = request.metric if get_metric(request.metric or "") else refs[0][0]
+            take("metric", key)
+            take("periods", sorted(set(request.periods) or {p for _, p, _ in refs}))
+            take("member", request.member)
+    if not upd:
+        return draft
+    return draft.model_copy(update={**upd, "read": filled})
+
+
+_IMPERATIVE = re.compile(r"^\s*(?:please\s+)?(?:look\s+up|find|get|show|give|fetch|pull)\s+"
+                         r"(?:me\s+)?(?:the\s+)?", re.I)
+
+
+def _request(text: str, documents: Sequence[Any], store: Any) -> tuple[Any, list[str]]:
+    """``(the figure text asks for or None, the filings of the companies it names)``, as
+    ``core.reading.read.read_question`` reads it (lower case names and tickers too)."""
+    if not text.strip():
+        return None, []
+    from core.reading.read import read_question
+
+    text = _IMPERATIVE.sub("What was ", text.strip()).rstrip(" .") if _IMPERATIVE.match(
+        text) else text  # "Look up Acme's revenue for FY2024": asked as a question
+    try:
+        reading, plan, request = read_question(text, list(documents), store)
+    except (ValueError, KeyError, IndexError):
+        return None, []
+    if request is None and plan is not None and plan.requests:
+        request = plan.requests[0]
+    named = [i for c in reading.companies for i in c.doc_ids]
+    if request is not None and not named:
+        named = list(request.doc_ids)
+    return request, list(dict.fromkeys(named))

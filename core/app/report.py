@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from core.agent.state import Evidence, PlanStep
+from core.app.table_grid import table_grid
 
 _TARGET = r"\((?:[^()]|\([^()]*\))*\)"  # (url), one level of nested brackets allowed
 _IMAGE = re.compile(r"!\[([^\]]*)\]\s*(" + _TARGET + r"|\[[^\]]*\])")
@@ -23,7 +24,7 @@ _TAG = re.compile(r"</?[A-Za-z!?][^<>]*>|<!--.*?-->", re.DOTALL)
 _AUTOLINK = re.compile(r"<((?:https?|ftp|mailto|javascript|data):[^<>\s]*)>", re.IGNORECASE)
 _LINK = re.compile(r"\[([^\]]*)\]\s*" + _TARGET)
 _REF_DEF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*\S+.*$", re.MULTILINE)
-_REF_LINK = re.compile(r"\[([^\]]+)\]\[[^\]]*\]")
+_REF_LINK = re.compile(r"\[(?!\d+\]\[\d+\])([^\]]+)\]\[[^\]]*\]")  # never citations: [2][3]
 _BARE = re.compile(r"\b(?:(?:https?|ftp|javascript|data|file):|www\.)[^\s<>()\[\]`]+",
                    re.IGNORECASE)
 
@@ -60,24 +61,83 @@ def _scope(step: PlanStep, names: dict[str, str]) -> str:
     return ", ".join(names.get(d, d) for d in step.doc_ids) or "every filing"
 
 
+_FIELDS = (("metric", "measure"), ("member", "segment"), ("formula", "formula"),
+           ("unit", "unit"), ("decimals", "decimals"))
+_ANALYSIS = (("kind", "analysis"), ("name", "measure compared"), ("direction", "direction"),
+             ("test", "test"), ("threshold", "threshold"), ("criterion", "criterion"))
+
+
+def _value(v: Any) -> str:
+    if v is None or v == "" or v == []:
+        return "none"
+    return ", ".join(map(str, v)) if isinstance(v, list | tuple) else str(v)
+
+
+def _field_changes(before: PlanStep, after: PlanStep) -> list[str]:
+    """Look-up, compute and analyze settings the analyst changed: 'measure revenue →
+    net_income', 'periods FY2022, FY2023 → FY2023, FY2024'."""
+    out = []
+    for name, words in _FIELDS:
+        old, new = getattr(before, name, None), getattr(after, name, None)
+        if (old or None) != (new or None):
+            out.append(f"{words} {_value(old)} → {_value(new)}")
+    if list(getattr(before, "periods", []) or []) != list(getattr(after, "periods", []) or []):
+        out.append(f"periods {_value(before.periods)} → {_value(after.periods)}")
+    a, b = getattr(before, "analysis", None), getattr(after, "analysis", None)
+    if a != b:
+        if a is None or b is None:
+            out.append(f"analysis {a.kind if a else 'none'} → {b.kind if b else 'none'}")
+        else:
+            out += [f"{words} {_value(getattr(a, n, None))} → {_value(getattr(b, n, None))}"
+                    for n, words in _ANALYSIS if getattr(a, n, None) != getattr(b, n, None)]
+            if a.absent != b.absent:
+                out.append(f"companies not loaded {_value(a.absent)} → {_value(b.absent)}")
+    return out
+
+
 def _changes(before: PlanStep, after: PlanStep, names: dict[str, str]) -> list[str]:
     out = []
     if before.sub_question.strip() != after.sub_question.strip():
         out.append(f"sub-question was “{inert(before.sub_question)}”")
     if before.tool != after.tool:
-        out.append(f"tool {before.tool} → {after.tool}")
+        out.append(f"tool {tool_words(before.tool)} → {tool_words(after.tool)}")
     if sorted(before.doc_ids) != sorted(after.doc_ids):
-        out.append(f"filings {_scope(before, names)} → {_scope(after, names)}")
+        what = "companies" if after.is_figure or before.is_figure else "filings"
+        out.append(f"{what} {_scope(before, names)} → {_scope(after, names)}")
     if (before.section or None) != (after.section or None):
         out.append(f"section {before.section or 'any'} → {after.section or 'any'}")
     if [k.strip() for k in before.keywords] != [k.strip() for k in after.keywords]:
         out.append(f"keywords {', '.join(before.keywords) or 'none'} → "
                    f"{', '.join(after.keywords) or 'none'}")
+    out += _field_changes(before, after)
     deps = [sorted(getattr(s, "depends_on", None) or []) for s in (before, after)]
     if deps[0] != deps[1]:  # plan steps carry depends_on on the agent branch
         out.append("depends on " + " → ".join(
             ", ".join(f"step {d + 1}" for d in ds) or "no step" for ds in deps))
+    if not out and before.justification.strip() != after.justification.strip():
+        out.append("reason changed")
     return [inert(c) for c in out]
+
+
+TOOL_WORDS = {"filing_search": "filing search", "web_search": "web search",
+              "figure_lookup": "figure look-up", "compute": "computation",
+              "analyze": "analysis"}
+
+
+def tool_words(tool: str) -> str:
+    """A plan step's tool in words: 'filing search', 'figure look-up', 'analysis'."""
+    return TOOL_WORDS.get(tool, tool.replace("_", " "))
+
+
+def step_method(record: Any) -> str:
+    """How a researched step (a ``StepRecord``) was answered: 'filing search, hybrid',
+    'web search', 'figure look-up', 'computation', 'analysis' (never 'web' for a step that
+    searched nothing)."""
+    tool = getattr(record, "tool", "") or ""
+    strategy = getattr(record, "strategy", None)
+    if tool == "filing_search" or (not tool and strategy):
+        return f"filing search, {strategy}" if strategy else "filing search"
+    return tool_words(tool) if tool else "step"
 
 
 def plan_edits(events: list[Any], names: dict[str, str] | None = None) -> list[str]:
@@ -112,7 +172,8 @@ def plan_edits(events: list[Any], names: dict[str, str] | None = None) -> list[s
         used.add(near)
         moved = f" (was step {near + 1})" if near != i else ""
         lines.append(f"step {i + 1}{moved}: edited: "
-                     + ("; ".join(_changes(proposed[near], step, names)) or "reason changed"))
+                     + ("; ".join(_changes(proposed[near], step, names))
+                        or "saved with no visible change"))
     lines += [f"removed: proposed step {j + 1} “{inert(p.sub_question)}”"
               for j, p in enumerate(proposed) if j not in used]
     return lines
@@ -169,6 +230,18 @@ def analysis_markdown(analyses: list[Any], numbers: dict[str, int]) -> list[str]
     return lines
 
 
+def grid_markdown(grid: Any, max_rows: int = 15) -> list[str]:
+    """A statement table as a Markdown table: its caption in italics, a header row of the
+    filing's column headings, its rows (``max_rows`` at most, the rest counted)."""
+    header = [_cell(h) or " " for h in grid.header]
+    out = [f"*{_cell(c)}*" for c in grid.caption[-2:]]
+    out += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in grid.rows[:max_rows]]
+    if len(grid.rows) > max_rows:
+        out.append(f"*… and {len(grid.rows) - max_rows} more row(s)*")
+    return out
+
+
 def _source_line(n: int, ev: Evidence, provenance: str) -> str:
     if ev.kind != "web":
         return f"{n}. {inert(ev.label)} — {_code(ev.id)}"
@@ -202,13 +275,13 @@ def render_markdown(record: Any, *, names: dict[str, str] | None = None,
         for i, s in enumerate(record.plan, start=1):
             where = f", section {s.section}" if s.section else ""
             scope = f", filings: {_scope(s, names or {})}" if s.doc_ids else ""
-            lines.append(f"{i}. {inert(s.sub_question)} ({s.tool}{where}{scope})")
+            lines.append(f"{i}. {inert(s.sub_question)} ({tool_words(s.tool)}{where}{scope})")
     if record.history:
         lines += ["", "## Research", ""]
         for r in record.history:
             tag = f" (retry {r.attempt})" if r.attempt else ""
             lines.append(f"- step {r.step + 1}{tag}: query {_code(r.query)} "
-                         f"[{r.strategy or 'web'}] -> {r.coverage}: {inert(r.finding)}")
+                         f"[{step_method(r)}] -> {r.coverage}: {inert(r.finding)}")
     answer = inert(record.answer.text) if record.answer else (
         f"(no answer{': ' + inert(record.error) if record.error else ''})")
     lines += ["", "## Answer", "", answer]
@@ -221,6 +294,10 @@ def render_markdown(record: Any, *, names: dict[str, str] | None = None,
         lines += ["", "## Sources", ""]
         for n, ev in enumerate(record.evidence, start=1):
             lines.append(_source_line(n, ev, provenance(ev.url) if ev.kind == "web" else ""))
+            grid = table_grid(ev.text) if ev.kind == "chunk" and excerpt_chars else None
+            if grid is not None:
+                lines += ["", *(f"   {row}" for row in grid_markdown(grid)), ""]
+                continue
             text = " ".join(inert(ev.text).split())
             if text and excerpt_chars:
                 cut = text[:excerpt_chars] + ("…" if len(text) > excerpt_chars else "")

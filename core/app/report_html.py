@@ -14,7 +14,17 @@ import html
 import re
 from typing import Any
 
-from core.app.report import ANALYSIS_HEADER, analysis_rows, analysis_title, inert, plan_edits
+from core.app.report import (
+    ANALYSIS_HEADER,
+    analysis_rows,
+    analysis_title,
+    inert,
+    plan_edits,
+    step_method,
+    tool_words,
+)
+from core.app.table_grid import table_grid
+from core.foundation.pages import page_ref
 
 _MARK = re.compile(r"\[(\d+)\]")
 _BOLD = re.compile(r"\*\*([^*\n]+)\*\*")
@@ -124,10 +134,23 @@ def _analyses(analyses: list[Any], numbers: dict[str, int], n_sources: int) -> l
     return out
 
 
+def _grid_html(grid: Any, max_rows: int = 25) -> str:
+    """A statement table as an HTML table headed by the filing's column headings."""
+    num = re.compile(r"^[\s$€£(—–-]*[\d.,]+\)?\s*%?$|^[—–-]+%?$")
+    cap = "".join(f'<p class="meta">{_t(c)}</p>' for c in grid.caption[-2:])
+    head = "".join(f"<th>{_t(h)}</th>" for h in grid.header)
+    rows = "".join("<tr>" + "".join(
+        f'<td class="num">{_t(c)}</td>' if j and num.match(c or "") else f"<td>{_t(c)}</td>"
+        for j, c in enumerate(row)) + "</tr>" for row in grid.rows[:max_rows])
+    more = (f'<p class="meta">… and {len(grid.rows) - max_rows} more row(s)</p>'
+            if len(grid.rows) > max_rows else "")
+    return f"{cap}<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>{more}"
+
+
 def _plan_step(s: Any, names: dict[str, str]) -> str:
     where = f", section {s.section}" if s.section else ""
     scope = f", filings: {', '.join(names.get(d, d) for d in s.doc_ids)}" if s.doc_ids else ""
-    how = f"({s.tool.replace('_', ' ')}{where}{scope})"
+    how = f"({tool_words(s.tool)}{where}{scope})"
     return f'<li>{_t(s.sub_question)} <span class="meta">{_t(how)}</span></li>'
 
 
@@ -172,7 +195,7 @@ def render_html(record: Any, *, names: dict[str, str] | None = None,
                      for i in r.evidence_ids if i in numbers]
             parts.append(f"<h3>Step {r.step + 1}{retry}: {_t(r.sub_question)}</h3>")
             parts.append(f"<p class=\"meta\"><span>query: {_t(r.query)}</span>"
-                         f"<span>{_t(r.strategy or 'web search')}</span>"
+                         f"<span>{_t(step_method(r))}</span>"
                          f"<span>coverage: {_t(r.coverage)}</span></p>")
             if r.finding:
                 parts.append(f"<p>{_t(r.finding)}</p>")
@@ -182,16 +205,17 @@ def render_html(record: Any, *, names: dict[str, str] | None = None,
         parts.append("<h2>Sources</h2><ol>")
         for n, e in enumerate(evidence, start=1):
             where = (e.url or e.id) if e.kind == "web" else \
-                f"{e.section or ''}{f', page {e.page}' if e.page else ''}"
+                ", ".join(x for x in (e.section or "", page_ref(e.page, e.page_label)) if x)
             note = {"demo": " (demo article written for this project; URL unverified)",
                     "saved": " (saved by the analyst)"}.get(
                 provenance(e.url) if e.kind == "web" else "", "")
             text = " ".join(str(e.text or "").split())
             cut = text[:excerpt_chars] + ("…" if len(text) > excerpt_chars else "")
+            grid = table_grid(e.text) if e.kind == "chunk" else None
+            body = _grid_html(grid) if grid is not None else \
+                f"<blockquote>{_t(cut)}</blockquote>" if cut else ""
             parts.append(f'<li id="src-{n}"><strong>{_t(e.label or e.title)}</strong>'
-                         f'{" — " + _t(where) if where else ""}{_t(note)}'
-                         + (f"<blockquote>{_t(cut)}</blockquote>" if cut else "")
-                         + "</li>")
+                         f'{" — " + _t(where) if where else ""}{_t(note)}' + body + "</li>")
         parts.append("</ol>")
     if record.warnings:
         parts.append("<h2>Warnings</h2><ul>" + "".join(f"<li>{_t(w)}</li>"

@@ -115,7 +115,8 @@ class ResearchService:
 
     # --- public API ---------------------------------------------------------
     def start(self, question: str, doc_ids: list[str] | None = None, *,
-              review: str = "always", started_at: float | None = None
+              review: str = "always", started_at: float | None = None,
+              thread: dict[str, Any] | None = None
               ) -> tuple[str, list[PlanStep], list[EventBase]]:
         """Plan ``question`` and pause for review: ``(thread_id, plan, events so far)``.
 
@@ -123,7 +124,8 @@ class ResearchService:
         paused; it runs to its answer here and its record is saved as done.
         ``started_at``: epoch seconds the command started (the CLI's process start): the
         run's clock, and so ``max_wall_s``, counts from it, start-up included
-        (``RunRecord.startup_s``); None: from now."""
+        (``RunRecord.startup_s``); None: from now. ``thread``: the record's conversation
+        fields of a follow-up (``follows``, ``asked_as``, ``carried``)."""
         require_question(question, offline=self.deps.llm is None)
         self.refresh_corpus()
         known = {d.doc_id for d in self.deps.corpus.documents}
@@ -146,6 +148,7 @@ class ResearchService:
         if not self._waiting(thread_id):  # the fast path ran without review
             base = RunRecord(id=thread_id, question=question.strip(), status="done",
                              backend=self.deps.backend, doc_scope=list(doc_ids or []),
+                             **(thread or {}),
                              events=events, llm=account, planning_s=spent, startup_s=startup)
             record = self._labelled(record_from_state(thread_id, values, base, startup + spent))
             save_run(record, self.settings)
@@ -153,6 +156,7 @@ class ResearchService:
         plan = list(values.get("plan", []))
         record = RunRecord(id=thread_id, question=question.strip(), status="paused",
                            backend=self.deps.backend, doc_scope=list(doc_ids or []), plan=plan,
+                           **(thread or {}),
                            plan_source=values.get("plan_source", ""), events=events,
                            usage=values.get("usage", {}), warnings=values.get("warnings", []),
                            wall_s=round(startup + spent, 3), planning_s=spent,

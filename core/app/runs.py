@@ -53,6 +53,12 @@ class RunRecord(BaseModel):
     status: Literal["paused", "running", "done", "failed"] = "done"
     backend: str = Field(default="offline engine", description="LLM model or 'offline engine'.")
     doc_scope: list[str] = Field(default_factory=list)
+    follows: str | None = Field(default=None, description="The run this one follows up in the "
+                                "same conversation (its id), None for a first question.")
+    asked_as: str = Field(default="", description="The follow-up's words as the analyst typed "
+                          "them ('and AMD?'), when ``question`` is their standalone form.")
+    carried: list[str] = Field(default_factory=list, description="What the follow-up took "
+                               "from the previous question (companies, measure, periods).")
     plan: list[PlanStep] = Field(default_factory=list)
     plan_source: str = ""
     events: RecordedEvents = Field(default_factory=list, description="Every event, in order.")
