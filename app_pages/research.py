@@ -20,6 +20,7 @@ from components.plan_form import PlanForm
 from components.reading_form import render_reading
 from components.run_screen import (
     agent_caption,
+    finished_answer,
     plan_origin,
     render_finished,
     render_live,
@@ -57,11 +58,6 @@ def _open(thread_id: str | None) -> None:
 
 def _timings(thread_id: str) -> dict:
     return ss[keys.RES_TIMINGS].setdefault(thread_id, {})
-
-
-TRACE_AFTER_S = 0.3
-"""After following a run to its end, the finished answer is sent this long before its trace
-(``render_finished``)."""
 
 
 def _always_review() -> bool:
@@ -250,6 +246,15 @@ def _finished_actions(record) -> None:
         st.code(f"{services.app_url()}/?thread={record.id}", language=None)
 
 
+def _answer_at_end() -> None:
+    """Where the live run's progress line was, as soon as the run ends: its saved answer and
+    buttons (the page is then drawn again around them, the trace collapsed)."""
+    ended = run_session.open_run(svc, settings, thread)
+    if ended.phase is Phase.DONE and ended.record is not None:
+        finished_answer(ended.record, key=f"run_{thread}",
+                        actions=lambda: _finished_actions(ended.record))
+
+
 def _follow_up(record) -> None:
     """The follow-up box under a finished answer: its run follows this one."""
     text = follow_up_box()
@@ -275,11 +280,10 @@ def _phase() -> None:
         plan_steps = len(session.record.plan) if session.record else 0
         render_live(session.job, session.events, key=f"run_{thread}", graph=graph,
                     offline=offline, plan_steps=plan_steps, actions=_cancel_button,
-                    scroll_nonce=thread)
+                    scroll_nonce=thread, at_end=_answer_at_end)
         timings["answer_s"] = session.job.seconds
         if session.job.error:
             ss[keys.RES_ERROR] = f"The run stopped unexpectedly: {session.job.error}"
-        ss[keys.RES_JUST_ENDED] = thread
         st.rerun()
     elif session.phase in (Phase.DONE, Phase.CANCELLED, Phase.INTERRUPTED):
         if session.phase is not Phase.DONE:
@@ -294,10 +298,8 @@ def _phase() -> None:
             else:
                 st.rerun()
         record = session.record
-        ended_here = ss.pop(keys.RES_JUST_ENDED, None) == thread
         render_finished(record, key=f"run_{thread}", graph=graph, offline=offline,
-                        actions=lambda: _finished_actions(record),
-                        trace_after_s=TRACE_AFTER_S if ended_here else 0.0)
+                        actions=lambda: _finished_actions(record))
         if record.error and session.phase is Phase.DONE:
             st.error(md_escape(record.error))
         if session.phase is Phase.DONE:

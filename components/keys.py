@@ -31,7 +31,6 @@ RES_DRAFT = "res_plan_draft"  # {"thread": id, "steps": [StepDraft]} under edit
 RES_PLAN_VERSION = "res_plan_version"  # bumped to reset the step forms to the draft
 RES_READING = "res_reading"  # {thread: Reading} the analyst corrected at review
 RES_ERROR = "res_error"  # a message shown once above the run
-RES_JUST_ENDED = "res_just_ended"  # the run this page followed to its end (drawn next)
 RES_ASKING = "res_asking_over"  # the run whose link stays while "New question" is asked
 RES_TIMINGS = "res_timings"  # {thread: {"plan_s": ..., "answer_s": ...}}
 

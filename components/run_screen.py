@@ -9,7 +9,6 @@ PDF pages rendered with ``services.page_image``.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -188,15 +187,9 @@ def trace_label(record: Any, live: bool = False) -> str:
             f"call(s){secs}: plan, graph, each step's query, evidence and decision")
 
 
-def render_finished(record: Any, *, key: str, graph=None, offline: bool = True,
-                    actions: Callable[[], None] | None = None, beside: bool = True,
-                    trace_after_s: float = 0.0) -> None:
-    """A saved run: answer first, then ``actions`` (buttons), then the collapsed trace.
-
-    The answer and the actions are drawn before the trace, and ``trace_after_s`` later
-    (the page that just followed the run to its end): sent together, the browser drew the
-    answer only once it had laid out the trace's step cards too, 1-2 s later on two busy
-    cores."""
+def finished_answer(record: Any, *, key: str, beside: bool = True,
+                    actions: Callable[[], None] | None = None) -> None:
+    """A saved run's answer with its citations, then ``actions`` (buttons)."""
     answer = next((e for e in reversed(record.events)
                    if getattr(e, "type", "") == "answer_ready"), None)
     if answer is not None:
@@ -211,8 +204,12 @@ def render_finished(record: Any, *, key: str, graph=None, offline: bool = True,
             st.info("This run has no answer" + (f": {record.error}" if record.error else "."))
     if actions is not None:
         actions()
-    if trace_after_s:
-        time.sleep(trace_after_s)  # the answer's messages go out and are drawn first
+
+
+def render_finished(record: Any, *, key: str, graph=None, offline: bool = True,
+                    actions: Callable[[], None] | None = None, beside: bool = True) -> None:
+    """A saved run: answer first, then ``actions`` (buttons), then the collapsed trace."""
+    finished_answer(record, key=key, beside=beside, actions=actions)
     with st.expander(trace_label(record), expanded=False, key=f"{key}_trace"):
         view = RunView(key=f"{key}_view", graph=graph, offline=offline, wall_s=record.wall_s,
                        answer_slot=st.empty(), on_answer=lambda e: None, graph_on_demand=True)
@@ -225,19 +222,24 @@ LIVE_TOP = "res_live_top"
 
 def render_live(job, earlier: Sequence[Any], *, key: str, graph=None, offline: bool = True,
                 plan_steps: int = 0, actions: Callable[[], None] | None = None,
-                scroll_nonce: str = "") -> None:
+                scroll_nonce: str = "", at_end: Callable[[], None] | None = None) -> None:
     """A run researching now: a progress line where the answer will be and ``actions``
     (Cancel) on top, scrolled into view once per ``scroll_nonce`` (the page may have been
     scrolled down to the plan's Approve button), then the trace, open, filled as events
-    arrive. Returns when the job is done."""
+    arrive. Returns when the job is done, after ``at_end`` drew in the top block's place
+    (the finished answer: drawn by the script run that saw the end, it reaches the screen
+    before the page is drawn again around it; a browser on two busy cores took 1-2 s to
+    lay out a whole page of step cards before the answer's buttons showed)."""
     with st.container(key=LIVE_TOP):
-        with st.container(border=True):
-            st.subheader("Answer")
-            st.caption("The answer appears here when the research is done; follow the steps "
-                       "in the trace below.")
-            ticker = st.empty()
-        if actions is not None:
-            actions()
+        top = st.empty()
+        with top.container():
+            with st.container(border=True):
+                st.subheader("Answer")
+                st.caption("The answer appears here when the research is done; follow the "
+                           "steps in the trace below.")
+                ticker = st.empty()
+            if actions is not None:
+                actions()
     if scroll_nonce:
         scroll_to(LIVE_TOP, scroll_nonce, key=f"{key}_scroll")
     with st.expander(trace_label(None, live=True), expanded=True, key=f"{key}_trace_live"):
@@ -246,6 +248,9 @@ def render_live(job, earlier: Sequence[Any], *, key: str, graph=None, offline: b
         seen = list(earlier)  # a page re-attached mid-run: its record holds some job events
         view.add_all(seen)
         follow(job, _Unseen(view, seen), ticker, plan_steps=plan_steps)
+    if at_end is not None:
+        with top.container():
+            at_end()
 
 
 class _Unseen:
