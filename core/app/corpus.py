@@ -207,10 +207,7 @@ class Corpus:
                 self.store.write_facts(existing.doc_id, prepared.facts)
                 n_facts = len(prepared.facts)
             keep_original(self.settings, existing.doc_id, data)  # restores a lost one
-            asked = {"company": company, "form_type": form_type, "period": period}
-            changes = {k: v for k, v in asked.items() if v and getattr(existing, k) != v}
-            if changes:  # the options given now correct the stored metadata
-                existing = self.store.update_document(existing.doc_id, **changes)
+            existing, changes = self._corrected(existing, company, form_type, period)
             return IngestReport(existing, False, dict(prepared.timings), n_facts=n_facts,
                                 warnings=prepared.warnings, corrected=sorted(changes))
         clock.n_chunks = len(prepared.chunks)
@@ -228,8 +225,21 @@ class Corpus:
         timings.update({k: v for k, v in clock.timings.items() if k in ("embed", "index")})
         n_facts = None if prepared.facts is None else len(prepared.facts)
         stored = self.store.get_document(meta.doc_id) or meta  # its filer's name, checked
+        changes: dict[str, str] = {}
+        if not added:  # another ingest of this file stored it meanwhile: the options still apply
+            stored, changes = self._corrected(stored, company, form_type, period)
         warnings = prepared.warnings + ([stored.name_conflict] if stored.name_conflict else [])
-        return IngestReport(stored, added, timings, n_facts=n_facts, warnings=warnings)
+        return IngestReport(stored, added, timings, n_facts=n_facts, warnings=warnings,
+                            corrected=sorted(changes))
+
+    def _corrected(self, existing: DocumentMeta, company: str | None, form_type: str | None,
+                   period: str | None) -> tuple[DocumentMeta, dict[str, str]]:
+        """``existing`` with the options given now applied to its stored metadata."""
+        asked = {"company": company, "form_type": form_type, "period": period}
+        changes = {k: v for k, v in asked.items() if v and getattr(existing, k) != v}
+        if changes:
+            existing = self.store.update_document(existing.doc_id, **changes)
+        return existing, changes
 
     def ingest_path(self, path: str | Path, **kwargs) -> IngestReport:
         p = Path(path)
