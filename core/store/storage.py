@@ -101,7 +101,10 @@ class TeamStorage:
     def writer_lock(self) -> Iterator[None]:
         from core.store.pg import db_errors, get_pool
 
-        with db_errors(self.url), get_pool(self.url).connection(timeout=600) as conn:
+        # The connection comes within the pool's own timeout, as for any other call (the
+        # wait for another writer is the lock's, on the server): asked with 600 s, an ingest
+        # whose database went away sat silent for ten minutes.
+        with db_errors(self.url), get_pool(self.url).connection() as conn:
             conn.execute("SELECT pg_advisory_lock(%s)", (_WRITER_LOCK,))
             try:
                 yield
