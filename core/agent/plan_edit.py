@@ -182,12 +182,32 @@ def analysis_problems(n: int, step: PlanStep, steps: Sequence[PlanStep]) -> list
     if not math.isfinite(spec.factor) or spec.factor <= 0:
         problems.append(f"step {n}: the factor {spec.factor} must be a positive number (2 for "
                         "'more than twice'; 1 when no multiple is asked)")
+    if spec.kind == "pick":
+        problems += _pick_problems(n, spec, [steps[d] for d in figures])
     analyzed = [d + 1 for d in step.depends_on if 0 <= d < len(steps) and steps[d].tool == ANALYZE]
     if analyzed:
         problems.append(f"step {n}: an analyze step combines figure steps, not another "
                         f"analysis (step {', '.join(map(str, analyzed))}); depend on the "
                         "figure steps themselves")
     return problems
+
+
+PICK_TOTALS = {"asset": "total_assets", "liability": "total_liabilities"}
+"""A pick's side -> the balance-sheet total it reads the lines beside."""
+
+
+def _pick_problems(n: int, spec: Any, figures: Sequence[PlanStep]) -> list[str]:
+    """A pick names the largest (smallest) line of one side of a balance sheet, read beside
+    that side's total: it depends on one look-up of the total (over an operating margin it
+    named operating income "91% of total liabilities")."""
+    side = "asset" if "asset" in (spec.name or "").lower() else "liability"
+    total = PICK_TOTALS[side]
+    if len(figures) == 1 and figures[0].tool == "figure_lookup" and figures[0].metric == total:
+        return []
+    looked = ", ".join(sorted({f.metric or f.tool for f in figures})) or "nothing"
+    return [f"step {n}: a pick names the largest or smallest {side} line of a balance sheet, "
+            f"read beside {total}: it depends on one figure_lookup of {total} (it depends on "
+            f"{looked}); for a measure's largest company, use kind 'rank'"]
 
 
 def formula_problems(n: int, formula: str, metrics: Mapping[str, Any]) -> list[str]:

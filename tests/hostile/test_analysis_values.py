@@ -101,3 +101,34 @@ def test_an_analysis_over_another_analysis_is_refused(figures):
                                              ("stable", {"threshold": 2}), ("grew", {})])
 def test_good_settings_pass(test, extra):
     assert _problems(_plan(2, {"test": test, **extra})) == []
+
+
+def _pick_plan(metrics: list[str], name: str) -> list[dict]:
+    steps = [{"sub_question": f"Look up Acme's {m} for FY2024", "tool": "figure_lookup",
+              "metric": m, "periods": ["FY2024"], "doc_ids": [DOC.doc_id]} for m in metrics]
+    steps.append({"sub_question": f"What was Acme's {name}?", "tool": "analyze",
+                  "depends_on": list(range(len(metrics))),
+                  "analysis": {"kind": "pick", "name": name}})
+    return steps
+
+
+@pytest.mark.parametrize(("metrics", "name"), itertools.product(
+    [["operating_margin"], ["operating_margin", "operating_margin"], ["revenue"],
+     ["total_assets", "total_liabilities"]],
+    ["largest liability", "smallest asset", "biggest liability"]))
+def test_a_pick_over_anything_but_its_sides_total_is_refused(metrics, name):
+    """kind 'pick' over a margin named operating income '91% of total liabilities' (item 12)."""
+    problems = _problems(_pick_plan(metrics, name))
+    step = len(metrics) + 1
+    assert any(p.startswith(f"step {step}: a pick names the largest or smallest") for p in
+               problems), problems
+
+
+@pytest.mark.parametrize(("metric", "name"), [("total_liabilities", "largest liability"),
+                                              ("total_liabilities", "smallest liability"),
+                                              ("total_assets", "largest asset"),
+                                              ("total_assets", "smallest asset")])
+def test_a_pick_beside_its_sides_total_is_accepted(metric, name):
+    assert not _problems(_pick_plan([metric], name))
+    other = "total_assets" if metric == "total_liabilities" else "total_liabilities"
+    assert _problems(_pick_plan([other], name))  # the other side's total is not it

@@ -225,6 +225,10 @@ def _renumber_checks(checks: list[SentenceCheck], old: dict[int, Evidence],
     return out
 
 
+EMPTIED = ("I could not state an answer the cited evidence supports: the self-check removed "
+           "every sentence drafted; each step's findings are in the research trace.")
+
+
 def final_answer(question: str, history: list[StepRecord], evidence: dict[str, Evidence],
                  stop: StopReason | None, deps: AgentDeps,
                  corpus: CorpusInfo | None = None) -> Final:
@@ -253,6 +257,8 @@ def final_answer(question: str, history: list[StepRecord], evidence: dict[str, E
     kept_text, checks = apply_checks(first.text, checks)
     kept_text = drop_empty_leads(kept_text)
     removed = [c for c in checks if not c.kept]
+    if removed and not kept_text.strip():  # said, never a blank answer
+        kept_text = EMPTIED
     if removed:
         out.warnings.append(f"self-check: removed {len(removed)} sentence(s) the cited evidence "
                             "does not support")

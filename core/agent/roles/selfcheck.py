@@ -35,7 +35,8 @@ _MARK = re.compile(r"\[(\d+)\]")
 _ISO_DATE = re.compile(r"\b(?:19|20)\d\d-[01]\d-[0-3]\d\b")
 _NUMBER = re.compile(r"(?<![\w.])[-−(]?\$?\s?(\d[\d,]*(?:\.\d+)?)")
 _SENT_END = re.compile(r"(?<=[.!?”\]])\s+(?=[\"“(]?[A-Z$])")
-_NO_CLAIM = re.compile(r"could not|couldn't|not find|no evidence|not found|offline engine|"
+_NO_CLAIM = re.compile(r"could not|couldn't|not find|no evidence|not found|\bfound no\b|"
+                       r"\bcannot name\b|offline engine|"
                        r"stopped early|limit reached|^partly answered\b|^note:",
                        re.IGNORECASE)
 
