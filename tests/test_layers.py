@@ -32,6 +32,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("baseline", "app"),        # the walk-through's RAG; what pages and the CLI call
     ("evaluation",),            # scoring runs of both systems
     ("bench",),                 # measuring code: benchmarks, retrieval measurement
+    ("mcp",),                   # the corpus served to MCP clients (python -m core mcp)
     ("cli", "__main__"),        # python -m core
 ]
 RANK = {pkg: rank for rank, group in enumerate(LAYERS) for pkg in group}

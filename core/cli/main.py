@@ -311,6 +311,9 @@ def build_parser() -> argparse.ArgumentParser:
     from core.cli.policy import add_policy_parser
 
     add_policy_parser(sub)
+    from core.cli.mcp import add_mcp_parser
+
+    add_mcp_parser(sub)
     try:
         from core.cli.evaluate import add_eval_parser
     except ImportError:

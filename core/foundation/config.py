@@ -215,6 +215,13 @@ class Settings(BaseSettings):
     tavily_timeout_s: float = Field(default=20.0, gt=0)
     snapshot_dir: Path = Field(default=PROJECT_ROOT / "data" / "web_snapshot")
 
+    # --- links ---------------------------------------------------------------
+    dashboard_url: str | None = Field(
+        default="http://127.0.0.1:8501",
+        description="Where the dashboard is served: citations given outside it (the MCP "
+        "server) link to <url>/library?chunk=<id>, which opens the chunk in the Library.",
+    )
+
     # --- agent bounds --------------------------------------------------------
     max_steps: int = Field(default=6, gt=0)
     max_revisions: int = Field(default=2, ge=0)
@@ -250,7 +257,8 @@ class Settings(BaseSettings):
             return [str(h).strip().lower() for h in value if str(h).strip()]
         return value
 
-    @field_validator("llm_base_url", "chroma_url", "edgar_www_url", "edgar_data_url")
+    @field_validator("llm_base_url", "chroma_url", "edgar_www_url", "edgar_data_url",
+                     "dashboard_url")
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
         if value is None or not value.strip():
