@@ -19,6 +19,7 @@ import streamlit as st
 
 from components.text import md_escape
 from core.figures.model import FigureInput, FigureResult, WorkRow
+from core.figures.units import amount, display, number
 
 COLUMNS = ["input", "period", "value", "unit", "source"]
 SCALED_UNITS = {"USD thousands": 1e3, "USD millions": 1e6, "USD billions": 1e9}
@@ -53,18 +54,16 @@ def evidence_numbers(evidence_ids: Sequence[str]) -> dict[str, int]:
 
 
 def base_value(value: float, unit: str) -> str:
-    """A fact's value in base units, readable: '$12,345 million', '$1.23', '12.5%'."""
+    """A fact's value in base units, readable, as every answer line states it
+    (``core.figures.units``: a half rounded up): '$12,345 million', '$1.23', '12.5%'."""
     if unit == "percent":
-        return f"{value:,.1f}%"
+        return f"{number(value, 1)}%"
     if unit.endswith("/share"):
-        return f"${value:,.2f}" if unit.startswith("USD") else f"{value:,.2f} {unit}"
-    if unit == "USD" and abs(value) >= 1e6:
-        return f"${value / 1e6:,.0f} million"
-    if unit == "USD":
-        return f"${value:,.0f}"
-    if unit == "shares" and abs(value) >= 1e6:
-        return f"{value / 1e6:,.1f} million shares"
-    return f"{value:,.2f}".rstrip("0").rstrip(".")
+        return display(value, "per share", 2).removesuffix(" per share") if \
+            unit.startswith("USD") else f"{number(value, 2)} {unit}"
+    if unit in ("USD", "shares"):
+        return amount(value, unit)
+    return number(value, 2).rstrip("0").rstrip(".")
 
 
 def _fact_of(result: FigureResult, row: WorkRow) -> FigureInput | None:

@@ -22,7 +22,7 @@ from core.figures.printed_row import quoted
 from core.figures.units import amount
 from core.foundation.pages import page_ref
 from core.foundation.types import DocumentMeta, Fact
-from core.store.companies import companies
+from core.store.companies import companies, distinct_names
 
 SCOPE = "lib_fig_scope"  # "company:<key>" or "doc:<doc id>"
 SEGMENT_METRIC = "lib_fig_segment_metric"
@@ -39,12 +39,18 @@ def scopes(docs: Sequence[DocumentMeta]) -> dict[str, tuple[str, list[str]]]:
     """What the panel can show: each company (all its filings), then each filing:
     option -> (label, doc ids)."""
     out: dict[str, tuple[str, list[str]]] = {}
-    for c in companies(list(docs)):
+    groups = companies(list(docs))
+    shown = distinct_names(groups)  # two filers of one name: each with its CIK
+    for c in groups:
         n = len(c.doc_ids)
-        out[f"company:{c.key}"] = (f"{c.name} (company, {n} filing{'s' if n > 1 else ''})",
-                                   list(c.doc_ids))
+        out[f"company:{c.key}"] = (f"{shown[c.key]} (company, {n} filing"
+                                   f"{'s' if n > 1 else ''})", list(c.doc_ids))
+    group_of = {i: c.key for c in groups for i in c.doc_ids}
     for d in docs:
         name = d.company if d.company != "unknown" else d.file_name
+        if d.doc_id in group_of and shown[group_of[d.doc_id]] != name and \
+                d.company != "unknown":
+            name = shown[group_of[d.doc_id]]
         out[f"doc:{d.doc_id}"] = (f"{name} {d.form_type} {d.period} · {d.file_name}",
                                   [d.doc_id])
     return out

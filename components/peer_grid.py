@@ -26,8 +26,10 @@ from core.app.peer_grid import (
     metric_choices,
     peer_grid,
 )
+from core.figures.units import number
 from core.foundation.safety import clean_meta
 from core.store.companies import companies as filers
+from core.store.companies import distinct_names
 
 PEER_COMPANIES = "peer_companies"
 PEER_METRICS = "peer_metrics"
@@ -37,9 +39,24 @@ PEER_CHART_METRIC = "peer_chart_metric"
 PEER_SOURCES = "peer_sources"
 LIBRARY = "library"  # the Library's URL path: a source link opens ?chunk=<id> there
 YEAR_COLOURS = ["#c6d7ea", "#9dbad8", "#5b8cc0", "#1f4e79", "#0d2b45"]
-NUMBER_FORMATS = {"%": "{:,.2f}%", "USD millions": "${:,.0f}", "USD per share": "${:,.2f}",
-                  "ratio": "{:,.2f}", "times": "{:,.2f}x", "days": "{:,.1f}", "shares": "{:,.0f}"}
-"""How a metric column's numbers are shown (the data stays numeric, so sorting is)."""
+NUMBER_FORMATS = {"%": ("", 2, "%"), "USD millions": ("$", 0, ""), "USD per share": ("$", 2, ""),
+                  "ratio": ("", 2, ""), "times": ("", 2, "x"), "days": ("", 1, ""),
+                  "shares": ("", 0, "")}
+"""How a metric column's numbers are shown: (before, decimals, after), rounded as every
+answer rounds (``core.figures.units.number``, a half up); the data stays numeric, so a
+column sorts by value."""
+
+
+def number_format(unit: str):
+    """The formatter of a column in ``unit`` ('$413' for 412.5 in USD millions)."""
+    if unit not in NUMBER_FORMATS:
+        return "{:,.4g}"
+    before, places, after = NUMBER_FORMATS[unit]
+
+    def shown(v: float) -> str:
+        body = number(v, places)  # the sign before the '$': '-$413'
+        return f"{'-' if body.startswith('-') else ''}{before}{body.lstrip('-')}{after}"
+    return shown
 OpenChunk = Callable[[str], None]
 
 
@@ -77,7 +94,7 @@ def styled_grid(grid: PeerGrid):
     for m in grid.metrics:
         name = column_name(grid, m)
         unit = name.removeprefix(grid.metrics[m]).strip(" ()")
-        formats[name] = NUMBER_FORMATS.get(unit, "{:,.4g}")
+        formats[name] = number_format(unit)
     return frame.style.format(formats, na_rep="")
 
 
@@ -182,7 +199,7 @@ def _kept(key: str, options: list[str], default: list[str]) -> None:
 
 
 def _pickers(store, stamp: str) -> tuple[list[str], list[str], list[str]] | None:
-    found = {c.key: c.name for c in filers(store.documents())}
+    found = distinct_names(filers(store.documents()))  # two filers of a name: with CIKs
     choices = metric_choices()
     c1, c2 = st.columns([3, 4])
     _kept(PEER_COMPANIES, list(found), list(found))

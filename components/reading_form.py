@@ -63,8 +63,9 @@ def _form(reading: Reading, documents: Sequence[DocumentMeta], key: str,
                              index=list(metrics).index(current) if current in metrics else 0,
                              key=f"{key}_metric")
         picked = st.multiselect("Companies", list(choices), key=f"{key}_companies",
-                                default=[c.name for c in reading.companies
-                                         if c.name in choices])
+                                default=[shown for shown, ref in choices.items() if any(
+                                    c.name == ref.name and c.cik in ("", ref.cik)
+                                    for c in reading.companies)])
         c, d, e = st.columns(3)
         period = c.selectbox("Period", years, index=years.index(named), key=f"{key}_period")
         direction = d.selectbox("Higher or lower first", ["higher", "lower"],

@@ -67,7 +67,8 @@ def test_the_cli_answers_the_revenue_question_with_the_figure_first(nvda, tmp_pa
     assert [(s.tool, s.metric, s.periods) for s in record.plan] == \
         [("figure_lookup", "revenue", ["FY2022", "FY2023"])]
     # the facts used, with source and page, live; the computation table under the answer
-    assert "revenue[FY2023]: 26,974 USD — Revenue [xbrl us-gaap:Revenues, p. 54" in text
+    assert "revenue[FY2023]: $26,974 million (printed 26,974) — Revenue [xbrl " \
+        "us-gaap:Revenues, p. 54" in text  # in millions, as the answer (issue 38 item 18)
     table = text.split("Computation:", 1)[1]
     assert re.search(r"Revenue\s+FY2023\s+\$26,974 million\s+USD\s+XBRL us-gaap:Revenues, "
                      r"p\. 54 \[1\]", table)

@@ -66,8 +66,8 @@ def test_figure_events_round_trip_as_typed_events():
         assert type(again) is type(ev) and again == ev
     assert facts.facts[1].period == "FY2023" and facts.facts[1].page == 50
     line = facts.line()
-    assert "revenue[FY2023]: $26,974 USD — Revenue [xbrl us-gaap:Revenues, p. 50, chunk " \
-           "d1-00042]" in line
+    assert "revenue[FY2023]: $26,974 million (printed $26,974) — Revenue [xbrl " \
+           "us-gaap:Revenues, p. 50, chunk d1-00042]" in line
 
 
 def test_figure_fields_survive_review_drafts_and_validation_shape():

@@ -101,7 +101,7 @@ def test_a_ranking_orders_every_company_and_says_the_one_without_figures():
     assert result.verdict == "Acme, Birch"
     assert [r.label for r in result.rows] == ["Acme", "Birch", "Cobalt"]
     assert result.rows[-1].value is None and result.rows[-1].rank is None
-    assert "No figure for Cobalt" in result.lead and result.lead.startswith(
+    assert "Not found: Cobalt" in result.lead and result.lead.startswith(
         "By revenue, lowest first: Acme $1,000 million in fiscal 2024; Birch")
 
 

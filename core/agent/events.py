@@ -257,7 +257,10 @@ class FactsFound(EventBase):
     notes: list[str] = Field(default_factory=list)
 
     def line(self) -> str:
-        """The facts, one line each: input, value as printed, source, page, chunk."""
+        """The facts, one line each: input, value (``core.figures.units.amount``: the one
+        money formatter) and as printed, source, page, chunk."""
+        from core.figures.units import amount
+
         lines = [f"  facts for {self.metric} {', '.join(self.periods)}: "
                  f"{sum(f.used for f in self.facts)} found"]
         for f in self.facts:
@@ -265,7 +268,8 @@ class FactsFound(EventBase):
                 + (f", p. {f.page}" if f.page else "") \
                 + (f", chunk {f.chunk_id}" if f.chunk_id else ", not printed")
             mark = "" if f.used else " (alternative)"
-            lines.append(f"    {f.ref or f.period}: {f.printed or f'{f.value:,.0f}'} {f.unit} "
+            printed = f" (printed {f.printed.strip()})" if f.printed.strip() else ""
+            lines.append(f"    {f.ref or f.period}: {amount(f.value, f.unit)}{printed} "
                          f"— {f.label} [{where}]{mark}")
         lines += [f"    missing: {m}" for m in self.missing]
         lines += [f"    no financial statements: {n}" for n in self.no_statements]

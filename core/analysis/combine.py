@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from core.analysis.declared import KINDS
 from core.analysis.model import AnalysisResult, AnalysisSpec, PeerRow
-from core.analysis.rows import row_of
+from core.analysis.rows import not_loaded, row_of
 from core.figures.model import FigureResult
 
 
@@ -36,18 +36,25 @@ def analyze(spec: AnalysisSpec, figures: list[FigureResult], subjects: list[str]
     of ``figures[i]`` as the question names it; ``store`` (the facts) is read by a pick."""
     decl = KINDS[spec.kind]
     rows = [] if spec.kind == "pick" else [
-        row_of(label, fig) for label, fig in zip(labels_for(spec, len(figures), figures),
-                                                 figures, strict=True)]
+        row_of(label, fig).model_copy(update={"figure": k}) for k, (label, fig) in enumerate(
+            zip(labels_for(spec, len(figures), figures), figures, strict=True))]
     if spec.kind in ("compare", "rank", "verdict"):
-        rows += [PeerRow(label=name, missing=f"no filing of {name} is loaded (add it in the "
-                         "Library or with `python -m core fetch`)") for name in spec.absent]
+        rows += [PeerRow(label=name, missing=not_loaded(name)) for name in spec.absent]
     out = decl.decide(spec, rows, figures, subjects, store)
     if spec.kind == "pick":
         return out
     out.figures, out.subjects = list(figures), list(subjects)
+    if spec.kind == "multi":  # each company its own measure: named from its figure
+        out.lead = decl.lead(out, lambda _r: "")
     if spec.reading and spec.reading not in out.notes:
         out.notes.insert(0, spec.reading)
     return out
+
+
+def figure_of(result: AnalysisResult, row: PeerRow) -> FigureResult | None:
+    """The figure ``row`` states (its own company's work), or None (a company not loaded)."""
+    k = row.figure
+    return result.figures[k] if k is not None and 0 <= k < len(result.figures) else None
 
 
 def lead(result: AnalysisResult, mark: Callable[[PeerRow], str]) -> str:

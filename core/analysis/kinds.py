@@ -22,6 +22,7 @@ from core.analysis.words import (
     relation_between,
     test_of,
     threshold_of,
+    two_thresholds,
     yes_no,
 )
 from core.figures.clauses import clause_span
@@ -45,7 +46,8 @@ _EITHER = re.compile(r"\b(?:grow\w*|grew|increas\w*|improv\w*|ris\w*|rose)\s+or\
 def spec_of(body: str, plain: str, found: list, several: bool
           ) -> AnalysisSpec | tuple[AnalysisSpec, int | None] | None:
     """The kind and settings of the analysis, or None for a plain figure question; a
-    threshold comes with the power of ten it was written in ("$50 billion": 9)."""
+    threshold comes with the power of ten it was written in ("$50 billion": 9). Raises
+    ``words.Unreadable`` for a threshold that is no finite number, or two at once."""
     name = found[0][1]
     if several:
         if RANK.search(body):
@@ -82,6 +84,7 @@ def spec_of(body: str, plain: str, found: list, several: bool
             if relation:
                 return AnalysisSpec(kind="verdict", name=f"{name} and {found[1][1]}",
                                     test=relation)
+        two_thresholds(plain, found[0][3])  # "above 20% and below 10%": refused, said
         threshold, test = _own_test(plain, found[0][2], found[0][3])
         if test == "stable":
             limit = threshold_of(plain, 0)

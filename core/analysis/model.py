@@ -101,6 +101,9 @@ class PeerRow(BaseModel):
                          "revenue in the filings loaded'); '' when found.")
     rank: int | None = Field(default=None, description="compare / rank / pick: 1 for the "
                              "first in the verdict's order; None for rows without a figure.")
+    figure: int | None = Field(default=None, description="Which of ``AnalysisResult.figures`` "
+                               "this row states (rows are reordered, figures keep the input "
+                               "order); None for a company no loaded filing is of.")
 
 
 class AnalysisResult(BaseModel):

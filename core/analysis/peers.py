@@ -11,7 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from core.analysis.model import AnalysisResult, AnalysisSpec, PeerRow
-from core.analysis.rows import gap, period_notes, period_words, possessive, shared_unit
+from core.analysis.rows import (
+    gap,
+    not_loaded,
+    period_notes,
+    period_words,
+    possessive,
+    shared_unit,
+)
 
 Mark = Callable[[PeerRow], str]
 
@@ -88,9 +95,26 @@ def peers_lead(result: AnalysisResult, mark: Mark) -> str:
     else:
         rest = ", ".join(f"{r.label} {_at(r, mark)}" for r in rows[1:])
         text = f"{rows[0].label} had the {most} {spec.name}: {_at(rows[0], mark)}; then {rest}."
-    if result.missing:
-        text += " " + "; ".join(f"No figure for {m}" for m in result.missing) + "."
+    if result.missing:  # "Not found": a statement of absence, never taken for a claim
+        text += f" Not found: {missing_said(result)}."
     return text
+
+
+def missing_said(result: AnalysisResult) -> str:
+    """Every row without a figure, said once: 'Orrin: ...; no filing of Zentrix, Morvane
+    Labs or Pellucid is loaded (add them ...)' (each company not loaded named, however
+    many)."""
+    absent = [r.label for r in result.rows if r.value is None and r.figure is None
+              and r.label in result.spec.absent]
+    parts = [f"{r.label}: {r.missing}" for r in result.rows
+             if r.value is None and r.label not in absent]
+    if len(absent) == 1:
+        parts.append(not_loaded(absent[0]))
+    elif absent:
+        names = f"{', '.join(absent[:-1])} or {absent[-1]}"
+        parts.append(f"no filing of {names} is loaded (add them in the Library or with "
+                     "`python -m core fetch`)")
+    return "; ".join(parts)
 
 
 def missing_lead(result: AnalysisResult, mark: Mark) -> str:
@@ -100,7 +124,7 @@ def missing_lead(result: AnalysisResult, mark: Mark) -> str:
              if r.value is not None]
     reasons = [m.split(": ", 1)[1] if ": " in m else m for m in result.missing]
     lost = reasons[0] if len(reasons) > 1 and len(set(reasons)) == 1 else \
-        "; ".join(result.missing) or "the figures do not share a unit"
+        missing_said(result) or "the figures do not share a unit"
     if len(set(reasons)) == 1 and "not a useful metric" in reasons[0]:
         return reasons[0][:1].upper() + reasons[0][1:] + "."  # said first, once
     head = f"I cannot say which had the {spec.direction} {spec.name}" if spec.kind == \

@@ -16,7 +16,7 @@ import re
 from core.analysis.model import AnalysisResult, AnalysisSpec, PeerRow
 from core.analysis.rows import period_words, possessive
 from core.figures.model import FigureResult
-from core.figures.units import amount
+from core.figures.units import amount, display
 from core.foundation.types import Fact
 
 _TOTAL = re.compile(r"^\s*total\b", re.I)
@@ -102,7 +102,7 @@ def pick_lead(result: AnalysisResult, mark) -> str:
     total = facts[0].value if facts else 0.0
     subject = result.subjects[0] if result.subjects else "the company"
     side = "assets" if "asset" in spec.name else "liabilities"
-    share = f"{top.value * 1e6 / total * 100:.0f}%" if total else ""
+    share = display(top.value * 1e6 / total * 100, "percent", 0) if total else ""
     return (f"The {spec.name} on {possessive(subject)} balance sheet at the end of "
             f"{period_words(top.period)} was {top.label}: {top.display}{mark(top)}, "
             f"{share} of total {side} of {amount(total)}.")

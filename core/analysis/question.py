@@ -20,26 +20,48 @@
    read exactly as the same figure asked alone. A test of change reads the measure's growth;
    "improving" reads the measure in each year given (or the filing's three years).
 
+5. **Said, not decided** (``core.analysis.stated``): a company named twice ("Acme or ACME
+   CORP"), a threshold that is no finite number or two thresholds at once ("above 20% and
+   below 10%"), and each company asked its own measure ("Acme's revenue or Birch's
+   margin") state the figures and say in ``AnalysisPlan.unread`` what was not decided.
+   Every company a list names that no filing is of is kept as a row, said missing
+   (``subjects.named_lists``).
+
 Anything else (one company, one measure, no test) is None here: a plain figure question.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
-from core.analysis.kinds import asked_first, rank_order, spec_of
-from core.analysis.measures import GROWTH, growth_words, measures, names_measure, ratios, unique
+from core.analysis.kinds import asked_first, spec_of
+from core.analysis.measures import growth_words, measures, names_measure, ratios, unique
 from core.analysis.measures import span as span_of
 from core.analysis.members import member_kind, member_names, with_member
 from core.analysis.model import AnalysisSpec
-from core.analysis.rows import possessive
+from core.analysis.one_company import (
+    criterion_plan,
+    in_unit,
+    member_pair_plan,
+    members_plan,
+    over_years,
+    pick_plan,
+    two_members,
+)
+from core.analysis.plan import AnalysisPlan, figure_question, read_figure
+from core.analysis.stated import (
+    asked_of,
+    measures_differ,
+    named_twice,
+    own_measures,
+    stated_plan,
+)
 from core.analysis.subjects import (
     Subject,
     corpus_subjects,
     latest_annual,
+    named_lists,
     subjects_named,
-    unloaded,
 )
 from core.analysis.words import (
     ALL_COMPANIES,
@@ -49,6 +71,7 @@ from core.analysis.words import (
     RANK,
     SUPERLATIVE,
     YES_NO,
+    Unreadable,
     asks_existence,
     comparative_direction,
     factor_of,
@@ -56,11 +79,12 @@ from core.analysis.words import (
 )
 from core.figures.asked import decimals_asked, periods_asked
 from core.figures.definitions import definition, read_definitions
-from core.figures.model import FigureRequest
 from core.figures.precision import unmapped_measure
 from core.foundation.types import DocumentMeta
-from core.ingest.facts.members import find_name
 from core.metrics.criteria import comparison_asked, criterion_asked
+
+_figure_question = figure_question  # the name the agent and the MCP tools import
+__all__ = ["AnalysisPlan", "parse_analysis"]
 
 _SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z(\[])")
 _PERIOD = re.compile(
@@ -68,25 +92,6 @@ _PERIOD = re.compile(
     r"last|current)\s+)?(?:(?:Q[1-4]\s*(?:of\s+)?)?(?:FY\s*['\u2019]?|fiscal\s+(?:years?\s+)?)"
     r"\d{2,4}(?:\s*-?\s*Q[1-4])?|(?<![\d$.,])(?:19|20)\d\d(?!\d|,\d)|fiscal\s+years?|years?)\b",
     re.I)
-
-
-@dataclass
-class AnalysisPlan:
-    """An analysis question read: how to combine (``spec``) the figures ``requests`` ask
-    for; ``questions`` are the plain figure questions they were read from (a plan step asks
-    them again when it runs)."""
-
-    spec: AnalysisSpec
-    requests: list[FigureRequest] = field(default_factory=list)
-    questions: list[str] = field(default_factory=list)
-    subjects: list[Subject] = field(default_factory=list)
-
-    @property
-    def who(self) -> list[str]:
-        """The company of each request, as the question names it."""
-        if len(self.subjects) > 1 and len(self.subjects) == len(self.requests):
-            return [s.words for s in self.subjects]
-        return [self.subjects[0].words] * len(self.requests) if self.subjects else []
 
 
 def _blank(text: str, spans: list[tuple[int, int]]) -> str:
@@ -133,21 +138,6 @@ def _assign_periods(body: str, subjects: list[Subject], documents: list[Document
 _QUARTER_ASKED = re.compile(r"\b(?:quarter(?:ly)?|10-?Q|Q[1-4])\b", re.I)
 
 
-def _figure_question(subject: Subject, words: str, period: str | None = None) -> str:
-    period = subject.period if period is None else period
-    when = f" in {period}" if period else ""
-    return f"What was {possessive(subject.words)} {words}{when}?"
-
-
-def _read(text: str, documents, store, decimals: int | None) -> FigureRequest | None:
-    from core.figures.question import parse_figure_question
-
-    request = parse_figure_question(text, documents, store)
-    if request is not None and decimals is not None:
-        request = request.model_copy(update={"decimals": decimals})
-    return request
-
-
 def _main_sentence(sentences: list[str]) -> str:
     """The sentence that asks: the first question (not a definition, not an instruction
     such as "If X is not a useful metric, state that"), else the first sentence."""
@@ -171,8 +161,8 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
     decimals = decimals_asked(question)
     picked = PICK.search(body)
     if picked and len(subjects) == 1:
-        return _pick_plan(picked, subjects[0], documents, store, decimals)
-    absent = _absent(body, subjects, store)  # "... than Zenith": named, no filing loaded
+        return pick_plan(picked, subjects[0], documents, store, decimals)
+    absent, twice = _absent(body, subjects, store)  # "... than Zenith": no filing loaded
     several = len(subjects) + len(absent) > 1
     compared = comparison_asked(body) if several and not names_measure(body) else None
     reading = ""
@@ -183,35 +173,54 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
         body = f"{body[:compared.start]}{word} {compared.criterion.compare}{body[compared.end:]}"
         reading = compared.reading
     criterion = criterion_asked(body)
-    if criterion is not None and len(subjects) == 1:
-        return _criterion_plan(criterion, subjects[0], documents, store, decimals)
+    if criterion is not None and len(subjects) == 1 and not twice:
+        return criterion_plan(criterion, subjects[0], documents, store, decimals)
     plain = _blank(body, _company_spans(body, subjects))
     plain = _PERIOD.sub(lambda m: " " * len(m.group(0)), plain)
-    found = ratios(plain, measures(plain, names), yes_no(body))
-    if yes_no(body):  # the measure the yes / no asks, before one a "why" clause names
-        found = asked_first(found, plain)
-    found = unique(found)
+    hits = ratios(plain, measures(plain, names), yes_no(body))
+    found = unique(asked_first(hits, plain) if yes_no(body) else hits)
     kind = member_kind(body) if len(subjects) == 1 else None
     if kind is not None:
-        return _members_plan(body, kind, found, subjects[0], documents, store, decimals)
+        return members_plan(body, kind, found, subjects[0], documents, store, decimals)
     if not found or any(unmapped_measure(plain, a, b, False) for _, _, a, b in found[:1]):
         return None  # "wages expense as a percent of net sales": a measure not catalogued
+    if twice and not several:  # "Acme or ACME CORP": one company, nothing to compare
+        asked = _safe_spec(body, plain, found, True)
+        return stated_plan([(subjects[0], w) for _, w, _, _ in found[:6]],
+                           [named_twice(subjects[0], asked_of(asked))], documents, store,
+                           decimals, defs)
+    try:
+        read = spec_of(body, plain, found, several)
+    except Unreadable as exc:  # "above 1e400%", "above 20% and below 10%": said, undecided
+        pairs = [(subjects[0], w) for _, w, _, _ in found[:6]] if len(subjects) == 1 else \
+            [(s, found[0][1]) for s in subjects]
+        return stated_plan(pairs, [exc.said], documents, store, decimals, defs)
+    own = own_measures(body, hits, subjects) if several and not absent else None
+    if own is not None:  # "Acme's revenue or Birch's margin": each its own, not compared
+        spec = read[0] if isinstance(read, tuple) else read
+        unread = [measures_differ(own, asked_of(spec))] if spec is not None and \
+            spec.kind in ("compare", "rank", "verdict") else []
+        return stated_plan([(s, f[1]) for s, f in own], unread, documents, store, decimals,
+                           defs)
     periods = _period_words(body)
-    read = spec_of(body, plain, found, several)
     asks = yes_no(body)
     way = comparative_direction(plain) if not several and asks else None
     pair = _than_periods(body) if way and len(found) == 1 else []
     if pair:  # "Was its gross margin higher in Q1 FY2024 than in Q1 FY2023?"
         read = AnalysisSpec(kind="verdict", name=found[0][1],
                             test="more" if way == "higher" else "less")
-    two = _two_members(body, subjects[0], store, found[0][0]) if way else []
+    two = two_members(body, subjects[0], store, found[0][0]) if way else []
     if two:  # "Did its Cloud revenue exceed its Devices revenue?", "... grow faster than ..."
-        return _member_pair_plan(two, found[0][1], bool(GROWS.search(body)), subjects[0],
-                                 documents, store, decimals, way)
+        return member_pair_plan(two, found[0][1], bool(GROWS.search(body)), subjects[0],
+                                documents, store, decimals, way)
+    if read is None and len(subjects) == 1 and subjects[0].qualifier:
+        # one of two filers of a name, picked by its CIK or ticker: read from its filings
+        return stated_plan([(subjects[0], found[0][1])], [], documents, store, decimals, defs)
     if read is None:
         return None
     spec, power = read if isinstance(read, tuple) else (read, None)
-    spec.reading = reading
+    spec.reading = reading or (f"{twice[0].company} is named twice: compared once."
+                               if twice else "")
     spec.difference = bool(DIFFERENCE.search(body))
     if spec.kind == "verdict" and spec.test in ("more", "less"):
         spec.factor = factor_of(plain)
@@ -224,38 +233,61 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
         if named != words and spec.name == words:
             spec.name = named  # "North America segment revenue", not the company's
         words = named
-    series = spec.test in ("improving", "worsening", "stable")
-    span = pair or span_of(spec, several, periods, subjects[0], found[0][0])
     if spec.kind in ("compare", "rank", "verdict"):
         spec.absent = absent
-    if several and spec.kind in ("compare", "rank", "verdict", "multi"):
-        words = growth_words(words, spec)
-        plan.questions = [_figure_question(s, words) for s in subjects]
-        spec.labels = [s.words for s in subjects]
-    elif span:
-        plan.questions = [_figure_question(subjects[0], words, p) for p in span]
-        spec.labels = span
-    elif series:
-        years = periods if len(periods) > 1 else []
-        plan.questions = [_figure_question(subjects[0], words, p)
-                          for p in years or [subjects[0].period]]
-        spec.labels = years or [subjects[0].period or "latest"]
-    elif spec.kind in ("multi", "compare") or spec.test in ("less", "more", "equal"):
-        plan.questions = [_figure_question(subjects[0], w) for _, w, _, _ in found[:6]]
-        spec.labels = [w for _, w, _, _ in found[:6]]
-    else:
-        plan.questions = [_figure_question(subjects[0], growth_words(words, spec))]
-        spec.labels = [subjects[0].words]
-    for q in plan.questions:
-        request = _read(f"{q} {defs}".strip(), documents, store, decimals)
+    askers = _questions(plan, several, found, words, periods, pair)
+    for q, subject in zip(plan.questions, askers, strict=True):
+        request = read_figure(f"{q} {defs}".strip(), documents, store, decimals, subject)
         if request is None:
             return None
         plan.requests.append(request)
-    if series and len(periods) < 2:
-        plan = _over_years(plan, documents, store, decimals, words, defs)
+    if spec.test in ("improving", "worsening", "stable") and len(periods) < 2:
+        plan = over_years(plan, documents, store, decimals, words, defs)
     if spec.threshold is not None and power:
-        spec.threshold = _in_unit(spec.threshold * 10 ** power, plan.requests[0].unit or "")
+        spec.threshold = in_unit(spec.threshold * 10 ** power, plan.requests[0].unit or "")
+    if several and spec.kind == "multi" and asks:  # "Did Acme (two filers) grow ...?"
+        plan.unread.append("the yes / no: it is asked of " + ", ".join(
+            s.label for s in subjects) + ", so each one's figure is given instead; ask of "
+            "one company for its yes / no")
     return plan
+
+
+def _safe_spec(body: str, plain: str, found: list, several: bool) -> AnalysisSpec | None:
+    """The spec the words ask for, or None (a threshold it cannot read is said elsewhere)."""
+    try:
+        read = spec_of(body, plain, found, several)
+    except Unreadable:
+        return None
+    return read[0] if isinstance(read, tuple) else read
+
+
+def _questions(plan: AnalysisPlan, several: bool, found: list, words: str,
+               periods: list[str], pair: list[str]) -> list[Subject]:
+    """The plan's figure questions and labels by its kind; the company each question asks
+    about, in order."""
+    spec, subjects = plan.spec, plan.subjects
+    series = spec.test in ("improving", "worsening", "stable")
+    span = pair or span_of(spec, several, periods, subjects[0], found[0][0])
+    if several and spec.kind in ("compare", "rank", "verdict", "multi"):
+        words = growth_words(words, spec)
+        plan.questions = [figure_question(s, words) for s in subjects]
+        spec.labels = [s.label for s in subjects]
+        return list(subjects)
+    if span:
+        plan.questions = [figure_question(subjects[0], words, p) for p in span]
+        spec.labels = span
+    elif series:
+        years = periods if len(periods) > 1 else []
+        plan.questions = [figure_question(subjects[0], words, p)
+                          for p in years or [subjects[0].period]]
+        spec.labels = years or [subjects[0].period or "latest"]
+    elif spec.kind in ("multi", "compare") or spec.test in ("less", "more", "equal"):
+        plan.questions = [figure_question(subjects[0], w) for _, w, _, _ in found[:6]]
+        spec.labels = [w for _, w, _, _ in found[:6]]
+    else:
+        plan.questions = [figure_question(subjects[0], growth_words(words, spec))]
+        spec.labels = [subjects[0].label]
+    return [subjects[0]] * len(plan.questions)
 
 
 def _than_periods(body: str) -> list[str]:
@@ -284,147 +316,25 @@ def _subjects(body: str, documents: list[DocumentMeta], store) -> list[Subject]:
     return subjects
 
 
-def _members_plan(body: str, kind: str, found: list, subject: Subject, documents, store,
-                  decimals) -> AnalysisPlan | None:
-    """Every member of ``kind`` compared by the measure named (revenue when none is)."""
-    key, words = (found[0][0], found[0][1]) if found else ("revenue", "revenue")
-    names = member_names(store, subject.doc_ids, key, subject.period, kind)
-    if len(names) < 2:
-        return None
-    if _MEMBER_GROWTH.search(body) and not GROWTH.search(words):
-        words = f"{words} growth"  # "which segment grew the fastest": growth compared
-    way = comparative_direction(body) or "higher"
-    ranked = bool(RANK.search(body))  # "Rank its segments by operating income"
-    spec = AnalysisSpec(kind="rank" if ranked else "compare", name=words,
-                        direction=rank_order(body) if ranked else way, labels=names)
-    if yes_no(body):  # "Was its Cloud segment the largest?"
-        spec.expect = next((n for n in names if find_name(n, body)), "")
-    plan = AnalysisPlan(spec=spec, subjects=[subject])
-    spec.labels = []
-    for name in names:
-        question = _figure_question(subject, f"{name} {words}")
-        request = _read(question, documents, store, decimals)
-        if request is None or request.member is None:
-            continue  # "Corporate", "Other": no segment the question's words can name
-        spec.labels.append(name)
-        plan.questions.append(question)
-        plan.requests.append(request)
-    return plan if len(plan.requests) >= 2 else None
-
-
 def _asked_about(body: str, subjects: list[Subject]) -> str:
     """The subject a yes/no names after its verb ("Among A, B and C, was B the most ...":
     B); the first named when none follows it."""
     verb = YES_NO.match(body)
     after = verb.end() if verb else 0
-    at = [(body.find(s.words, after), s.words) for s in subjects]
+    at = [(body.find(s.words, after), s.label) for s in subjects]
     found = sorted(p for p in at if p[0] >= after)
-    return found[0][1] if found else subjects[0].words
+    return found[0][1] if found else subjects[0].label
 
 
-_MEMBER_GROWTH = re.compile(r"\b(?:grew|grow(?:s|ing|n)?|growth|expanded|increased)\b.{0,30}?"
-                            r"\b(?:fastest|most|quickest|slowest|least)\b|\b(?:fastest|slowest)"
-                            r"[-\s]growing\b", re.I)
-
-
-def _absent(body: str, subjects: list[Subject], store) -> list[str]:
-    """Companies the question names that no loaded filing is of; a segment of a named
-    company ("than its Cloud segment") is none of them."""
-    names = unloaded(body, subjects)
+def _absent(body: str, subjects: list[Subject], store
+            ) -> tuple[list[str], list[Subject]]:
+    """``(companies the question names that no loaded filing is of, companies it names
+    twice)``; a segment of a named company ("than its Cloud segment") is none of them."""
+    names, twice = named_lists(body, subjects)
     if not names or store is None:
-        return names
+        return names, twice
     known = {n.lower() for s in subjects
              for n in member_names(store, s.doc_ids, "revenue", s.period, None)}
-    return [n for n in names if n.lower() not in known]
+    return [n for n in names if n.lower() not in known], twice
 
 
-def _two_members(body: str, subject: Subject, store, key: str) -> list[str]:
-    """The two members a question names, in its order ("Cloud ... than Devices"); [] when it
-    names fewer or more."""
-    names = member_names(store, subject.doc_ids, key, subject.period, None) if store else []
-    at = sorted((hit[0], n) for n in names if (hit := find_name(n, body))
-                and not _is_measure_name(n))
-    return [n for _, n in at] if len(at) == 2 else []
-
-
-def _is_measure_name(name: str) -> bool:
-    """A member printed under a measure's own name ("Revenues"): no segment to compare."""
-    from core.metrics import find_metrics
-
-    found = find_metrics(name)
-    return bool(found) and found[0].end - found[0].start >= len(name.strip()) - 1
-
-
-def _member_pair_plan(two: list[str], words: str, grew: bool, subject: Subject,
-                      documents, store, decimals, way: str | None) -> AnalysisPlan | None:
-    """Two members' figures (or their growth) related (more / less), the first named
-    against the second."""
-    name = f"{words} growth" if grew else words
-    spec = AnalysisSpec(kind="verdict", name=name, test="more" if way == "higher" else "less",
-                        labels=[f"{m} {name}" for m in two])
-    plan = AnalysisPlan(spec=spec, subjects=[subject])
-    for label in spec.labels:
-        question = _figure_question(subject, label)
-        request = _read(question, documents, store, decimals)
-        if request is None or request.member is None:
-            return None
-        plan.questions.append(question)
-        plan.requests.append(request)
-    return plan
-
-
-def _pick_plan(picked: re.Match, subject: Subject, documents, store, decimals
-               ) -> AnalysisPlan | None:
-    """The largest (smallest) line of a balance sheet: the side's total looked up (its
-    filing and date), the lines read beside it."""
-    way = picked.group("way").lower()
-    side = "asset" if picked.group("side").lower().startswith("asset") else "liability"
-    spec = AnalysisSpec(kind="pick", name=f"{way} {side}",
-                        direction="lower" if way in ("smallest", "lowest") else "higher",
-                        labels=[subject.words])
-    question = _figure_question(subject, f"total {'assets' if side == 'asset' else 'liabilities'}")
-    request = _read(question, documents, store, decimals)
-    if request is None:
-        return None
-    return AnalysisPlan(spec=spec, requests=[request], questions=[question], subjects=[subject])
-
-
-def _criterion_plan(criterion, subject: Subject, documents, store, decimals
-                    ) -> AnalysisPlan | None:
-    """A judgement decided by a named criterion: one figure per test of the criterion."""
-    spec = AnalysisSpec(kind="criterion", name=criterion.label, criterion=criterion.key,
-                        labels=[t.name for t in criterion.tests])
-    plan = AnalysisPlan(spec=spec, subjects=[subject])
-    plan.questions = [_figure_question(subject, t.measure) for t in criterion.tests]
-    for q in plan.questions:
-        request = _read(q, documents, store, decimals)
-        if request is None:
-            return None
-        plan.requests.append(request)
-    return plan
-
-
-_UNIT_POWER = {"USD": 0, "USD thousands": 3, "USD millions": 6, "USD billions": 9}
-
-
-def _in_unit(amount: float, unit: str) -> float:
-    """A threshold amount in base units, in the figure's unit ($50 billion in USD millions:
-    50,000)."""
-    return amount / 10 ** _UNIT_POWER.get(unit, 0)
-
-
-def _over_years(plan: AnalysisPlan, documents, store, decimals, words: str, defs: str
-                ) -> AnalysisPlan:
-    """"Improving" with no years named: the measure in each of the latest filing's three
-    fiscal years, oldest first."""
-    latest = plan.requests[0].periods[-1] if plan.requests[0].periods else None
-    if not latest or "-" in latest:
-        return plan
-    year = int(latest[2:6])
-    years = [f"FY{y}" for y in range(year - 2, year + 1)]
-    subject = plan.subjects[0]
-    plan.questions = [_figure_question(subject, words, y) for y in years]
-    plan.requests = [r for q in plan.questions
-                     if (r := _read(f"{q} {defs}".strip(), documents, store, decimals))]
-    plan.spec.labels = years
-    return plan

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from core.analysis.model import PeerRow
 from core.figures.model import FigureResult
-from core.figures.units import display
+from core.figures.units import display, number
 
 
 def period_words(period: str) -> str:
@@ -57,6 +57,12 @@ def row_of(label: str, result: FigureResult) -> PeerRow:
         missing="" if found else "; ".join(result.missing) or "the figure was not found")
 
 
+def not_loaded(name: str) -> str:
+    """Why a company the question names has no figure: no filing of it is loaded."""
+    return f"no filing of {name} is loaded (add it in the Library or with `python -m core " \
+        "fetch`)"
+
+
 def shared_unit(rows: list[PeerRow]) -> str:
     """The unit every row with a figure has; '' when they differ or none has one."""
     units = {r.unit for r in rows if r.value is not None}
@@ -79,7 +85,7 @@ def gap(first: PeerRow, second: PeerRow) -> str:
         return ""
     diff = abs(first.value - second.value)
     if first.unit == "percent":
-        return f"{diff:.1f} points"
+        return f"{number(diff, 1)} points"
     return stated(diff, first.unit, first)
 
 

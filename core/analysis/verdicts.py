@@ -234,6 +234,14 @@ def _span_lead(result: AnalysisResult, whose: str, word: str, mark: Mark) -> str
     return text + (f" ({size})." if size and move != "was unchanged" else ".")
 
 
+def _several(result: AnalysisResult, subjects: list[str]) -> bool:
+    """Whether the rows are of several companies: named apart, or read from different
+    filers' filings (two filers of one name, each answered)."""
+    filings = {tuple(sorted(f.request.doc_ids)) for f in result.figures if f.request.doc_ids}
+    return len(set(subjects)) > 1 or (len(filings) > 1 and len(filings) == len(result.rows)
+                                      and len(set(result.spec.labels)) == len(result.rows))
+
+
 def multi(spec: AnalysisSpec, rows: list[PeerRow], subjects: list[str]) -> AnalysisResult:
     """Several figures stated in the order asked."""
     out = AnalysisResult(spec=spec, rows=rows, unit=shared_unit(rows),
@@ -252,9 +260,9 @@ def multi_lead(result: AnalysisResult, subjects: list[str], mark: Mark) -> str:
         return (f"{possessive(hi.label)} {result.spec.name} was {gap(hi, lo)} higher than "
                 f"{possessive(lo.label)}: {hi.display} in {period_words(hi.period)}{mark(hi)} "
                 f"against {lo.display} in {period_words(lo.period)}{mark(lo)}.")
-    if len(set(subjects)) > 1:  # one measure of several companies
-        parts = [f"{possessive(r.label)} {result.spec.name} in {period_words(r.period)} "
-                 f"{was(result.spec.name)} "
+    if _several(result, subjects):  # one measure of several companies, or each its own
+        parts = [f"{possessive(r.label)} {_measure(result, r)} in {period_words(r.period)} "
+                 f"{was(_measure(result, r))} "
                  f"{r.display}{mark(r)}" for r in rows]
         apart = gap(rows[0], rows[1]) if result.spec.difference and len(rows) == 2 else ""
         return "; ".join(parts) + (f": a difference of {apart}." if apart else ".")
@@ -266,3 +274,13 @@ def multi_lead(result: AnalysisResult, subjects: list[str], mark: Mark) -> str:
     tail = (", " + ", ".join(parts[:-1]) + " and " if len(parts) > 1 else " and ") + parts[-1] \
         if parts else ""
     return head + tail + "."
+
+
+def _measure(result: AnalysisResult, row: PeerRow) -> str:
+    """The measure a row states: the spec's, or the row's own figure's when the companies
+    were each asked their own ("Acme's revenue", "Birch's operating margin")."""
+    metrics = {f.request.metric or f.request.name for f in result.figures}
+    k = row.figure
+    if len(metrics) > 1 and k is not None and 0 <= k < len(result.figures):
+        return result.figures[k].request.name
+    return result.spec.name

@@ -7,6 +7,7 @@ comparison.
 
 from __future__ import annotations
 
+import math
 import re
 
 YES_NO = re.compile(r"^(?:(?:[^,?]{0,100},\s*){1,4}(?:and\s+|but\s+)?)?(?:did|does|do|was|is|"
@@ -66,8 +67,13 @@ _THRESHOLD = re.compile(
     r"\b(?P<op>above|below|over|under|more\s+than|less\s+than|greater\s+than|higher\s+than|"
     r"lower\s+than|exceed(?:s|ed|ing)?|at\s+least|at\s+most|beyond)\s+(?:the\s+|a\s+)?"
     r"(?:(?:roughly|about|approximately|around|some)\s+)?"
-    r"(?P<num>-?\$?\s?\d[\d,]*(?:\.\d+)?)\s*(?P<scale>%|percent\b|(?:thousand|million|billion|"
-    r"trillion|bn|mn|[mbk])\b)?", re.I)
+    r"(?P<num>-?\$?\s?\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?)\s*(?P<scale>%|percent\b|(?:thousand|"
+    r"million|billion|trillion|bn|mn|[mbk])\b)?", re.I)
+_MORE_NUMBER = re.compile(r"\s*(?:\^|\*\*|[x\u00d7]\s*10\b|e\b|\d)", re.I)
+"""What would carry a number on past what was read ("10^400", "1e", "2 x 10^9"): the
+threshold is not read as the part before it."""
+_AND_THRESHOLD = re.compile(r"\s*,?\s*(?:and|or|but|yet|while)\s+(?:also\s+|still\s+)?"
+                            r"(?:(?:was|is|were|are|be)\s+(?:it\s+|they\s+)?)?$", re.I)
 _SCALES = {"%": 0, "percent": 0, "thousand": 3, "k": 3, "million": 6, "mn": 6, "m": 6,
            "billion": 9, "bn": 9, "b": 9, "trillion": 12}
 
@@ -155,17 +161,71 @@ def relation_between(plain: str, first_end: int, second_start: int) -> str | Non
     return None
 
 
+class Unreadable(Exception):  # noqa: N818 (a reading, not an error of the program)
+    """A part of the question read but not answerable as written: ``said`` says which, why,
+    and what to write instead (the answer gives what it can and says this as not
+    answered)."""
+
+    def __init__(self, said: str):
+        super().__init__(said)
+        self.said = said
+
+
+def _written(plain: str, m: re.Match) -> str:
+    """A threshold as the question writes it ("1e400%", "10^400"), cut short when long."""
+    tail = re.match(r"[\w^*.+\-\u00d7]*%?", plain[m.end("num"):])
+    text = (m.group("num") + (tail.group(0) if tail else "")).strip()
+    if m.group("scale") and not text.endswith("%"):
+        text += m.group("scale") if m.group("scale") == "%" else f" {m.group('scale')}"
+    return text if len(text) <= 24 else f"{text[:20]}..."
+
+
 def threshold_of(plain: str, after: int) -> tuple[str, float, int | None] | None:
     """``(test, value, power of ten or None)`` of a threshold the figure is tested against
-    ("above 20%" -> ('above', 20.0, 0); "more than $50 billion" -> ('above', 50.0, 9))."""
+    ("above 20%" -> ('above', 20.0, 0); "more than $50 billion" -> ('above', 50.0, 9)).
+    Raises ``Unreadable`` for a threshold that is no finite number as written ("1e400%",
+    "10^400"): never read as the digits before it."""
     m = _THRESHOLD.search(plain, after)
     if m is None:
         return None
     op = m.group("op").lower()
     test = "below" if op.startswith(("below", "under", "less", "lower", "at most")) else "above"
     value = float(re.sub(r"[$,\s]", "", m.group("num")))
+    if not math.isfinite(value) or (not m.group("scale") and _MORE_NUMBER.match(
+            plain, m.end("num"))):
+        raise Unreadable(f"the threshold '{_written(plain, m)}' is not a finite number the "
+                         "figure can be tested against: write it as a plain number in the "
+                         "figure's unit (for example 'above 20%')")
     scale = (m.group("scale") or "").lower()
     return test, value, _SCALES.get(scale)
+
+
+_BETWEEN = re.compile(r"\bbetween\s+(?P<a>-?\$?\s?\d[\d,.]*\s*(?:%|percent\b)?)\s*"
+                      r"(?:and|to|-)\s*(?P<b>-?\$?\s?\d[\d,.]*\s*(?:%|percent\b|(?:thousand|"
+                      r"million|billion)\b)?)", re.I)
+
+
+def two_thresholds(plain: str, after: int) -> None:
+    """Raises ``Unreadable`` when the question tests against two thresholds at once
+    ("above 20% and below 10%", "between 10% and 20%", "revenue above $1 billion and net
+    income above $100 million"): a yes / no here tests one, and the answer never decides on
+    the first alone."""
+    between = _BETWEEN.search(plain, after)
+    if between is not None and not re.match(r"\s*(?:to|-)\s*\d", plain[between.end():]):
+        words = " ".join(between.group(0).split())
+        raise Unreadable(f"the range '{words}': a yes / no here tests one threshold, so it "
+                         f"is not decided; ask 'above {between.group('a').strip()}' and "
+                         f"'below {between.group('b').strip()}' as two questions")
+    first = _THRESHOLD.search(plain, after)
+    second = _THRESHOLD.search(plain, first.end()) if first else None
+    if first is None or second is None:
+        return
+    a, b = (" ".join(x.group(0).split()) for x in (first, second))
+    gap = plain[first.end():second.start()]
+    join = gap.strip(" ,").split()[0].lower() if _AND_THRESHOLD.match(gap) else "and"
+    raise Unreadable(f"the two thresholds '{a}' {join} '{b}': a yes / no here tests one "
+                     f"threshold, so neither is decided; ask each as its own question "
+                     f"(for example 'Was it {a}?')")
 
 
 def asks_existence(text: str) -> bool:

@@ -25,6 +25,7 @@ from core.foundation.pages import label_for, page_ref
 from core.foundation.types import DocumentMeta
 from core.metrics import catalog
 from core.store.companies import companies as filers
+from core.store.companies import distinct_names
 
 DEFAULT_METRICS = ("revenue", "revenue_growth", "gross_margin", "operating_margin",
                    "net_margin", "fcf")
@@ -183,8 +184,10 @@ def peer_grid(store, *, metrics: list[str] | None = None, companies: list[str] |
     keys = [k for k in (metrics or DEFAULT_METRICS) if cat.get(k) is not None]
     docs = store.documents()
     names = {d.doc_id: d.file_name for d in docs}
-    chosen = [c for c in filers(docs) if companies is None or c.key in companies]
-    grid = PeerGrid(companies={c.key: c.name for c in chosen},
+    every = filers(docs)
+    shown = distinct_names(every)  # two filers of one name: each with its CIK
+    chosen = [c for c in every if companies is None or c.key in companies]
+    grid = PeerGrid(companies={c.key: shown[c.key] for c in chosen},
                     metrics={k: _label(cat.get(k).label) for k in keys})
     if not chosen or not keys:
         return grid

@@ -51,6 +51,7 @@ from core.figures.units import (
     half_up,
     in_unit,
 )
+from core.figures.units import number as grouped
 from core.foundation.types import Fact
 from core.metrics import catalog
 
@@ -236,7 +237,7 @@ def work_text(node: Node, ins: list[FigureInput], result: str) -> str:
         if item is None or item.value is None:
             return "?"
         return _money_text(item.value) if item.unit not in {"shares", "USD/share", "percent",
-                                                            "pure"} else f"{item.value:,.2f}"
+                                                            "pure"} else grouped(item.value, 2)
     money = any(i.unit not in {"shares", "USD/share", "percent", "pure"} for i in ins)
     numbers = render(node, number) + (" (USD millions)" if money else "")
     if len(ins) == 1 and isinstance(node, Ref):

@@ -29,6 +29,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from core.figures.model import FigureInput
+from core.figures.units import amount
 from core.foundation.types import Fact
 from core.metrics import Metric, allowed, catalog
 
@@ -238,11 +239,12 @@ def to_input(metric: Metric, period: str, fact: Fact | None, alternatives: list[
         value = -value
         where = {"cash_flow": "the cash-flow statement", "income": "the income statement"
                  }.get(fact.statement or "", "the filing")
-        printed = fact.printed or f"{fact.value:,.0f}"
+        printed = fact.printed or amount(fact.value, fact.unit)
         sign_note = f"printed negative ({printed}) on {where}; taken as a positive amount"
     elif metric.key == "income_tax" and value < 0 and expenses_printed_negative(fact, facts):
         value = -value  # an expense in a statement that prints every expense negative
-        sign_note = (f"printed negative ({fact.printed or f'{fact.value:,.0f}'}) like every "
+        sign_note = (f"printed negative ({fact.printed or amount(fact.value, fact.unit)}) "
+                     "like every "
                      "expense of its income statement; taken as an expense")
     name = (names or {}).get(fact.doc_id, fact.doc_id)
     own = (years or {}).get(fact.doc_id)
@@ -255,7 +257,8 @@ def to_input(metric: Metric, period: str, fact: Fact | None, alternatives: list[
         note += (f"; year to date ({fact.months} months), as the filing's cash-flow "
                  "statement reports it, not the quarter alone")
     if alternatives:
-        others = "; ".join(f"{a.value:,.0f} in {(names or {}).get(a.doc_id, a.doc_id)}"
+        others = "; ".join(f"{amount(a.value, a.unit)} in "
+                           f"{(names or {}).get(a.doc_id, a.doc_id)}"
                            f" ({a.label})" for a in alternatives)
         note += f"; differing facts: {others}"
     return FigureInput(ref=ref, label=label, metric=metric.key, period=period, value=value,

@@ -118,6 +118,13 @@ def half_up(value: float, places: int) -> float:
     return float(_half_up(value, places).replace(",", "")) if math.isfinite(value) else value
 
 
+def number(value: float, places: int) -> str:
+    """``value`` grouped, to ``places`` decimals, a half away from zero ('1,234.5', '-413'):
+    the one rounding of every figure, amount and work line (no '-0')."""
+    body = _half_up(abs(value), max(places, 0))
+    return f"-{body}" if value < 0 and float(body.replace(",", "")) != 0 else body
+
+
 def _half_up(value: float, places: int) -> str:
     if not math.isfinite(value):
         return f"{value:,.{places}f}"
@@ -127,14 +134,16 @@ def _half_up(value: float, places: int) -> str:
 
 
 def amount(value: float, unit: str = "USD") -> str:
-    """A fact's value for a work row: '$1,234 million', '$3.25 per share', '12.5%'."""
+    """A fact's value as every line states it (work rows, notes, the CLI's progress, the
+    UI's tables): '$1,234 million', '$412.5 thousand' never; '$413 million' for $412.5
+    million (a half rounded up, as ``display``), '$3.25 per share', '12.50%'."""
     if unit in {"USD/share", "per share"} or unit.endswith("/share"):
         return display(value, "per share", 2)
     if unit == "shares":
-        return f"{value / 1e6:,.1f} million shares" if abs(value) >= 1e6 else \
-            f"{value:,.0f} shares"
+        return f"{number(value / 1e6, 1)} million shares" if abs(value) >= 1e6 else \
+            f"{number(value, 0)} shares"
     if unit in {"percent", "pure"}:
-        return f"{value:,.2f}%" if unit == "percent" else f"{value:,.4g}"
+        return f"{number(value, 2)}%" if unit == "percent" else f"{value:,.4g}"
     # Amounts in millions, as statements print them, whatever their size (one scale down
     # a computation table).
     scale = "USD millions" if abs(value) >= 1e5 else "USD"

@@ -3,7 +3,8 @@
 * ``model``: the ``Reading`` and its parts (companies, measures, matches), ``summary()``;
 * ``lexicon`` / ``lexicon.toml``: the words as data (measures, phrases, kinds, directions);
 * ``companies``: one resolver for names, tickers in any case, typos and brands;
-* ``read``: normalise the words, read with the grammar, settle the kind, type the reading.
+* ``read``: normalise the words, read with the grammar, settle the kind, type the reading;
+* ``several``: one analysis per measure and per fiscal year asked of several companies.
 """
 
 from core.reading.model import Reading

@@ -355,3 +355,26 @@ def resolve_companies(question: str, documents: list[DocumentMeta], store=None
             matches.append(Match(words=member, read_as=f"{filer.name}'s {member}",
                                  how="the only filer that reports it"))
     return text, matches
+
+
+def shared_names(question: str, documents: list[DocumentMeta]) -> list[Match]:
+    """A name the question writes that two filers of the corpus share ("Adobe" for ADOBE
+    INC. under two CIKs), said with each filer as the answer shows it, unless the question
+    picks one by its CIK or ticker."""
+    from core.analysis.subjects import picked
+    from core.retrieval.scope import match_companies
+    from core.store.companies import colliding, companies, distinct_names
+
+    groups = companies(documents)
+    if not colliding(groups):
+        return []
+    shown = distinct_names(groups)
+    group_of = {i: g for g in groups for i in g.doc_ids}
+    out = []
+    for raw, (_, ids) in match_companies(question, documents).items():
+        filers = list({group_of[i].key: group_of[i] for i in ids if i in group_of}.values())
+        if len(picked(question, raw, filers)) > 1:
+            out.append(Match(words=raw, read_as=" and ".join(shown[g.key] for g in filers),
+                             how="filers that share the name: each is answered, with its "
+                             "CIK; write one's CIK or ticker to ask of it alone"))
+    return out

@@ -18,11 +18,20 @@ LATEST = "each company's latest fiscal year"
 
 
 def company_choices(documents: Sequence[DocumentMeta]) -> dict[str, CompanyRef]:
-    """The corpus's companies by canonical name (with their filings)."""
-    from core.store.companies import companies
+    """The corpus's companies by the name shown for them (with their filings): the
+    canonical name, with the CIK when two filers share it (never one of them lost)."""
+    from core.store.companies import companies, distinct_names
 
-    return {g.name: CompanyRef(name=g.name, cik=g.cik, doc_ids=list(g.doc_ids))
-            for g in companies(list(documents)) if g.name and g.name.lower() != "unknown"}
+    groups = companies(list(documents))
+    shown = distinct_names(groups)
+    return {shown[g.key]: CompanyRef(name=g.name, cik=g.cik, doc_ids=list(g.doc_ids))
+            for g in groups if g.name and g.name.lower() != "unknown"}
+
+
+def refs_named(choices: dict[str, CompanyRef], name: str) -> list[CompanyRef]:
+    """The filers ``company_choices`` shows under the registry name ``name``: one, or each
+    filer that shares it."""
+    return [ref for shown, ref in choices.items() if name in (shown, ref.name)]
 
 
 def year_choices(documents: Sequence[DocumentMeta]) -> list[str]:

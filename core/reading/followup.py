@@ -121,7 +121,7 @@ def _companies(said: _Said, prev: Reading, text: str, documents
     company named after several compared joins them ("and C?", "what about C?"), or, when
     it was among them, asks its own figure; a ranking or comparison carried from one
     company ranks every company loaded."""
-    from core.reading.edit import company_choices
+    from core.reading.edit import company_choices, refs_named
 
     choices = company_choices(documents)
     if not said.companies:
@@ -129,8 +129,8 @@ def _companies(said: _Said, prev: Reading, text: str, documents
             return [c.model_copy(update={"how": "all"}) for c in choices.values()], False, \
                 None
         return list(prev.companies), True, None
-    new = [CompanyRef(**{**choices[shown].model_dump(), "words": raw}) if shown in choices
-           else CompanyRef(name=shown, words=raw) for raw, shown in said.companies]
+    new = [CompanyRef(**{**ref.model_dump(), "words": raw}) for raw, shown in said.companies
+           for ref in refs_named(choices, shown) or [CompanyRef(name=shown)]]
     if len(prev.companies) > 1 and (len(new) == 1 or _ADD.search(text)):
         have = {c.name for c in prev.companies}
         if len(new) == 1 and new[0].name in have and not _ADD.search(text):

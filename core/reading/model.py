@@ -130,8 +130,10 @@ class Reading(BaseModel):
         if self.threshold is not None:
             parts.append(f"{self.test} {self.threshold:g}{self.threshold_unit}")
         if self.companies:
-            parts.append(", ".join(f"{c.name} ({c.period or 'latest fiscal year'})"
-                                   for c in self.companies))
+            names = [c.name for c in self.companies]
+            parts.append(", ".join(  # two filers of one name: each with its CIK
+                f"{c.name} ({f'CIK {c.cik}, ' if _apart(c, names) else ''}"
+                f"{c.period or 'latest fiscal year'})" for c in self.companies))
         elif self.periods:
             parts.append(", ".join(self.periods))
         head = {"analyst": "Read as (corrected at review)", "llm": "Read as (by the LLM)"
@@ -148,6 +150,13 @@ class Reading(BaseModel):
     def not_answered(self) -> str:
         """'Not answered: ...' for the parts the reading does not hold; '' when none."""
         return f"Not answered: {'; '.join(self.unread)}." if self.unread else ""
+
+
+def _apart(company: CompanyRef, names: list[str]) -> bool:
+    """Whether ``company`` is said with its CIK: another company read shares its name, or
+    the question picked it by its CIK among filers of one name."""
+    return bool(company.cik) and (names.count(company.name) > 1 or
+                                  f"CIK {company.cik}" in company.words)
 
 
 def as_reading(value) -> Reading | None:

@@ -18,6 +18,9 @@ from functools import lru_cache
 
 import numpy as np
 
+from core.reading.lexicon import lexicon
+from core.reading.model import Match
+
 TAKE = 0.90
 MARGIN = 0.05
 SUGGEST = 0.70
@@ -94,3 +97,37 @@ def measure_words(text: str, common: frozenset[str]) -> str:
     words = [w for w in words if len(w) > 1 and w not in common and w not in _ASKING
              and not re.fullmatch(r"fy\d*|q[1-4]", w)]
     return " ".join(words) if 1 <= len(words) <= 4 else ""
+
+
+def nearest_measure(text: str, documents, embedder, matches: list[Match],
+                     unread: list[str], nearest_keys: list[str]) -> str | None:
+    """A figure question whose measure the catalogue does not name: the text with the
+    nearest catalogue name in its place when it is near enough (``core.reading.nearest``),
+    said; otherwise the nearest named as not answered. None when nothing is taken."""
+    from core.analysis.words import asks_existence
+    from core.figures.question import _NOT_FIGURE
+    from core.reading.companies import without_companies
+
+    plain = without_companies(text, documents)
+    if embedder is None or plain == text or _NOT_FIGURE.search(text) or \
+            asks_existence(text) or len(text.split()) > 20:
+        return None
+    words = measure_words(plain, lexicon().common)
+    near = nearest(words, embedder) if words else []
+    best = taken(near)
+    if best is not None:
+        from core.metrics import get_metric
+
+        label = get_metric(best.metric).label
+        matches.append(Match(words=words, read_as=label, how=f"the nearest catalogue name, "
+                             f"similarity {best.score:.2f}"))
+        return re.sub(re.escape(words), label, text, count=1, flags=re.I)
+    close = [n for n in near if n.score >= SUGGEST]
+    nearest_keys.extend(n.metric for n in close)
+    if close:
+        from core.metrics import get_metric
+
+        unread.append(f"'{words}' is no measure of the catalogue (nearest: " + ", ".join(
+            f"{get_metric(n.metric).label} {n.score:.2f}" for n in close) + "; choose one "
+            "at plan review): answered from the filings' text")
+    return None

@@ -20,12 +20,12 @@ from __future__ import annotations
 import logging
 import re
 
-from core.analysis.question import AnalysisPlan
+from core.analysis.plan import AnalysisPlan
 from core.analysis.words import yes_no
 from core.figures.asked import decimals_asked, periods_asked
 from core.figures.model import FigureRequest
 from core.foundation.types import DocumentMeta
-from core.reading.companies import resolve_companies
+from core.reading.companies import resolve_companies, shared_names
 from core.reading.lexicon import lexicon
 from core.reading.model import CompanyRef, Match, MeasureRef, Reading
 
@@ -91,7 +91,7 @@ def _years_asked(text: str) -> int:
 def _every_year(plan: AnalysisPlan, text: str, documents, store) -> AnalysisPlan:
     """A change asked "in each of the last N years": the measure in each of those years,
     every step tested (``AnalysisSpec.each``)."""
-    from core.analysis.question import _figure_question, _read
+    from core.analysis.plan import figure_question, read_figure
 
     spec = plan.spec
     subject = plan.subjects[0]
@@ -102,15 +102,16 @@ def _every_year(plan: AnalysisPlan, text: str, documents, store) -> AnalysisPlan
     n = _years_asked(text)
     years = [f"FY{y}" for y in range(int(latest[2:]) - n + 1, int(latest[2:]) + 1)]
     words = _GROWTH.sub("", spec.name)
-    questions = [_figure_question(subject, words, y) for y in years]
-    requests = [_read(q, documents, store, decimals_asked(text)) for q in questions]
+    questions = [figure_question(subject, words, y) for y in years]
+    requests = [read_figure(q, documents, store, decimals_asked(text), subject)
+                for q in questions]
     if any(r is None for r in requests):
         return plan
     up = spec.test in ("grew", "improving")
     new = spec.model_copy(update={"test": "improving" if up else "worsening", "each": True,
                                   "name": words, "labels": years})
     return AnalysisPlan(spec=new, requests=requests, questions=questions,
-                        subjects=plan.subjects)
+                        subjects=plan.subjects, unread=list(plan.unread))
 
 
 def settle(plan: AnalysisPlan, text: str, documents, store) -> AnalysisPlan:
@@ -169,6 +170,8 @@ def _kind(plan: AnalysisPlan | None, request: FigureRequest | None) -> str:
             return "members"
         return "growth_compare" if "growth" in spec.name and spec.kind == "compare" \
             else spec.kind
+    if spec.kind == "multi" and len(plan.requests) == 1:  # one figure stated, nothing decided
+        return "figure"
     if spec.kind == "multi":
         return "difference" if spec.difference else "figures"
     return spec.kind
@@ -185,13 +188,18 @@ def reading_of(question: str, text: str, matches: list[Match], plan: AnalysisPla
         for k, s in enumerate(plan.subjects):
             period = s.period or (periods[k] if k < len(periods) and len(plan.subjects) > 1
                                   else "")
-            reading.companies.append(CompanyRef(name=s.company, words=s.words,
+            cik = s.qualifier[4:] if s.qualifier.startswith("CIK ") else ""
+            reading.companies.append(CompanyRef(name=s.company, words=s.label, cik=cik,
                                                 doc_ids=list(s.doc_ids), period=period))
         members = list(dict.fromkeys(r.member for r in plan.requests if r.member))
         name = _GROWTH.sub(" growth", spec.name)
         reading.measures = [MeasureRef(name=name, metric=plan.requests[0].metric if
                                        plan.requests else None,
                                        member=members[0] if len(members) == 1 else None)]
+        if spec.kind == "multi" and len(plan.subjects) > 1 and \
+                len({r.metric for r in plan.requests}) > 1:  # each company its own measure
+            reading.measures = list({r.metric: MeasureRef(name=r.name, metric=r.metric)
+                                     for r in plan.requests}.values())
         reading.direction = spec.direction if spec.kind in ("compare", "rank") else None
         reading.test, reading.threshold = spec.test, spec.threshold
         reading.each_year, reading.absent = spec.each, list(spec.absent)
@@ -206,48 +214,14 @@ def reading_of(question: str, text: str, matches: list[Match], plan: AnalysisPla
     return reading
 
 
-def _nearest_measure(text: str, documents, store, embedder, matches: list[Match],
-                     unread: list[str], nearest_keys: list[str]) -> str | None:
-    """A figure question whose measure the catalogue does not name: the text with the
-    nearest catalogue name in its place when it is near enough (``core.reading.nearest``),
-    said; otherwise the nearest named as not answered. None when nothing is taken."""
-    from core.analysis.words import asks_existence
-    from core.figures.question import _NOT_FIGURE
-    from core.reading.companies import without_companies
-    from core.reading.nearest import SUGGEST, measure_words, nearest, taken
-
-    plain = without_companies(text, documents)
-    if embedder is None or plain == text or _NOT_FIGURE.search(text) or \
-            asks_existence(text) or len(text.split()) > 20:
-        return None
-    words = measure_words(plain, lexicon().common)
-    near = nearest(words, embedder) if words else []
-    best = taken(near)
-    if best is not None:
-        from core.metrics import get_metric
-
-        label = get_metric(best.metric).label
-        matches.append(Match(words=words, read_as=label, how=f"the nearest catalogue name, "
-                             f"similarity {best.score:.2f}"))
-        return re.sub(re.escape(words), label, text, count=1, flags=re.I)
-    close = [n for n in near if n.score >= SUGGEST]
-    nearest_keys.extend(n.metric for n in close)
-    if close:
-        from core.metrics import get_metric
-
-        unread.append(f"'{words}' is no measure of the catalogue (nearest: " + ", ".join(
-            f"{get_metric(n.metric).label} {n.score:.2f}" for n in close) + "; choose one "
-            "at plan review): answered from the filings' text")
-    return None
-
-
 def read_question(question: str, documents: list[DocumentMeta], store=None, *,
                   embedder=None) -> tuple[Reading, AnalysisPlan | None, FigureRequest | None]:
     """``(reading, analysis plan or None, figure request or None)`` of ``question``: one
     of the two is set when figures answer it, neither for a text question. ``embedder``:
-    the bundled model, for a measure the catalogue does not name (``_nearest_measure``)."""
+    the bundled model, for a measure the catalogue does not name (``nearest_measure``)."""
     from core.figures.formula import FormulaError
     from core.figures.question import parse_figure_question
+    from core.reading.nearest import nearest_measure
 
     text, matches = normalise(question, documents, store)
     plan = request = None
@@ -271,7 +245,7 @@ def read_question(question: str, documents: list[DocumentMeta], store=None, *,
     unread: list[str] = []
     near: list[str] = []
     if plan is None and request is None and store is not None:
-        again = _nearest_measure(text, documents, store, embedder, matches, unread, near)
+        again = nearest_measure(text, documents, embedder, matches, unread, near)
         if again is not None:
             text = again
             try:
@@ -290,16 +264,32 @@ def read_question(question: str, documents: list[DocumentMeta], store=None, *,
             if yes_no(text):
                 unread.append("the yes / no: the question names no company, so each "
                               "company's figures are given instead")
+    if plan is None and request is not None:
+        request = _own_filer(request, text, documents)
     reading = reading_of(question, text, matches, plan, request)
+    reading.matches += shared_names(text, documents)
+    unread += plan.unread if plan is not None else []
     reading.unread, reading.nearest = unread + _not_read(text, reading), near
     if not reading.figures:  # the companies named (and the analyst's correction)
         from core.reading.edit import company_choices
         from core.retrieval.scope import match_companies
 
-        choices = company_choices(documents)
-        named = {shown for shown, _ in match_companies(text, documents).values()}
-        reading.companies = [choices[n] for n in named if n in choices]
+        ids = {i for _, found in match_companies(text, documents).values() for i in found}
+        reading.companies = [ref for ref in company_choices(documents).values()
+                             if ids & set(ref.doc_ids)]
     return reading, plan, request
+
+
+def _own_filer(request: FigureRequest, text: str, documents) -> FigureRequest:
+    """A figure of the one company the question names, read from that filer's filings only
+    (a name another filer shares, picked by its CIK or ticker: "Acme (CIK 0000123456)")."""
+    from core.analysis.subjects import subjects_named
+
+    named = subjects_named(text, documents)
+    if len(named) != 1 or not set(request.doc_ids) - set(named[0].doc_ids):
+        return request
+    own = [i for i in request.doc_ids if i in named[0].doc_ids] or list(named[0].doc_ids)
+    return request.model_copy(update={"doc_ids": own})
 
 
 def _every_company(text: str, request: FigureRequest, documents, store
@@ -378,40 +368,12 @@ def read_analysis(question: str, documents: list[DocumentMeta], store
 
 def read_plans(question: str, documents: list[DocumentMeta], store=None, *,
                embedder=None) -> tuple[Reading, list[AnalysisPlan], FigureRequest | None]:
-    """``read_question`` with every measure asked of several companies: "Compare A and B on
-    operating and net margins" is one comparison per measure, in the order named (the
-    reading lists every measure)."""
+    """``read_question`` with every measure and every fiscal year asked of several
+    companies, one analysis each (``core.reading.several``): "Compare A and B on operating
+    and net margins", "... in FY2024 and FY2023, A or B?"."""
+    from core.reading.several import more_plans
+
     reading, plan, request = read_question(question, documents, store, embedder=embedder)
     if plan is None:
         return reading, [], request
-    plans = [plan]
-    several = len(plan.subjects) > 1 and plan.spec.kind in ("compare", "rank")
-    extra = _more_measures(reading.text, plan) if several else []
-    if extra:
-        from core.reading.requests import plan_from_reading
-
-        for measure in extra:
-            again = plan_from_reading(reading.model_copy(update={"measures": [measure]}),
-                                      documents)
-            if isinstance(again, AnalysisPlan):
-                again.spec.absent = list(plan.spec.absent)
-                plans.append(again)
-                reading.measures.append(measure)
-    return reading, plans, None
-
-
-def _more_measures(text: str, plan: AnalysisPlan) -> list[MeasureRef]:
-    """Catalogue measures the question names besides the plan's, in order."""
-    from core.analysis.measures import measures, unique
-    from core.figures.phrases import Names
-    from core.metrics import get_metric
-
-    first = plan.requests[0].metric if plan.requests else None
-    found = unique(measures(text, Names()))
-    out = []
-    for key, _, _, _ in found:
-        entry = get_metric(key)
-        if entry is None or key == first or entry.unit not in ("percent", "USD", "ratio"):
-            continue
-        out.append(MeasureRef(name=entry.label, metric=key))
-    return out if first in {k for k, _, _, _ in found} else []
+    return reading, [plan, *more_plans(reading, plan, documents)], None

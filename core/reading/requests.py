@@ -9,7 +9,8 @@ asks for. None when the slots do not make an answerable reading (no measure, no 
 
 from __future__ import annotations
 
-from core.analysis.question import AnalysisPlan, _figure_question
+from core.analysis.plan import AnalysisPlan
+from core.analysis.plan import figure_question as _figure_question
 from core.analysis.subjects import Subject, latest_annual, short_name
 from core.figures.model import FigureRequest
 from core.foundation.types import DocumentMeta

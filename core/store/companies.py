@@ -158,3 +158,29 @@ def with_identity(docs: list[DocumentMeta]) -> list[DocumentMeta]:
                                      printed else "", "name_conflict": conflict})
         out.append(d)
     return out
+
+
+def qualifier(company: Company) -> str:
+    """What tells a filer apart from another of the same name: 'CIK 0000796343', else its
+    ticker, else 'no CIK' (a filer known only by its name)."""
+    if company.cik:
+        return f"CIK {company.cik}"
+    return company.tickers[0] if company.tickers else "no CIK"
+
+
+def colliding(groups: list[Company]) -> set[str]:
+    """Keys of the filers whose name another filer of ``groups`` shares (once corporate
+    suffixes and case are set aside: "ADOBE INC." and "Adobe Inc")."""
+    by_name: dict[str, list[str]] = {}
+    for g in groups:
+        if name_key(g.name):
+            by_name.setdefault(name_key(g.name), []).append(g.key)
+    return {k for keys in by_name.values() if len(keys) > 1 for k in keys}
+
+
+def distinct_names(groups: list[Company]) -> dict[str, str]:
+    """Filer key -> the name to show it by: its canonical name, with its CIK (or ticker)
+    when another filer of ``groups`` has the same name ("ADOBE INC. (CIK 0000796343)"), so
+    two filers are never two identical labels in answers, rankings or the Library."""
+    clash = colliding(groups)
+    return {g.key: f"{g.name} ({qualifier(g)})" if g.key in clash else g.name for g in groups}

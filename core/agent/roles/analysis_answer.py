@@ -43,7 +43,7 @@ def row_line(row: PeerRow, mark: Callable[[PeerRow], str]) -> str:
 
 def analysis_paragraph(result: AnalysisResult, cite: Callable[[str], str]) -> str:
     """The lead, the rows and the notes of one analysis (see the module docstring)."""
-    from core.analysis.combine import lead
+    from core.analysis.combine import figure_of, lead
 
     def mark(row: PeerRow) -> str:
         marks = "".join(dict.fromkeys(cite(c) for c in row.chunk_ids if cite(c)))
@@ -52,10 +52,11 @@ def analysis_paragraph(result: AnalysisResult, cite: Callable[[str], str]) -> st
     from core.figures.statement import work_lines
 
     lines = [lead(result, mark)]
-    for k, row in enumerate(result.rows):
+    for row in result.rows:
         lines.append(row_line(row, mark))
-        if row.value is None and k < len(result.figures):  # what was found of it, cited
-            lines += [f"  {w}" for w in work_lines(result.figures[k], cite)
+        figure = figure_of(result, row)  # its own company's figure, never the next row's
+        if row.value is None and figure is not None:  # what was found of it, cited
+            lines += [f"  {w}" for w in work_lines(figure, cite)
                       if "missing" not in w and not w.lstrip("- ").startswith("Note:")]
     lines += [f"Note: {n}" for n in result.notes]
     return "\n".join(lines)
