@@ -172,7 +172,13 @@ _PERIOD = re.compile(r"^(?:(?:FY|CY|Q[1-4]|H[12])?['\u2019]?\d{2,4}|Q[1-4]|H[12]
 
 
 _MARK = "\x01{}\x02"
-_ITEM = rf"(?:\x01\d+\x02(?:'s|')?|{_NAME})"
+_LOWER = (r"[a-z][a-z0-9&.-]{0,9}(?=\s*(?:,|\band\b|\bor\b|\bvs\b|\bversus\b|[?.!]|$)"
+          r"|\s+(?:by|in|for|on|over|during|from|at|across)\b)")
+"""A name typed in lower case ("msft"), known only by where it stands: in a list of
+companies, ending where a name ends (before the next item, a preposition, the end)."""
+_NOT_LOWER = frozenset("and or the them they both each all others peers rivals too also etc "
+                       "it its their these those".split())
+_ITEM = rf"(?:\x01\d+\x02(?:'s|')?|{_NAME}|{_LOWER})"
 _LIST = re.compile(rf"{_ITEM}(?:{_JOIN}{_ITEM})+")
 _MARKED = re.compile(r"\x01(\d+)\x02")
 
@@ -217,7 +223,9 @@ def named_lists(body: str, subjects: list[Subject]) -> tuple[list[str], list[Sub
         for k in {k for k in marks if marks.count(k) > 1}:
             if subjects[k] not in twice:
                 twice.append(subjects[k])
-        items += [x for x in listed if not _MARKED.search(x)]
+        first = next(i for i, x in enumerate(listed) if _MARKED.search(x))
+        items += [x for i, x in enumerate(listed) if not _MARKED.search(x)
+                  and (i > first or not x.strip()[:1].islower())]  # "op margin, A or b"
     than = r"\bthan\s+(?:(?:that|those)\s+of\s+)?"
     for m in re.finditer(rf"{than}\x01(\d+)\x02", marked):  # "Did A ... than ACME CORP?"
         k = int(m.group(1))
@@ -227,6 +235,8 @@ def named_lists(body: str, subjects: list[Subject]) -> tuple[list[str], list[Sub
         items += [m.group(1) for m in re.finditer(rf"{than}({_NAME})", marked)]
     for item in items:
         name = _cleaned(item)
+        if name in _NOT_LOWER:
+            continue
         hit = find_metrics(name) if name else []
         if not name or (hit and hit[0].end - hit[0].start >= len(name) - 1):
             continue  # "EBITDA, Acme or Birch": a measure, not a company
