@@ -117,3 +117,44 @@ def test_a_figure_s_facts_carry_the_printed_page_of_their_chunk(page, label, lat
     expected = page_ref(page + later, label_for(page + later, page, label), short=True)
     assert facts_frame([view]).iloc[0]["page"] == expected
     assert expected.startswith("p. ") and "PDF" not in expected
+
+
+@pytest.mark.parametrize(("page", "label", "later"), [(54, "53", 1), (40, "38", 2),
+                                                       (90, "F-7", 1), (12, "10", 0)])
+def test_a_figure_s_source_names_the_page_its_row_is_printed_on(page, label, later):
+    """Sources, the exports and the peer table name one page for a figure's citation: the
+    evidence made from the fact's chunk moves its printed number with the fact's page (it
+    said the chunk's first page, 'page 53', beside the peer table's 'p. 54')."""
+    from types import SimpleNamespace
+
+    from core.agent.figure_steps import fact_evidence
+    from core.figures.model import FigureInput
+    from core.foundation.types import Fact
+
+    chunk = _chunk(page, label)
+    fact = Fact(fact_id="f1", doc_id="d1", source="table", label="Total revenue",
+                metric="revenue", statement="income", period_type="duration", fiscal_year=2024,
+                fiscal_period="FY", months=12, end="2024-12-31", value=26_974e6, unit="USD",
+                scale=6, chunk_id=chunk.chunk_id, page=page + later,
+                row="Total revenue | $26,974 | $26,914")
+    deps = SimpleNamespace(facts=_Store([fact], [chunk]),
+                           corpus=SimpleNamespace(doc=lambda _d: _doc()))
+    inp = FigureInput(ref="revenue[FY2024]", label="Revenue, FY2024", metric="revenue",
+                      period="FY2024", fact=fact)
+    ev = fact_evidence([chunk.chunk_id], [inp], deps)[chunk.chunk_id]
+    expected = label_for(page + later, page, label)
+    assert (ev.page, ev.page_label) == (page + later, expected)
+    from core.app.cited import resolve_citation
+
+    spanning = chunk.model_copy(update={"page_end": page + 2})
+    deps.facts = _Store([fact], [spanning])
+    deps.facts.get_document = lambda _d: _doc()
+    deps.facts.chunks = lambda _d, _s: [spanning]
+    record = RunRecord(question="q", evidence=[ev], answer=Answer(text="Revenue. [1]"))
+    shown = resolve_citation(deps.facts, None, {"n": 1, "evidence_id": ev.id, "kind": "chunk"},
+                             record=record).where
+    grid = page_ref(fact.page, label_for(fact.page, chunk.page, chunk.page_label), short=True)
+    assert shown == f"Item 7 · {grid.replace('p.', 'page')}"
+    html = render_html(RunRecord(question="q", evidence=[ev],
+                                 answer=Answer(text="Revenue was $26,974 million. [1]")))
+    assert f"page {expected}" in html and (later == 0 or f"page {label}<" not in html)

@@ -35,6 +35,7 @@ from core.agent.roles.retrieval import hit_to_evidence, removed_filings
 from core.agent.state import Evidence, PlanStep, ResearchState, StepRecord
 from core.figures.model import FigureInput, FigureRequest, FigureResult
 from core.figures.question import fiscal_quarters
+from core.foundation.pages import label_for
 from core.foundation.types import Hit
 
 
@@ -235,12 +236,16 @@ def fact_evidence(chunk_ids: list[str], inputs: list[FigureInput], deps: AgentDe
     page of the fact)."""
     if not chunk_ids or deps.facts is None:
         return {}
-    pages = {inp.fact.chunk_id: inp.fact.page for inp in inputs
+    facts = {inp.fact.chunk_id: inp.fact for inp in inputs
              if inp.fact is not None and inp.fact.chunk_id and inp.fact.page}
     out = {}
     for chunk in deps.facts.get_chunks(chunk_ids):
-        if pages.get(chunk.chunk_id):
-            chunk = chunk.model_copy(update={"page": pages[chunk.chunk_id]})
+        fact = facts.get(chunk.chunk_id)
+        if fact is not None and fact.page != chunk.page:
+            # the page and its printed number move together: a label left at the chunk's
+            # first page said "page 53" in Sources for a row the peer table put on p. 54
+            label = fact.page_label or label_for(fact.page, chunk.page, chunk.page_label)
+            chunk = chunk.model_copy(update={"page": fact.page, "page_label": label})
         hit = Hit(chunk=chunk, document=deps.corpus.doc(chunk.doc_id), rank=1, score=1.0)
         out[chunk.chunk_id] = hit_to_evidence(hit)
     return out

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from core.foundation.config import Settings
-from core.foundation.pages import page_ref
+from core.foundation.pages import cited_page, page_ref
 from core.foundation.types import Chunk, DocumentMeta
 from core.retrieval.web_saved import provenance_of
 from core.store.files import is_pdf, original_path
@@ -200,11 +200,13 @@ def resolve_citation(store: Any, settings: Settings, citation: dict[str, Any], *
         section = store.chunks(chunk.doc_id, chunk.section) if radius else [chunk]
         ids = [c.chunk_id for c in section]
         i = ids.index(chunk.chunk_id) if chunk.chunk_id in ids else 0
+        kept = stored_evidence(record, eid) or {}
+        page, label = cited_page(chunk, kept.get("page"), kept.get("page_label"))
         return CitedPassage(
             n=n, kind="chunk", evidence_id=eid, text=chunk.text, claim=claim,
             highlight=best_span(claim, chunk.text), source=document_name(doc) or chunk.doc_id,
-            section=chunk.section, page=chunk.page, page_end=chunk.page_end,
-            page_label=chunk.page_label, context=chunk.context, chunk=chunk, document=doc,
+            section=chunk.section, page=page, page_end=chunk.page_end, page_label=label,
+            context=chunk.context, chunk=chunk, document=doc,
             neighbours=section[max(0, i - radius): i + radius + 1] if section else [chunk],
             original=original_path(settings, doc) if doc else None)
     stored = stored_evidence(record, eid)

@@ -28,6 +28,15 @@ def label_for(page: int | None, chunk_page: int | None, chunk_label: str | None
     return f"{m.group('pre')}{shifted}" if shifted > 0 else None
 
 
+def cited_page(chunk, page: int | None, label: str | None) -> tuple[int | None, str | None]:
+    """The page a citation of ``chunk`` names: the one its evidence kept (``page``, a
+    figure's row on a later page of the chunk) when the chunk spans it, else the chunk's
+    first page; with the printed number of that page."""
+    if page is not None and page != chunk.page and page in chunk.pages:
+        return page, label or label_for(page, chunk.page, chunk.page_label)
+    return chunk.page, chunk.page_label
+
+
 def page_ref(page: int | None, label: str | None = None, *, short: bool = False) -> str:
     """'page 53' (the printed label), 'PDF page 54' (no label known), '' (no page);
     ``short``: 'p. 53', 'PDF p. 54'."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from urllib.parse import quote
 
 from core.foundation.config import Settings
-from core.foundation.pages import page_ref
+from core.foundation.pages import cited_page, page_ref
 from core.foundation.types import Hit
 from core.mcp.models import Citation
 
@@ -37,8 +37,12 @@ def dashboard_url(settings: Settings, page: str, **query: str) -> str | None:
     return f"{base}/{page}" + (f"?{args}" if args else "")
 
 
-def chunk_citation(settings: Settings, n: int, chunk, document) -> Citation:
-    """The citation of one chunk (``document``: its filing, or None when it is gone)."""
+def chunk_citation(settings: Settings, n: int, chunk, document, evidence=None) -> Citation:
+    """The citation of one chunk (``document``: its filing, or None when it is gone), at the
+    page its ``evidence`` kept (a figure's row on a later page of the chunk)."""
+    if evidence is not None:
+        page, label = cited_page(chunk, evidence.page, evidence.page_label)
+        chunk = chunk.model_copy(update={"page": page, "page_label": label})
     hit = Hit(chunk=chunk, document=document)
     return Citation(
         n=n, chunk_id=chunk.chunk_id, doc_id=chunk.doc_id, label=hit.citation_label,
@@ -108,7 +112,7 @@ class Citer:
                                     title=ev.title, date=ev.date))
             elif cid in chunks:
                 chunk = chunks[cid]
-                out.append(chunk_citation(settings, n, chunk, docs.get(chunk.doc_id)))
+                out.append(chunk_citation(settings, n, chunk, docs.get(chunk.doc_id), ev))
             else:  # the filing was deleted since: said, the number kept
                 label = ev.label if ev is not None else cid
                 out.append(Citation(n=n, chunk_id=cid, label=f"{label} (no longer loaded)",

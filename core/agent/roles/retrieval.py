@@ -58,7 +58,8 @@ def hit_to_evidence(hit: Hit) -> Evidence:
                         date=None if when == "undated" else when, score=hit.score,
                         label=f"{c.section} ({who}, {when})")
     return Evidence(id=c.chunk_id, kind="chunk", text=c.text, doc_id=c.doc_id, section=c.section,
-                    page=c.page, score=hit.score, label=hit.citation_label)
+                    page=c.page, page_label=c.page_label, score=hit.score,
+                    label=hit.citation_label)
 
 
 def removed_filings(doc_ids: list[str] | None, deps: AgentDeps) -> list[str]:
