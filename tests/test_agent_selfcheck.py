@@ -3,8 +3,11 @@ corpus, with the real ChatOpenAI against the local fake OpenAI-compatible server
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
+
+import pytest
 
 from core.agent.roles.selfcheck import Claim, apply_checks, check_answer, claims, offline_verdict
 from core.agent.state import Evidence
@@ -139,3 +142,44 @@ def test_evaluation_counts_the_share_of_supported_claims():
                       "$1.54 billion [1].", evidence=[EV[1]])  # no verdicts: the rule
     score = self_check_share(baseline)
     assert score.value == 0.5 and score.details["verdicts"] == "offline rule"
+
+
+def _pick(label: str, value: float, chunk: str):
+    from core.analysis.model import AnalysisResult, AnalysisSpec, PeerRow
+    from core.figures.units import amount
+
+    row = PeerRow(label=label, company="Acme", period="FY2024", period_end="2024-12-31",
+                  value=value, unit="USD millions", display=amount(value * 1e6),
+                  inputs=f"table row: {label} | {value:,.0f} | {value * 0.9:,.0f}",
+                  chunk_ids=[chunk], rank=1)
+    return AnalysisResult(spec=AnalysisSpec(kind="pick", name="largest asset"), rows=[row])
+
+
+ROW_LABELS = ["Goodwill", "Cash and cash equivalents", "Property and equipment, net",
+              "Accrued expenses and other current liabilities", "Long-term debt"]
+
+
+@pytest.mark.parametrize(("label", "value", "year"), itertools.product(
+    ROW_LABELS, [782.0, 12_788.0, 51_228.0], [2019, 2024]))
+def test_a_row_the_analysis_read_is_supported_by_its_own_chunk(label, value, year):
+    """A pick's line ('Goodwill, fiscal 2024 (ended ...): $12,788 million; table row: ...')
+    cites the chunk its fact is printed in: its framing words and the year (printed in
+    another chunk's heading) are no reason to remove it; a wrong figure or another chunk
+    is."""
+    from core.agent.roles.analysis_answer import row_line
+    from core.agent.roles.analysis_check import row_verdict
+
+    result = _pick(label, value, "d-7")
+    row = result.rows[0].model_copy(update={"period": f"FY{year}",
+                                            "period_end": f"{year}-12-31"})
+    result.rows[0] = row
+    line = row_line(row, lambda _r: " [1]").removeprefix("- ")
+    printed = f"{label} {value:,.0f} {value * 0.9:,.0f}"
+    numbered = {1: Evidence(id="d-7", kind="chunk", text=printed, label="Acme 10-K, p. 5")}
+    assert offline_verdict(Claim(line, [1]), numbered).verdict == "unsupported"  # the text rule
+    got = row_verdict(line, [1], numbered, [result])
+    assert got is not None and got.verdict == "supported", line
+    other = {1: numbered[1].model_copy(update={"id": "d-8"})}
+    assert row_verdict(line, [1], other, [result]) is None
+    wrong = line.replace(f"{value:,.0f} million", f"{value + 7:,.0f} million", 1)
+    assert row_verdict(wrong, [1], numbered, [result]) is None

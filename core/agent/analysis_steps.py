@@ -75,6 +75,8 @@ def analyze_node(state: ResearchState, deps: AgentDeps) -> dict:
     result = analyze(spec, figures, subjects_of(figures, question, deps), deps.facts)
     inputs = [i for f in figures for i in f.inputs]
     ids = fact_chunk_ids(inputs)
+    # a pick's lines are read by the analysis itself (not a step's figures): cited too
+    ids += [c for row in result.rows for c in row.chunk_ids if c not in ids]
     evidence = fact_evidence(ids, inputs, deps)
     record = StepRecord(step=index, attempt=state.get("attempt", 0),
                         sub_question=step.sub_question, tool="analyze", query=spec.kind,

@@ -103,6 +103,9 @@ def pick_lead(result: AnalysisResult, mark) -> str:
     subject = result.subjects[0] if result.subjects else "the company"
     side = "assets" if "asset" in spec.name else "liabilities"
     share = display(top.value * 1e6 / total * 100, "percent", 0) if total else ""
+    # the total is cited where it is printed (another chunk than the line, often)
+    whole = PeerRow(label=f"total {side}", chunk_ids=[c for f in facts[:1] if (c := f.chunk_id)
+                                                       and c not in top.chunk_ids])
     return (f"The {spec.name} on {possessive(subject)} balance sheet at the end of "
             f"{period_words(top.period)} was {top.label}: {top.display}{mark(top)}, "
-            f"{share} of total {side} of {amount(total)}.")
+            f"{share} of total {side} of {amount(total)}{mark(whole)}.")

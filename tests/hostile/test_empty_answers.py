@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import re
 
 import pytest
 
@@ -73,3 +74,18 @@ def test_an_answer_the_self_check_empties_says_so():
     kept, checks = apply_checks(text, checks)
     assert kept == "" and not any(c.kept for c in checks)  # what final_answer then replaces
     assert claims(EMPTIED) == []  # the line said instead is no claim of its own
+
+
+@pytest.mark.parametrize(("way", "asked"), itertools.product(WAYS, ASKED))
+def test_every_line_of_a_pick_is_cited_and_kept(sample, way, asked):
+    """A pick's lines cite the chunk each is printed in and the total cites its own; the
+    self-check keeps them (it removed every line, and the lead, when the run cited only the
+    total's chunk: 'only 17% of its terms are in the cited text')."""
+    answer = _answer(sample, asked.format(way=way, side="asset"))
+    body = answer.split("\nSources:", 1)[0]
+    rows = [ln for ln in body.splitlines() if ln.startswith("- ")]
+    assert len(rows) >= 2, answer
+    assert all(re.search(r"\[\d+\]$", ln) for ln in rows), answer
+    lead = body.strip().splitlines()[0]
+    assert re.search(r"of total assets of \$[\d,]+ million( \[\d+\])?\.$", lead), lead
+    assert "self-check removed" not in answer

@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.agent.roles.analysis_check import row_verdict
 from core.agent.roles.member_check import (  # noqa: F401 - agrees re-exported
     agrees,
     changes_of,
@@ -125,6 +126,10 @@ class FigureKnowledge:
         for i in result.inputs:
             by_metric.setdefault(i.metric, []).append(i)
         return out + [c for ins in by_metric.values() for c in changes(ins)]
+
+    def analysis_chunk_ids(self) -> set[str]:
+        """The chunks the run's analyses read rows from (a pick's balance-sheet lines)."""
+        return {c for a in self.analyses for r in a.rows for c in r.chunk_ids}
 
     def chunk_ids(self, metric: str) -> set[str]:
         return {i.fact.chunk_id for r in self.results for i in r.inputs
@@ -240,7 +245,8 @@ def figure_verdict(sentence: str, marks: list[int], numbered: dict[int, Evidence
             f"computed {what}{when}"))
     cited = {numbered[n].id for n in marks if n in numbered}
     sources = set().union(*(know.chunk_ids(m) for m in metrics), *(
-        {i.fact.chunk_id for i in r.inputs if i.fact is not None} for r in results))
+        {i.fact.chunk_id for i in r.inputs if i.fact is not None} for r in results),
+        know.analysis_chunk_ids())
     if not cited & sources:
         return None
     return SentenceCheck(**base, verdict="supported", reason=(
@@ -269,7 +275,8 @@ def check_figures(checks: list[SentenceCheck], numbered: dict[int, Evidence],
             out.append(c)
             continue
         rule = line_verdict(c.sentence, c.citations, numbered, know) or \
-            figure_verdict(c.sentence, c.citations, numbered, know)
+            figure_verdict(c.sentence, c.citations, numbered, know) or \
+            row_verdict(c.sentence, c.citations, numbered, know.analyses)
         if rule is None or (rule.verdict == "supported" and c.judge == "llm"):
             out.append(c)
         else:
