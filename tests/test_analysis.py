@@ -7,6 +7,8 @@ statement. The store is the corpus store's read side over a list (tests/test_fig
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -227,6 +229,37 @@ def test_the_largest_liability_is_picked_from_the_balance_sheet_lines():
     assert result.lead == ("The largest liability on Acme's balance sheet at the end of "
                            "fiscal 2024 was Debt (non-current): $500 million, 43% of total "
                            "liabilities of $1,150 million.")
+
+
+PICK_ASKED = ["Which {side} was {co}'s {way}?", "Which of {co}'s {sides} was the {way}?",
+              "which one of {co}'s {sides} is {way}", "Which {side} on {co}'s balance sheet "
+              "is the {way}?", "Which {side} did {co} report as its {way} in fiscal 2024?"]
+
+
+@pytest.mark.parametrize(("asked", "way", "side", "co"), itertools.product(
+    PICK_ASKED, ["largest", "biggest", "smallest"], ["liability", "asset"],
+    ["Acme", "ACME CORP", "Acme Corp"]))
+def test_a_pick_asked_side_first_is_the_same_pick(asked, way, side, co):
+    """'Which liability was Acme's largest?' is 'Acme's largest liability' (it was read as a
+    text question and answered with passages that merely say 'liability')."""
+    sides = "assets" if side == "asset" else "liabilities"
+    plan = parse_analysis(asked.format(side=side, sides=sides, way=way, co=co), DOCS, STORE)
+    same = parse_analysis(f"What is the {way} {side} on Acme's balance sheet?", DOCS, STORE)
+    assert plan is not None and plan.spec.kind == "pick", asked
+    assert (plan.spec.name, plan.spec.direction) == (same.spec.name, same.spec.direction)
+    assert plan.requests[0].metric == f"total_{sides}" and plan.subjects[0].doc_ids == [ACME]
+
+
+@pytest.mark.parametrize("asked", [
+    "Which company had the largest {sides}, Acme or Birch?",
+    "Which {sides} grew the most at {co}?",
+    "Which {sides} does {co} report, and which segment had the largest revenue?",
+    "Which {side} is {co} most exposed to?"])
+@pytest.mark.parametrize(("side", "co"), itertools.product(["liability", "asset"], ["Acme"]))
+def test_a_which_question_that_picks_no_line_is_no_pick(asked, side, co):
+    sides = "assets" if side == "asset" else "liabilities"
+    plan = parse_analysis(asked.format(side=side, sides=sides, co=co), DOCS, STORE)
+    assert plan is None or plan.spec.kind != "pick", asked
 
 
 def test_a_company_named_but_not_loaded_keeps_its_row_and_is_said():

@@ -68,6 +68,7 @@ from core.analysis.words import (
     DIFFERENCE,
     GROWS,
     PICK,
+    PICK_WHICH,
     RANK,
     SUPERLATIVE,
     YES_NO,
@@ -159,7 +160,7 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
         return None
     _assign_periods(body, subjects, documents)
     decimals = decimals_asked(question)
-    picked = PICK.search(body)
+    picked = PICK.search(body) or PICK_WHICH.search(body)
     if picked and len(subjects) == 1:
         return pick_plan(picked, subjects[0], documents, store, decimals)
     absent, twice = _absent(body, subjects, store)  # "... than Zenith": no filing loaded

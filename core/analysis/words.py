@@ -43,6 +43,13 @@ GROWS = re.compile(r"\b(?:grow\w*|grew|growth)\b", re.I)
 PICK = re.compile(r"\b(?P<way>largest|biggest|highest|greatest|smallest|lowest)\s+(?:single\s+)?"
                   r"(?P<side>liabilit(?:y|ies)|assets?)\b", re.I)
 """"The largest liability", "its biggest asset": a line of the balance sheet picked."""
+_WORD = r"[^\s?.;,!]+"
+PICK_WHICH = re.compile(rf"\bwhich\s+(?:one\s+)?(?:of\s+(?:{_WORD}\s+){{0,4}}?)?"
+                        r"(?P<side>liabilit(?:y|ies)|assets?)\b"
+                        rf"(?:\s+{_WORD}){{0,8}}?\s+(?:the\s+)?(?:single\s+)?"
+                        r"(?P<way>largest|biggest|highest|greatest|smallest|lowest)\b", re.I)
+""""Which liability was Acme's largest?", "which of Acme's assets is the biggest": the same
+pick asked side first (the words between stay within one clause)."""
 _STABLE = re.compile(r"\b(?:consistent|stable|steady|flat|not\s+fluctuat\w*|fluctuat\w*|"
                      r"volatile)\b", re.I)
 _EXISTENCE = re.compile(r"^(?:[^,?]{0,100},\s*)?(?:are|were|is|was|has|have|had)\s+there\b|"

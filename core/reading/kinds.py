@@ -33,7 +33,7 @@ KINDS: dict[str, ReadingKind] = {k.name: k for k in (
     ReadingKind("trend", "a trend over the years", "verdict", editable=True),
     ReadingKind("figures", "several figures", "multi", editable=True),
     ReadingKind("share", "a share"),
-    ReadingKind("pick", "the largest line", "pick"),
+    ReadingKind("pick", "a line of the balance sheet", "pick"),
     ReadingKind("members", "segments compared", "compare"),
     ReadingKind("criterion", "a judgement", "criterion"),
     ReadingKind("text", "a text question (passages of the filings)"),
