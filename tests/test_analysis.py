@@ -233,7 +233,10 @@ def test_the_largest_liability_is_picked_from_the_balance_sheet_lines():
 
 PICK_ASKED = ["Which {side} was {co}'s {way}?", "Which of {co}'s {sides} was the {way}?",
               "which one of {co}'s {sides} is {way}", "Which {side} on {co}'s balance sheet "
-              "is the {way}?", "Which {side} did {co} report as its {way} in fiscal 2024?"]
+              "is the {way}?", "Which {side} did {co} report as its {way} in fiscal 2024?",
+              "Of all of {co}'s {sides}, which is the {way}?", "which single {side} is {way} "
+              "for {co}", "{co}'s {sides}: which one was {way} at the end of FY2024?"]
+MOST = {"largest": "most", "biggest": "most", "smallest": "least"}
 
 
 @pytest.mark.parametrize(("asked", "way", "side", "co"), itertools.product(
@@ -248,13 +251,16 @@ def test_a_pick_asked_side_first_is_the_same_pick(asked, way, side, co):
     assert plan is not None and plan.spec.kind == "pick", asked
     assert (plan.spec.name, plan.spec.direction) == (same.spec.name, same.spec.direction)
     assert plan.requests[0].metric == f"total_{sides}" and plan.subjects[0].doc_ids == [ACME]
+    most = parse_analysis(f"Which {side} did {co} carry the {MOST[way]} of?", DOCS, STORE)
+    assert most is not None and most.spec.direction == same.spec.direction
 
 
 @pytest.mark.parametrize("asked", [
     "Which company had the largest {sides}, Acme or Birch?",
     "Which {sides} grew the most at {co}?",
     "Which {sides} does {co} report, and which segment had the largest revenue?",
-    "Which {side} is {co} most exposed to?"])
+    "Which {side} is {co} most exposed to?", "Which of {co}'s {sides} increased the most?",
+    "What share of total {sides} is cash at {co}, and which company is the largest?"])
 @pytest.mark.parametrize(("side", "co"), itertools.product(["liability", "asset"], ["Acme"]))
 def test_a_which_question_that_picks_no_line_is_no_pick(asked, side, co):
     sides = "assets" if side == "asset" else "liabilities"

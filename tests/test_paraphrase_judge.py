@@ -196,6 +196,24 @@ def test_a_largest_member_and_a_text_answer():
     assert judge(text, "Acme had the higher operating margin: 25.0%.").miss == "wrong-question"
 
 
+LINES = ["Debt (non-current)", "Debt (current)", "Deferred revenue", "Accounts payable",
+         "Long-term debt"]
+
+
+@pytest.mark.parametrize(("expect", "company"), [(n, c) for n in LINES
+                                                  for c in ("Acme", "ACME CORP")])
+def test_a_balance_line_is_the_line_named_first(expect, company):
+    gold = Gold(kind="balance_line", expect=expect, names={n: [n] for n in LINES})
+    other = next(n for n in LINES if n != expect and n not in expect and expect not in n)
+    right = (f"The largest liability on {company}'s balance sheet at the end of fiscal 2024 "
+             f"was {expect}: $500 million [1], 43% of total liabilities of $1,150 million.")
+    assert judge(gold, right).passed, right
+    assert judge(gold, right.replace(expect, other)).miss == "wrong-value"
+    assert not judge(gold, f"{company}'s total liabilities were $1,150 million [1].").passed
+    assert judge(gold, f"I cannot name the largest liability of {company}: no balance "
+                 "sheet was found.").miss == "said-not-answered"
+
+
 def test_reading_the_opening_line_and_its_figures():
     assert result_line(f"{READ_AS}\n\n**Acme** had the higher margin [1][2]. {READ_AS}") == \
         "Acme had the higher margin."

@@ -63,8 +63,17 @@ COBALT_FACTS = [
     *_year(COBALT, 2022, "2022-12-31", {"Total revenue": 400, "Operating income": 30,
                                         "Net income": 20}),
 ]
+# Birch's balance sheet as printed: assets, their total, liabilities, their total, equity
+BIRCH_BALANCE = [fact(BIRCH, label, v, 2025, "balance", instant=True, end="2025-06-30",
+                      page=61)
+                 for label, v in (("Cash and cash equivalents", 700), ("Receivables", 300),
+                                  ("Property and equipment, net", 900), ("Goodwill", 400),
+                                  ("Total assets", 2300), ("Accounts payable", 250),
+                                  ("Accrued liabilities", 150), ("Long-term debt", 600),
+                                  ("Total liabilities", 1000), ("Common stock", 100),
+                                  ("Total stockholders' equity", 1300))]
 TICKERS = {ACME: "ACME", BIRCH: "BRCH", COBALT: "CBLT"}
-STORE = FactStore(FACTS + COBALT_FACTS + _segment_facts(),
+STORE = FactStore(FACTS + COBALT_FACTS + _segment_facts() + BIRCH_BALANCE,
                   [d.model_copy(update={"ticker": TICKERS[d.doc_id]}) for d in DOCS])
 
 
@@ -90,7 +99,8 @@ def test_the_grammar_has_templates_for_every_kind_and_reads_its_placeholders():
     assert {t.kind for t in grammar.templates} == set(KINDS)
     for t in grammar.templates:  # every placeholder is one the renderer fills
         t.text.format(A="a", B="b", list="l", m="m", m1="m", m2="n", rev="r", in_period="",
-                      In_period="In x, ", dir="d", thr="t", rel="r", chg="c", seg="s")
+                      In_period="In x, ", dir="d", thr="t", rel="r", chg="c", seg="s",
+                      side="s", sides="ss")
 
 
 @pytest.mark.parametrize("registry,short", [("ACME CORP", "Acme"), ("Birch Inc.", "Birch"),
@@ -127,9 +137,9 @@ def test_generation_is_deterministic_for_a_seed(generated):
     assert [c.model_dump() for c in again.cases] == [c.model_dump() for c in generated.cases]
     other = generate(STORE, n=132, seed=12)
     assert [c.question for c in other.cases] != [c.question for c in generated.cases]
-    only = generate(STORE, n=12, seed=11, kinds=["compare"])  # a kind draws on its own
-    assert [c.question for c in only.cases] == [c.question for c in generated.cases
-                                               if c.kind == "compare"][:12]
+    compared = [c.question for c in generated.cases if c.kind == "compare"]
+    only = generate(STORE, n=len(compared), seed=11, kinds=["compare"])  # drawn on its own
+    assert [c.question for c in only.cases] == compared
 
 
 def test_every_kind_covers_every_slot_value(generated):
@@ -141,7 +151,7 @@ def test_every_kind_covers_every_slot_value(generated):
                 ("company", "measure", "period", "order")}
         assert seen["company"] == set(COMPANY_FORMS), kind
         assert seen["order"] == {t.order for t in grammar.for_kind(kind)}, kind
-        if kind != "largest_member":  # its loss questions name no measure
+        if kind not in ("largest_member", "balance_line"):  # loss and lines: no measure
             assert seen["measure"] == set(MEASURE_FORMS) or kind == "text", kind
         if kind != "trend":  # "the last three years": no period slot
             assert seen["period"] == set(PERIOD_FORMS), kind
@@ -233,6 +243,15 @@ def test_gold_of_segments_figures_and_a_missing_figure(view, book):
     assert _gold(view, book, "largest_member", ["Acme"], ["revenue"], target="revenue",
                  direction="lower")[0].expect == "Services"
     assert _gold(view, book, "largest_member", ["Acme"], target="loss")[0].expect == "Services"
+    assert _gold(view, book, "balance_line", ["Birch"], target="asset",
+                 direction="higher")[0].expect == "Property and equipment, net"
+    assert _gold(view, book, "balance_line", ["Birch"], target="liability",
+                 direction="lower")[0].expect == "Accrued liabilities"
+    gold, _ = _gold(view, book, "balance_line", ["Acme"], target="liability",
+                    direction="higher")  # the two Debt lines told apart, as printed
+    assert gold.expect == "Debt (non-current)" and "Debt (current)" in gold.names
+    assert gold_for(_spec(view, "balance_line", ["Acme"], target="asset",
+                          direction="higher"), book, random.Random(0)) is None  # one line
     gold, _ = _gold(view, book, "figure", ["Birch"], ["fcf"])
     assert gold.value == -300  # 100 operating cash flow - 400 capex
     gold, _ = _gold(view, book, "figures", ["Acme"], ["rnd", "capex"])

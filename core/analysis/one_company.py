@@ -87,12 +87,13 @@ def member_pair_plan(two: list[str], words: str, grew: bool, subject: Subject,
     return plan
 
 
-def pick_plan(picked: re.Match, subject: Subject, documents, store, decimals
-               ) -> AnalysisPlan | None:
-    """The largest (smallest) line of a balance sheet: the side's total looked up (its
-    filing and date), the lines read beside it."""
-    way = picked.group("way").lower()
-    side = "asset" if picked.group("side").lower().startswith("asset") else "liability"
+def pick_plan(picked: tuple[str, str], subject: Subject, documents, store, decimals
+              ) -> AnalysisPlan | None:
+    """The largest (smallest) line of a balance sheet (``picked``: the way and side asked,
+    ``words.pick_asked``): the side's total looked up (its filing and date), the lines
+    read beside it."""
+    way = picked[0].lower()
+    side = "asset" if picked[1].lower().startswith("asset") else "liability"
     spec = AnalysisSpec(kind="pick", name=f"{way} {side}",
                         direction="lower" if way in ("smallest", "lowest") else "higher",
                         labels=[subject.label])

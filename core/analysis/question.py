@@ -67,8 +67,6 @@ from core.analysis.words import (
     ALL_COMPANIES,
     DIFFERENCE,
     GROWS,
-    PICK,
-    PICK_WHICH,
     RANK,
     SUPERLATIVE,
     YES_NO,
@@ -76,6 +74,7 @@ from core.analysis.words import (
     asks_existence,
     comparative_direction,
     factor_of,
+    pick_asked,
     yes_no,
 )
 from core.figures.asked import decimals_asked, periods_asked
@@ -160,7 +159,7 @@ def parse_analysis(question: str, documents: list[DocumentMeta], store=None
         return None
     _assign_periods(body, subjects, documents)
     decimals = decimals_asked(question)
-    picked = PICK.search(body) or PICK_WHICH.search(body)
+    picked = pick_asked(body)
     if picked and len(subjects) == 1:
         return pick_plan(picked, subjects[0], documents, store, decimals)
     absent, twice = _absent(body, subjects, store)  # "... than Zenith": no filing loaded

@@ -43,13 +43,6 @@ GROWS = re.compile(r"\b(?:grow\w*|grew|growth)\b", re.I)
 PICK = re.compile(r"\b(?P<way>largest|biggest|highest|greatest|smallest|lowest)\s+(?:single\s+)?"
                   r"(?P<side>liabilit(?:y|ies)|assets?)\b", re.I)
 """"The largest liability", "its biggest asset": a line of the balance sheet picked."""
-_WORD = r"[^\s?.;,!]+"
-PICK_WHICH = re.compile(rf"\bwhich\s+(?:one\s+)?(?:of\s+(?:{_WORD}\s+){{0,4}}?)?"
-                        r"(?P<side>liabilit(?:y|ies)|assets?)\b"
-                        rf"(?:\s+{_WORD}){{0,8}}?\s+(?:the\s+)?(?:single\s+)?"
-                        r"(?P<way>largest|biggest|highest|greatest|smallest|lowest)\b", re.I)
-""""Which liability was Acme's largest?", "which of Acme's assets is the biggest": the same
-pick asked side first (the words between stay within one clause)."""
 _STABLE = re.compile(r"\b(?:consistent|stable|steady|flat|not\s+fluctuat\w*|fluctuat\w*|"
                      r"volatile)\b", re.I)
 _EXISTENCE = re.compile(r"^(?:[^,?]{0,100},\s*)?(?:are|were|is|was|has|have|had)\s+there\b|"
@@ -61,6 +54,35 @@ _DECLINED = (r"declin(?:e|ed|ing)|decreas(?:e|ed|ing)|fall(?:en)?|fell|falling|d
              r"shr[ai]nk|shrunk|go\s+down|went\s+down|contract(?:ed)?|worsen(?:ed)?|"
              r"deteriorat(?:e|ed)")
 _CHANGE = re.compile(rf"\b(?:(?P<up>{_GREW})|(?P<down>{_DECLINED}))\b", re.I)
+_ENDS = r"(?=\s*(?:(?:of|at|for|in|on)\b|[?.!,]|$))"  # "worth the most?"; not "most exposed"
+_PICK_SIDE_FIRST = re.compile(
+    r"(?<!total\s)\b(?P<side>liabilit(?:y|ies)|assets?)\b(?P<gap>[^.;?!]{0,80}?)\b"
+    r"(?:the\s+)?(?:single\s+)?(?P<way>largest|biggest|highest|greatest|smallest|lowest|"
+    rf"most{_ENDS}|least{_ENDS})", re.I)
+_NOT_A_LINE = re.compile(r"\b(?:compan(?:y|ies)|segments?|filers?|peers?|businesses|"
+                         r"and\s+(?:which|what|how|who|why))\b", re.I)
+_IDENTIFY = re.compile(r"\b(?:which|what|name|identify)\b", re.I)
+
+
+def pick_asked(text: str) -> tuple[str, str] | None:
+    """``(way, side)`` when ``text`` asks for one line of a balance sheet: "the largest
+    liability" (``PICK``), or the side first with the size after it in the same clause:
+    "Which liability was Acme's largest?", "Of all of Acme's liabilities, which is the
+    largest?", "which liability did Acme carry the most of?" (way 'largest'). Not a pick:
+    "total assets", a company or segment asked ("which company had the largest ..."), a
+    change ("which assets grew the most")."""
+    m = PICK.search(text)
+    if m is not None:
+        return m.group("way").lower(), m.group("side").lower()
+    if not _IDENTIFY.search(text):
+        return None
+    for m in _PICK_SIDE_FIRST.finditer(text):
+        gap = m.group("gap")
+        if _NOT_A_LINE.search(gap) or _CHANGE.search(gap) or GROWS.search(gap):
+            continue
+        way = m.group("way").lower()
+        return {"most": "largest", "least": "smallest"}.get(way, way), m.group("side").lower()
+    return None
 _LESS = re.compile(r"\b(?:less|lower|smaller|fewer|below|under|short\s+of)\b", re.I)
 _MORE = re.compile(r"\b(?:more|greater|higher|larger|bigger|above|over|exceed(?:s|ed|ing)?)\b",
                    re.I)

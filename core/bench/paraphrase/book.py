@@ -3,7 +3,8 @@
 ``GoldBook(store)`` builds every ``FigureRequest`` explicitly (catalogue key, formula with
 absolute periods, the filer's doc_ids, four decimals) and computes it with
 ``core.figures.compute.answer_figure``; segments come from
-``core.figures.segments.members``. No question reader is involved.
+``core.figures.segments.members``, a balance sheet's lines from ``core.analysis.pick.
+balance_lines`` beside the side's total. No question reader is involved.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ class GoldBook:
     store: object
     _cache: dict = field(default_factory=dict)
     _segments: dict = field(default_factory=dict)
+    _lines: dict = field(default_factory=dict)
 
     def formula(self, filer: Filer, formula: str, unit: str, *, metric: str | None = None,
                 years: tuple[int, ...] = ()) -> float | None:
@@ -63,6 +65,29 @@ class GoldBook:
             self._segments[key] = (_without_parts(list(dict(rows).items())),
                                    list(dict.fromkeys(m.name for m, _ in found)))
         return self._segments[key][0]
+
+    def balance_lines(self, filer: Filer, year: int, side: str) -> list[tuple[str, float]]:
+        """The lines of ``side`` ('asset' or 'liability') of the filer's balance sheet at the
+        end of fiscal ``year`` (USD millions, in print order): the facts of the statement
+        the side's total is read from, at its date."""
+        key = (filer.doc_ids, year, side)
+        if key not in self._lines:
+            from core.analysis.pick import balance_lines
+
+            total = "total_assets" if side == "asset" else "total_liabilities"
+            request = FigureRequest(name=total, metric=total, formula=f"{total}[FY{year}]",
+                                    periods=[f"FY{year}"], unit="USD millions", decimals=4,
+                                    doc_ids=list(filer.doc_ids), companies=[filer.name])
+            result = answer_figure(request, self.store)
+            fact = next((i.fact for i in result.inputs if i.fact is not None), None)
+            rows: list[tuple[str, float]] = []
+            if result.ok and fact is not None:
+                facts = [f for f in self.store.facts([fact.doc_id], statement="balance")
+                         if not f.dims and f.end == fact.end and f.unit == fact.unit]
+                rows = [(label, f.value / 1e6) for label, f in balance_lines(facts, side)
+                        if f.value > 0]
+            self._lines[key] = rows
+        return self._lines[key]
 
     def member_names(self, filer: Filer, year: int, metric: str = "revenue") -> list[str]:
         """Every member of the segment kind the filing reports ``metric`` for, parts and

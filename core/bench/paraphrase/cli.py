@@ -122,7 +122,7 @@ def add_paraphrase_parser(bsub) -> None:
     s.add_argument("--seed", type=int, default=7)
     s.add_argument("--kinds", help="comma-separated kinds (default: all): figure, figures, "
                    "compare, rank, difference, growth_compare, verdict, trend, share, "
-                   "largest_member, text")
+                   "largest_member, balance_line, text")
     s.add_argument("--slots", action="append", metavar="SLOT=VALUE[,...]",
                    help="keep only these slot values, e.g. company=ticker-lower,period=FYyy "
                    "(repeatable)")

@@ -32,7 +32,8 @@ from core.bench.paraphrase.render import render
 
 _TRIES = 25
 _DIRECTIONS = {"compare": ("higher", "lower"), "rank": ("descending", "ascending"),
-               "growth_compare": ("higher", "lower"), "largest_member": ("higher", "lower")}
+               "growth_compare": ("higher", "lower"), "largest_member": ("higher", "lower"),
+               "balance_line": ("higher", "lower")}
 
 
 @dataclass

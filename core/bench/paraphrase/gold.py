@@ -42,7 +42,7 @@ class Spec:
     premise: str = ""
     """difference: 'higher' / 'lower': the first company is the one whose figure is."""
     target: str = ""
-    """largest_member: revenue or loss."""
+    """largest_member: revenue or loss; balance_line: asset or liability."""
     threshold: float | None = None
     """verdict above/below: set by the gold (a round number near the figure)."""
     segment: str = ""
@@ -265,6 +265,22 @@ def _largest_member(spec, book, rng):
                 detail=f"{f.short} FY{y} {spec.target} by segment: {shown}"), spec
 
 
+def _balance_line(spec, book, rng):
+    """The largest (smallest) line of one side of the balance sheet; no gold on a tie or a
+    side printed as fewer than two lines."""
+    f = spec.filers[0]
+    y = _year(spec, f)
+    rows = book.balance_lines(f, y, spec.target)
+    if len(rows) < 2:
+        return None
+    pick = (max if spec.direction == "higher" else min)(rows, key=lambda r: r[1])
+    if sum(abs(v - pick[1]) < _TIE for _, v in rows) > 1:
+        return None
+    shown = ", ".join(f"{n} ${v:,.0f}m" for n, v in rows)
+    return Gold(kind="balance_line", expect=pick[0], names={n: [n] for n, _ in rows},
+                detail=f"{f.short} FY{y} {spec.target} lines: {shown}"), spec
+
+
 def _text(spec, book, rng):
     return Gold(kind="text", names=_names(spec.filers), detail="no opening verdict"), spec
 
@@ -273,4 +289,5 @@ _REVENUE = Measure(key="revenue", unit="USD", catalogue="revenue", abbreviations
                    plural="revenues")
 _KINDS = {"figure": _figure, "figures": _figures, "compare": _compare, "rank": _compare,
           "difference": _difference, "growth_compare": _growth_compare, "verdict": _verdict,
-          "trend": _trend, "share": _share, "largest_member": _largest_member, "text": _text}
+          "trend": _trend, "share": _share, "largest_member": _largest_member,
+          "balance_line": _balance_line, "text": _text}

@@ -27,7 +27,7 @@ from pathlib import Path
 GRAMMAR_FILE = Path(__file__).with_name("grammar.toml")
 
 KINDS = ("figure", "figures", "compare", "rank", "difference", "growth_compare", "verdict",
-         "trend", "share", "largest_member", "text")
+         "trend", "share", "largest_member", "balance_line", "text")
 COMPANY_FORMS = ("registry", "short", "ticker-upper", "ticker-lower", "name-lower", "typo")
 MEASURE_FORMS = ("catalogue", "title", "plural", "abbreviation", "abbreviation-lower",
                  "abbreviation-upper")

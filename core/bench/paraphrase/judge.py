@@ -14,6 +14,8 @@ see ``answer_text``) must carry the result, as an analyst reads it:
 * verdict, trend: opens with the right "Yes" / "No";
 * share: a percent within ±0.1 point in the first sentence (an amount instead is answering
   another question); largest_member: the expected segment named first among the segments;
+  balance_line: the expected line named first among the side's lines (of two named at one
+  place, the longer: "Debt" inside "Long-term debt" is not named);
 * text: no opening verdict ("Yes.", "No.", "X had the higher ...", "By ..., highest first").
 
 A miss is classed: ``no-answer`` (nothing), ``said-not-answered`` (the opening says it could
@@ -27,6 +29,7 @@ import re
 
 from core.bench.paraphrase.answer_text import (
     Number,
+    first_mention,
     first_sentence,
     matches,
     mention_order,
@@ -69,7 +72,8 @@ _EXPECTED_SHAPES = {
     "figure": {"figure", "share"}, "figures": {"figure"}, "compare": {"compare"},
     "rank": {"rank", "compare"}, "difference": {"gap"}, "growth_compare": {"growth"},
     "verdict": {"yes-no"}, "trend": {"yes-no"}, "share": {"share"},
-    "largest_member": {"compare", "rank"}, "text": {"passage", "figure", "share"},
+    "largest_member": {"compare", "rank"}, "balance_line": {"compare", "rank", "figure"},
+    "text": {"passage", "figure", "share"},
 }
 
 
@@ -194,6 +198,15 @@ def _check_member(gold: Gold, line: str, first: str) -> tuple[bool, str]:
     return order[0] == gold.expect, f"named first: {order[0]}; expected {gold.expect}"
 
 
+def _check_line(gold: Gold, line: str, first: str) -> tuple[bool, str]:
+    found = [(at, -len(name), name) for name, aliases in gold.names.items()
+             if (at := first_mention(first, aliases)) is not None]
+    if not found:
+        return False, "no line of the side named in the first sentence"
+    named = min(found)[2]
+    return named == gold.expect, f"named first: {named}; expected {gold.expect}"
+
+
 def _check_text(gold: Gold, line: str, first: str) -> tuple[bool, str]:
     if opening_yes_no(line):
         return False, "opens with a yes/no verdict"
@@ -206,6 +219,7 @@ _CHECKS = {"figure": _check_figure, "figures": _check_figures, "compare": _check
            "rank": _check_rank, "difference": _check_difference,
            "growth_compare": _check_growth, "verdict": _check_yes_no,
            "trend": _check_yes_no, "share": _check_share, "largest_member": _check_member,
+           "balance_line": _check_line,
            "text": _check_text}
 
 
@@ -239,8 +253,8 @@ def classify(gold: Gold, answer: str, shape: str, line: str = "") -> str:
     if gold.kind == "figures" and shape == "figure" and len(_of_unit(numbers(line),
                                                                       gold.unit)) < 2:
         shape = "one figure"  # one figure stated where two were asked
-    if gold.kind == "largest_member" and mention_order(line, gold.names):
-        shape = "compare"  # a segment named: the shape asked, the wrong one
+    if gold.kind in ("largest_member", "balance_line") and mention_order(line, gold.names):
+        shape = "compare"  # a segment (a line) named: the shape asked, the wrong one
     if shape in _EXPECTED_SHAPES[gold.kind]:
         return "wrong-value"
     if _NOT_ANSWERED.search(answer or ""):

@@ -59,7 +59,7 @@ def _direction_word(grammar: Grammar, spec: Spec, t: Template, rng: random.Rando
         return rng.choice(options)
     if t.kind == "growth_compare":
         return rng.choice(grammar.wording["growth"][spec.direction])
-    if t.kind == "largest_member":
+    if t.kind in ("largest_member", "balance_line"):
         return rng.choice(grammar.wording["largest"][spec.direction])
     return ""
 
@@ -84,6 +84,9 @@ def render(t: Template, spec: Spec, slots: dict[str, str], grammar: Grammar,
         if i == 0:
             values["m1"] = written
             values["rev"] = written
+    if spec.kind == "balance_line":  # the side asked: "liability" / "liabilities"
+        values["side"] = spec.target
+        values["sides"] = "assets" if spec.target == "asset" else "liabilities"
     shown: dict[str, str] = {}
     if t.uses("dir"):
         values["dir"] = shown["wording"] = _direction_word(grammar, spec, t, rng)
