@@ -41,6 +41,13 @@ BAD_SETTINGS = {
                             "http:// or https:// URL"),
     "missing model folder": ({"DTR_EMBEDDING_MODEL": "/nonexistent/model"},
                              "DTR_EMBEDDING_MODEL='/nonexistent/model' is not valid: no model"),
+    "model name not cached": ({"DTR_EMBEDDING_MODEL": "hash-256"},
+                              "DTR_EMBEDDING_MODEL='hash-256' is not valid: no model folder of "
+                              "that name"),
+    "hub model not cached": ({"DTR_EMBEDDING_MODEL": "acme/no-such-model"},
+                             "it is not in the local model cache"),
+    "unknown bundled model": ({"DTR_EMBEDDING_MODEL": "bundled:all-mpnet-base-v2"},
+                              "the only bundled model is all-MiniLM-L6-v2"),
 }
 
 

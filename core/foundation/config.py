@@ -275,10 +275,22 @@ class Settings(BaseSettings):
     @field_validator("embedding_model")
     @classmethod
     def _model_exists(cls, value: str) -> str:
+        """A bundled model, a model folder, or a hub name whose files are in the local hub
+        cache (there is no hub to fetch from): anything else ('hash-256', a typo) would end
+        in a raw "No such file" once the first text is embedded."""
+        advice = "use bundled:all-MiniLM-L6-v2 or the path of a sentence-transformers model folder"
+        if value.startswith("bundled:"):
+            if value != "bundled:all-MiniLM-L6-v2":
+                raise ValueError(f"the only bundled model is all-MiniLM-L6-v2; {advice}")
+            return value
+        if Path(value).expanduser().exists():
+            return value
         looks_like_path = value.startswith(("/", "./", "../", "~")) or "\\" in value
-        if looks_like_path and not Path(value).expanduser().exists():
-            raise ValueError("no model folder there; use bundled:all-MiniLM-L6-v2 or the path "
-                             "of a sentence-transformers model folder")
+        if looks_like_path:
+            raise ValueError(f"no model folder there; {advice}")
+        if not _in_hub_cache(value):
+            raise ValueError(f"no model folder of that name, and it is not in the local model "
+                             f"cache (models are not downloaded); {advice}")
         return value
 
     @model_validator(mode="after")
@@ -413,3 +425,13 @@ def _setting_problem(err: dict) -> str:
         msg = str(err.get("msg", "invalid value")).removeprefix("Value error, ")
         why = msg[:1].lower() + msg[1:]
     return f"DTR_{field.upper()}{got} is not valid: {why}"
+
+
+def _in_hub_cache(name: str) -> bool:
+    """Whether the Hugging Face cache holds a snapshot of the model ``name`` ('org/model')."""
+    import os
+
+    home = os.environ.get("HF_HUB_CACHE") or str(
+        Path(os.environ.get("HF_HOME") or Path.home() / ".cache" / "huggingface") / "hub")
+    folder = Path(home) / ("models--" + name.replace("/", "--"))
+    return any((folder / "snapshots").glob("*/*")) if (folder / "snapshots").is_dir() else False
