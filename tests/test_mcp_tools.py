@@ -178,6 +178,8 @@ def test_read_question_gives_the_reading_and_the_typed_call_that_asks_the_same(s
     assert reading["kind"] == "compare" and reading["answered_by"] == "figures"
     assert [c["name"] for c in reading["companies"]] == [NVDA, AMD]
     assert [c["period"] for c in reading["companies"]] == ["FY2023", "FY2025"]
+    assert reading["companies"][0]["cik"] == "0001045810"  # named by its ticker
+    assert all(re.fullmatch(r"\d{10}", c["cik"]) for c in reading["companies"])
     assert reading["measures"][0]["metric"] == "gross_margin"
     assert any(m["words"] == "nvda" and m["read_as"] == NVDA for m in reading["matches"])
     assert reading["read_as"].startswith("Read as: which is higher · gross margin")

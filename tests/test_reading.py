@@ -49,6 +49,24 @@ def _read(question: str):
     return read_question(question, DOCS, STORE)
 
 
+CIKS = {ACME: "0000123456", BIRCH: "0000654321"}
+
+
+@pytest.mark.parametrize(("company", "asked"), itertools.product(list(NAMES), [
+    "What was {w}'s revenue in FY2024?", "Which had the higher operating margin, {w} or "
+    "Cobalt?", "{w} net margin"]))
+def test_the_reading_gives_each_company_s_cik_however_it_is_named(company, asked):
+    """The CIK was given only where two filers share a name (MCP read_question said
+    "cik": "" for a ticker)."""
+    docs = [d.model_copy(update={"cik": CIKS.get(d.doc_id, "")}) for d in DOCS]
+    short, ticker = NAMES[company]
+    for how, words in forms(short, ticker).items():
+        reading, _, _ = read_question(asked.format(w=words), docs, STORE)
+        refs = [r for r in reading.companies if r.name == company]
+        assert refs and refs[0].cik == CIKS[refs[0].doc_ids[0]], (how, words, reading)
+        assert all(r.cik == "" for r in reading.companies if r.name == "COBALT LTD")
+
+
 @pytest.mark.parametrize("company", list(NAMES))
 def test_every_form_of_a_company_resolves_to_its_filer_and_the_reading_says_how(company):
     short, ticker = NAMES[company]

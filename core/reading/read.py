@@ -277,7 +277,18 @@ def read_question(question: str, documents: list[DocumentMeta], store=None, *,
         ids = {i for _, found in match_companies(text, documents).values() for i in found}
         reading.companies = [ref for ref in company_choices(documents).values()
                              if ids & set(ref.doc_ids)]
+    _with_ciks(reading, documents)
     return reading, plan, request
+
+
+def _with_ciks(reading: Reading, documents) -> None:
+    """Each company's CIK from its filings, however it was named (a ticker, a typo): it was
+    said only where two filers share a name."""
+    ciks = {d.doc_id: d.cik for d in documents if getattr(d, "cik", None)}
+    for ref in reading.companies:
+        found = {ciks[i] for i in ref.doc_ids if i in ciks}
+        if not ref.cik and len(found) == 1:
+            ref.cik = found.pop()
 
 
 def _own_filer(request: FigureRequest, text: str, documents) -> FigureRequest:
