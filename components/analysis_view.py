@@ -21,6 +21,7 @@ import streamlit as st
 from components.figures_view import FigureSource, OpenSource, evidence_numbers, source_pills
 from components.text import md_escape
 from core.analysis.model import AnalysisResult, PeerRow
+from core.foundation.pages import page_ref
 
 PEER_COLUMNS = ["#", "subject", "period", "ends", "figure", "source", "inputs"]
 KIND_TITLES = {"compare": "Comparison", "rank": "Ranking", "verdict": "Verdict",
@@ -64,14 +65,13 @@ def _printed_rows(result: AnalysisResult) -> dict[str, str]:
     return out
 
 
-def source_cell(row: PeerRow, numbers: Mapping[str, int],
-                pages: Mapping[str, int | None]) -> str:
-    """'[2] p. 54'; '[2] p. 54, [3] p. 61'; 'p. 54 (not in the answer's evidence)'; ''."""
+def source_cell(row: PeerRow, numbers: Mapping[str, int], pages: Mapping[str, str]) -> str:
+    """'[2] p. 54'; '[2] p. 54, [3] PDF p. 61'; 'p. 54 (not in the answer's evidence)'; ''
+    (``pages``: evidence id -> its page as Sources says it, ``evidence_pages``)."""
     parts = []
     for cid in dict.fromkeys(row.chunk_ids):
         n, page = numbers.get(cid), pages.get(cid)
-        where = " ".join(x for x in (f"[{n}]" if n else "", f"p. {page}" if page else "")
-                         if x)
+        where = " ".join(x for x in (f"[{n}]" if n else "", page or "") if x)
         if not n:
             where = (where + " " if where else "") + "(not in the answer's evidence)"
         parts.append(where)
@@ -79,7 +79,7 @@ def source_cell(row: PeerRow, numbers: Mapping[str, int],
 
 
 def peer_frame(result: AnalysisResult, numbers: Mapping[str, int],
-               pages: Mapping[str, int | None] | None = None) -> pd.DataFrame:
+               pages: Mapping[str, str] | None = None) -> pd.DataFrame:
     """The peer table: one row per subject in the verdict's order, missing ones kept."""
     pages = pages or {}
     rows = []
@@ -165,9 +165,12 @@ def all_sources(results: Sequence[AnalysisResult],
     return [s for r in results for s in analysis_sources(r, numbers)]
 
 
-def evidence_pages(evidence: Sequence[Any]) -> dict[str, int | None]:
-    """Evidence id -> the page it is on (None when unknown)."""
-    return {e.id: getattr(e, "page", None) for e in evidence}
+def evidence_pages(evidence: Sequence[Any]) -> dict[str, str]:
+    """Evidence id -> its page as Sources says it ('p. 58', the printed number; 'PDF p. 61'
+    when none is known; '' when unknown): the peer table said the PDF page as 'p. 61'
+    beside Sources' 'page 58' for the same citation."""
+    return {e.id: page_ref(getattr(e, "page", None), getattr(e, "page_label", None),
+                           short=True) for e in evidence}
 
 
 def text_width(values: Sequence[Any], *, least: int = 160, most: int = 1100) -> int:
@@ -178,7 +181,7 @@ def text_width(values: Sequence[Any], *, least: int = 160, most: int = 1100) -> 
 
 
 def render_analysis(result: AnalysisResult, numbers: Mapping[str, int],
-                    pages: Mapping[str, int | None], *, key: str,
+                    pages: Mapping[str, str], *, key: str,
                     on_open: OpenSource | None = None) -> None:
     """One analysis: verdict line, basis, notes, peer table, chart, missing rows, sources."""
     with st.container(border=True, key=key):
@@ -216,7 +219,7 @@ def render_analysis(result: AnalysisResult, numbers: Mapping[str, int],
 
 
 def render_analyses(results: Sequence[AnalysisResult], evidence_ids: Sequence[str],
-                    pages: Mapping[str, int | None] | None = None, *, key: str,
+                    pages: Mapping[str, str] | None = None, *, key: str,
                     on_open: OpenSource | None = None) -> None:
     """Every analysis the answer states, in order (nothing when there is none); sources
     numbered by ``evidence_ids`` (the answer's numbered evidence), ``pages`` by id."""

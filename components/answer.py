@@ -90,7 +90,7 @@ def render_answer(
     figures: Sequence[Any] = (),
     evidence_ids: Sequence[str] = (),
     analyses: Sequence[Any] = (),
-    evidence_pages: Mapping[str, int | None] | None = None,
+    evidence_pages: Mapping[str, str] | None = None,
 ) -> int | None:
     """Draw the answer and, when one is picked, its cited passage; returns the picked [n].
 

@@ -20,6 +20,7 @@ import streamlit as st
 from components.text import md_escape
 from core.figures.model import FigureInput, FigureResult, WorkRow
 from core.figures.units import amount, display, number
+from core.foundation.pages import page_ref
 
 COLUMNS = ["input", "period", "value", "unit", "source"]
 SCALED_UNITS = {"USD thousands": 1e3, "USD millions": 1e6, "USD billions": 1e9}
@@ -82,6 +83,7 @@ def _rows(result: FigureResult) -> list[WorkRow]:
                     value="missing" if i.value is None else base_value(i.value, i.unit),
                     unit=i.unit, chunk_id=i.fact.chunk_id if i.fact else None,
                     page=i.fact.page if i.fact else None,
+                    page_label=i.fact.page_label if i.fact else None,
                     source=(f"XBRL {i.fact.concept}" if i.fact.source == "xbrl"
                             and i.fact.concept else f"{i.fact.source} row") if i.fact else "")
             for i in result.inputs]
@@ -90,8 +92,7 @@ def _rows(result: FigureResult) -> list[WorkRow]:
 def source_cell(row: WorkRow, numbers: Mapping[str, int]) -> str:
     """'[3] p. 52 · XBRL us-gaap:Revenues'; 'p. 52 (not in the answer's evidence)'."""
     n = numbers.get(row.chunk_id or "")
-    where = " ".join(x for x in (f"[{n}]" if n else "", f"p. {row.page}" if row.page else "")
-                     if x)
+    where = " ".join(x for x in (f"[{n}]" if n else "", row.where) if x)
     text = " · ".join(x for x in (where, row.source) if x)
     if row.chunk_id and not n:
         text += " (not in the answer's evidence)"
@@ -205,7 +206,8 @@ def _alternatives(result: FigureResult) -> pd.DataFrame:
         for f, used in [(i.fact, "used"), *((a, "not used") for a in i.alternatives)]:
             rows.append({"input": i.label, "value": base_value(f.value, f.unit),
                          "found as": f"{f.source} {f.concept or f.label}".strip(),
-                         "page": f.page, "row": f.row, "": used})
+                         "page": page_ref(f.page, f.page_label, short=True), "row": f.row,
+                         "": used})
     return pd.DataFrame(rows)
 
 

@@ -107,7 +107,7 @@ def test_cli_prints_figure_steps_and_the_computation_table():
     evidence = [Evidence(id="d1-00042", kind="chunk", text="Revenue | $26,974")]
     table = "\n".join(computation_table(answer.figures, evidence))
     assert "revenue: +0.2%" in table
-    assert "Revenue  FY2023  $26,974 million  USD millions  XBRL us-gaap:Revenues, p. 50 [1]" \
+    assert "Revenue  FY2023  $26,974 million  USD millions  XBRL us-gaap:Revenues, PDF p. 50 [1]" \
         in table
     assert "work: (26,974 - 26,914) / 26,914 = +0.2%" in table
 

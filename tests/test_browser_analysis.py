@@ -128,7 +128,7 @@ def _check_analysis(pg, box, *, subjects=("NVIDIA", "AMD")) -> tuple[str, list[l
     assert rows[0][:6] == ["#", "subject", "period", "ends", "figure", "source"], rows
     assert [r[1] for r in rows[1:]] == list(subjects), rows
     assert all(re.fullmatch(r"FY20\d\d", r[2]) and re.fullmatch(r"\d+\.\d+%", r[4])
-               and re.match(r"\[\d\] p\. \d+", r[5]) for r in rows[1:]), rows
+               and re.match(r"\[\d\] (?:PDF )?p\. \d+", r[5]) for r in rows[1:]), rows
     chart = box.locator('[data-testid="stPlotlyChart"]')
     assert chart.count() == 1
     bars = chart.first.locator(".bars .point")

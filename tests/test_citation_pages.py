@@ -158,3 +158,32 @@ def test_a_figure_s_source_names_the_page_its_row_is_printed_on(page, label, lat
     html = render_html(RunRecord(question="q", evidence=[ev],
                                  answer=Answer(text="Revenue was $26,974 million. [1]")))
     assert f"page {expected}" in html and (later == 0 or f"page {label}<" not in html)
+
+
+@pytest.mark.parametrize(("page", "label"), PAGES)
+def test_the_peer_table_and_the_work_rows_name_the_page_sources_names(page, label):
+    """AMD's FY2023 net income: Sources 'page 58', the peer table '[3] p. 61' (the PDF page
+    said as a printed one); the computation table did the same. Both now say what Sources
+    says, shortened."""
+    from components.analysis_view import evidence_pages, source_cell
+    from components.figures_view import source_cell as work_cell
+    from core.analysis.model import PeerRow
+    from core.figures.compute import _row
+    from core.figures.model import FigureInput
+    from core.foundation.types import Fact
+
+    chunk = _chunk(page, label)
+    ev = hit_to_evidence(Hit(chunk=chunk, document=_doc(), rank=1, score=0.5))
+    sources = CitedPassage(n=3, kind="stored", evidence_id=ev.id, page=ev.page,
+                           page_label=ev.page_label).where.replace("page", "p.")
+    row = PeerRow(label="AMD", value=3.8, chunk_ids=[chunk.chunk_id])
+    assert source_cell(row, {chunk.chunk_id: 3}, evidence_pages([ev])) == f"[3] {sources}"
+    fact = Fact(fact_id="f1", doc_id="d1", source="xbrl", label="Net income",
+                concept="us-gaap:NetIncomeLoss", metric="net_income", statement="income",
+                period_type="duration", fiscal_year=2023, fiscal_period="FY", months=12,
+                end="2023-12-30", value=854e6, unit="USD", scale=6, chunk_id=chunk.chunk_id,
+                page=page, page_label=label)
+    work = _row(FigureInput(ref="net_income[FY2023]", label="Net income, FY2023",
+                            metric="net_income", period="FY2023", value=854e6, fact=fact))
+    assert work_cell(work, {chunk.chunk_id: 3}) == f"[3] {sources} · XBRL us-gaap:NetIncomeLoss"
+    assert f"p. {page}" not in sources.replace(f"p. {label}", "")

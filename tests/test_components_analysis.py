@@ -17,6 +17,7 @@ from components.analysis_view import (
     as_analyses,
     chart_figure,
     charted,
+    evidence_pages,
     peer_frame,
     verdict_line,
 )
@@ -24,6 +25,8 @@ from components.figures_view import evidence_numbers
 from components.run_screen import answer_analyses, with_figure_sources
 from core.agent.state import Answer, Evidence
 from core.analysis.model import AnalysisResult
+from core.app.cited import CitedPassage
+from core.foundation.pages import page_ref
 from tests.analysis_fixtures import (
     operating_margin_comparison,
     prepared,
@@ -46,14 +49,15 @@ def evidence_of(result: AnalysisResult, chunks) -> list[Evidence]:
     first = next(c for c in chunks.values() if c.section.startswith("Item 1A"))
     return [Evidence(id=first.chunk_id, kind="chunk", text=first.text, label="risk"),
             *(Evidence(id=c, kind="chunk", text=chunks[c].text, page=chunks[c].page,
-                       label=f"statement {c}") for c in dict.fromkeys(cited))]
+                       page_label=chunks[c].page_label, label=f"statement {c}")
+              for c in dict.fromkeys(cited))]
 
 
 def test_the_peer_table_keeps_period_end_figure_inputs_and_numbered_sources(real):
     compare, _, chunks = real
     evidence = evidence_of(compare, chunks)
     numbers = evidence_numbers([e.id for e in evidence])
-    frame = peer_frame(compare, numbers, {e.id: e.page for e in evidence})
+    frame = peer_frame(compare, numbers, evidence_pages(evidence))
     assert list(frame.columns) == ["#", "subject", "period", "ends", "figure", "source",
                                    "inputs"]
     rows = frame.to_dict("records")
@@ -62,8 +66,13 @@ def test_the_peer_table_keeps_period_end_figure_inputs_and_numbered_sources(real
         (2, "AMD", "FY2025", "2025-12-27", "10.66%")]
     assert rows[0]["inputs"].startswith("operating income FY2023 / revenue FY2023 = 4,224 / "
                                         "26,974")
-    assert rows[0]["source"] == f"[2] p. {chunks[compare.rows[0].chunk_ids[0]].page}"
-    assert rows[1]["source"].startswith("[3] p. ")
+    first, second = (chunks[r.chunk_ids[0]] for r in compare.rows)
+    assert rows[0]["source"] == f"[2] {page_ref(first.page, first.page_label, short=True)}"
+    assert rows[1]["source"] == f"[3] {page_ref(second.page, second.page_label, short=True)}"
+    pairs = enumerate(zip(rows, evidence[1:], strict=False), start=2)
+    assert all(r["source"] == f"[{n}] " + CitedPassage(  # as Sources says it, shortened
+        n=n, kind="chunk", evidence_id=e.id, page=e.page, page_label=e.page_label).where
+        .replace("page", "p.") for n, (r, e) in pairs)
     # a chunk the answer's evidence does not hold is said so, not numbered
     alone = peer_frame(compare, {}, {})
     assert alone["source"].tolist()[0].endswith("(not in the answer's evidence)")
@@ -120,6 +129,7 @@ def test_analyses_come_from_the_event_or_the_record(real):
 # --- drawn -------------------------------------------------------------------------------
 
 def _answer_app(compare_json: str, ranking_json: str, evidence_json: str):
+    from components.analysis_view import evidence_pages
     from components.answer import opened_row, render_answer
     from components.citation_panel import render_citation_panel
     from core.agent.state import Evidence
@@ -141,7 +151,7 @@ def _answer_app(compare_json: str, ranking_json: str, evidence_json: str):
     render_answer(compare.lead + " [2][3]", citations, key="t", passages=passages,
                   panel=panel, analyses=[compare, ranking],
                   evidence_ids=[e.id for e in evidence],
-                  evidence_pages={e.id: e.page for e in evidence})
+                  evidence_pages=evidence_pages(evidence))
 
 
 def _app(real) -> AppTest:

@@ -104,9 +104,9 @@ def test_the_table_numbers_each_source_by_its_place_in_the_evidence():
     assert list(frame.columns) == ["input", "period", "value", "unit", "source"]
     assert frame.to_dict("records") == [
         {"input": "Revenue", "period": "FY2023", "value": "$26,974 million",
-         "unit": "USD millions", "source": "[2] p. 52 · XBRL us-gaap:Revenues"},
+         "unit": "USD millions", "source": "[2] PDF p. 52 · XBRL us-gaap:Revenues"},
         {"input": "Revenue", "period": "FY2022", "value": "$26,914 million",
-         "unit": "USD millions", "source": "[2] p. 52 · XBRL us-gaap:Revenues"},
+         "unit": "USD millions", "source": "[2] PDF p. 52 · XBRL us-gaap:Revenues"},
         {"input": "Change", "period": "FY2022 → FY2023", "value": "+0.2%", "unit": "percent",
          "source": ""}]
 
@@ -115,7 +115,7 @@ def test_a_result_without_rows_gets_one_per_input_and_an_uncited_source_says_so(
     frame = table_frame(capex_without_rows(), evidence_numbers([e.id for e in EVIDENCE]))
     assert frame.to_dict("records") == [
         {"input": "Capital expenditure, FY2018", "period": "FY2018", "value": "$1,577 million",
-         "unit": "USD", "source": "p. 60 · table row (not in the answer's evidence)"}]
+         "unit": "USD", "source": "PDF p. 60 · table row (not in the answer's evidence)"}]
     missing = table_frame(missing_ppe(), {})
     assert missing.iloc[0]["value"] == "missing" and missing.iloc[0]["source"] == ""
 
@@ -210,7 +210,7 @@ def test_the_computation_table_chart_and_notes_are_under_the_answer():
     assert "**Computation**" in markdown
     assert any(m.startswith("**Revenue** (FY2022, FY2023): \\+0\\.2%") for m in markdown)
     tables = [t.value for t in at.table]
-    assert tables[0]["source"].tolist()[0] == "\\[2\\] p\\. 52 · XBRL us\\-gaap\\:Revenues"
+    assert tables[0]["source"].tolist()[0] == "\\[2\\] PDF p\\. 52 · XBRL us\\-gaap\\:Revenues"
     assert tables[0]["value"].tolist()[:2] == ["\\$26,974 million", "\\$26,914 million"]
     assert tables[1]["input"].tolist() == ["Capital expenditure, FY2018"]  # one row per input
     assert len(at.get("plotly_chart")) == 1  # revenue spans two periods; capex one

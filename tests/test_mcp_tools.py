@@ -119,9 +119,10 @@ def test_figure_states_the_value_its_period_end_and_every_inputs_source(server):
     assert (source["kind"], source["tag"], source["filing"]) == (
         "xbrl", "us-gaap:Revenues", "NVIDIA CORP 10-K FY2023")
     assert source["row"].startswith("Revenue") and source["page"] == "p. 54"
-    cite = _cited(revenue, source["citation"])  # the chunk holding the row, from p. 53
-    assert cite["library_url"] == source["library_url"]
-    assert "Item 8" in cite["label"] and cite["page"] == "p. 53"
+    cite = _cited(revenue, source["citation"])  # the chunk holding the row (from p. 53)
+    assert cite["library_url"] == source["library_url"]  # cited at the row's page, as its
+    assert "Item 8" in cite["label"] and cite["page"] == "p. 54"  # source says (was p. 53)
+    assert cite["label"].endswith(", p. 54")
 
     margin = ok(call(server, "figure", {"company": "AMD", "metric": "gross margin"}))
     assert margin["period"] == "FY2025" and margin["found"]  # its latest fiscal year

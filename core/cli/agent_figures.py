@@ -29,7 +29,7 @@ def computation_table(figures: list, evidence: list) -> list[str]:
         rows = [("input", "period", "value", "unit", "source")]
         for r in fig.rows:
             cite = f" [{n_of[r.chunk_id]}]" if r.chunk_id in n_of else ""
-            page = f", p. {r.page}" if r.page else ""
+            page = f", {r.where}" if r.where else ""
             rows.append((r.input, r.period, r.value, r.unit, f"{r.source}{page}{cite}".strip()))
         widths = [max(len(str(row[k])) for row in rows) for k in range(5)]
         head = f"{fig.request.name}: {fig.display or 'not computed'}"

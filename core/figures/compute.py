@@ -256,7 +256,8 @@ def _row(item: FigureInput) -> WorkRow:
     return WorkRow(input=label[:1].upper() + label[1:], period=item.period,
                    value=amount(item.value, item.unit) if item.value is not None else
                    "missing", unit=item.unit, chunk_id=fact.chunk_id if fact else None,
-                   page=fact.page if fact else None, source=source)
+                   page=fact.page if fact else None,
+                   page_label=fact.page_label if fact else None, source=source)
 
 
 def compute(request: FigureRequest, inputs_: list[FigureInput], *,

@@ -89,7 +89,17 @@ class WorkRow(BaseModel):
     unit: str = ""
     chunk_id: str | None = Field(default=None, description="Source chunk, cited as [n].")
     page: int | None = None
+    page_label: str | None = Field(default=None, description="The page number the filing "
+                                   "prints on ``page`` ('53'), when known.")
     source: str = Field(default="", description="'XBRL us-gaap:Revenues' or 'table row'.")
+
+    @property
+    def where(self) -> str:
+        """'p. 53' (the printed number), 'PDF p. 54' (none known), '' (no page): as
+        Sources and the Library say it (``core.foundation.pages.page_ref``)."""
+        from core.foundation.pages import page_ref
+
+        return page_ref(self.page, self.page_label, short=True)
 
 
 class FigureResult(BaseModel):

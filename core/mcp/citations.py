@@ -37,11 +37,13 @@ def dashboard_url(settings: Settings, page: str, **query: str) -> str | None:
     return f"{base}/{page}" + (f"?{args}" if args else "")
 
 
-def chunk_citation(settings: Settings, n: int, chunk, document, evidence=None) -> Citation:
+def chunk_citation(settings: Settings, n: int, chunk, document,
+                   at: tuple[int | None, str | None] | None = None) -> Citation:
     """The citation of one chunk (``document``: its filing, or None when it is gone), at the
-    page its ``evidence`` kept (a figure's row on a later page of the chunk)."""
-    if evidence is not None:
-        page, label = cited_page(chunk, evidence.page, evidence.page_label)
+    page ``at`` (page, printed number) of what it is cited for: a figure's row on a later
+    page of the chunk is cited at that page, as its source says."""
+    if at is not None:
+        page, label = cited_page(chunk, *at)
         chunk = chunk.model_copy(update={"page": page, "page_label": label})
     hit = Hit(chunk=chunk, document=document)
     return Citation(
@@ -62,6 +64,8 @@ class Citer:
         self._ids: list[str] = []
         self._chunks: dict[str, object] = {}
         self._evidence = {ev.id: ev for ev in evidence or []}
+        self._rows: dict[str, tuple[int | None, str | None]] = {}
+        """Chunk id -> the page (and printed number) of the first figure cited in it."""
         for ev in evidence or []:
             self.number(ev.id)
 
@@ -96,6 +100,8 @@ class Citer:
             chunk = self._read([fact.chunk_id]).get(fact.chunk_id)
             if chunk is not None:
                 label = label_for(fact.page, chunk.page, chunk.page_label)
+        if fact.chunk_id and fact.page:
+            self._rows.setdefault(fact.chunk_id, (fact.page, label))
         return page_ref(fact.page, label, short=True)
 
     def citations(self) -> list[Citation]:
@@ -112,7 +118,8 @@ class Citer:
                                     title=ev.title, date=ev.date))
             elif cid in chunks:
                 chunk = chunks[cid]
-                out.append(chunk_citation(settings, n, chunk, docs.get(chunk.doc_id), ev))
+                at = (ev.page, ev.page_label) if ev is not None else self._rows.get(cid)
+                out.append(chunk_citation(settings, n, chunk, docs.get(chunk.doc_id), at))
             else:  # the filing was deleted since: said, the number kept
                 label = ev.label if ev is not None else cid
                 out.append(Citation(n=n, chunk_id=cid, label=f"{label} (no longer loaded)",
