@@ -458,3 +458,32 @@ def test_a_filer_first_word_before_another_capitalised_word_is_still_the_filer()
     for q in ("What was Home Wares' revenue?", "Home Web Services revenue in FY2024",
               "What drove Home's Garden Care revenue?"):
         assert "HOME WARES, INC." in {s for s, _ in match_companies(q, docs).values()}, q
+
+
+TWO_WORDS = [DocumentMeta(doc_id=f"d{k}", file_name=f"f{k}.htm", company=name, form_type="10-K",
+                          period="FY2024", period_end="2024-12-31")
+             for k, name in enumerate(["HOME DEPOT, INC.", "COCA COLA CO", "BEST BUY CO INC",
+                                       "LOCKHEED MARTIN CORP", "GENERAL MILLS INC"])]
+
+
+def _slips(word: str) -> list[str]:
+    """Every one-letter slip of ``word`` (never its first letter): a deletion or a swap."""
+    out = [word[:p] + word[p + 1:] for p in range(1, len(word))]
+    out += [word[:p] + word[p + 1] + word[p] + word[p + 2:] for p in range(1, len(word) - 1)
+            if word[p] != word[p + 1]]
+    return [s for s in dict.fromkeys(out) if s.lower() != word.lower()]
+
+
+@pytest.mark.parametrize("name", ["Home Depot", "Coca Cola", "Best Buy", "Lockheed Martin",
+                                  "General Mills"])
+def test_a_two_word_name_with_one_slip_is_its_filer(name):
+    """'rank Home Dept, Nvidia and Adobe': 'Home' was read as Home Depot and 'Dept' as a
+    company not loaded (a slip was read only from nine letters squashed)."""
+    first, second = name.split(" ")
+    for typed in [f"{first} {s}" for s in _slips(second)] + [f"{s} {second}"
+                                                              for s in _slips(first)]:
+        if len(typed.replace(" ", "")) < 7:
+            continue
+        text, matches = resolve_companies(f"What was {typed}'s revenue in FY2024?", TWO_WORDS)
+        assert [m.how for m in matches] == ["a typo"], (typed, text)
+        assert matches[0].read_as.upper().startswith(name.upper()), (typed, matches)

@@ -122,8 +122,8 @@ def _name_typos(question: str, filers: list[_Filer], taken: list[tuple[int, int]
                 ) -> tuple[str, list[Match]]:
     """Names of two words or more written with a typo ("Acme Tol Works", "Smiht &
     Smith", "Brich & Co Tools"), each in the filer's short name: the words compared
-    squashed, with and without "and", at most two edits and nearer to one filer than to
-    any other."""
+    squashed, with and without "and", one edit from seven letters ("Home Dept"), two from
+    nine, and nearer to one filer than to any other."""
     tokens = [(m.start(), m.end(), m.group(0)) for m in _TOKEN.finditer(question)]
     found: list[tuple[int, int, _Filer, str]] = []
     for f in filers:
@@ -140,10 +140,10 @@ def _name_typos(question: str, filers: list[_Filer], taken: list[tuple[int, int]
                 raw = _POSSESSIVE.sub("", question[a:b]).rstrip(".")
                 typed = re.sub(r"[^a-z0-9]", "", raw.lower().replace("&", ""))
                 if any(x < b and a < y and not (a <= x and y <= b) for x, y in taken) \
-                        or len(typed) < 9:
+                        or len(typed) < 7:
                     continue  # a name matched in part ("ACM" of "ACM Tool Wroks")
                 best = min(OSA.distance(typed, k) for k in keys)
-                if 0 < best <= 2:
+                if 0 < best <= (1 if len(typed) < 9 else 2):
                     found.append((a, a + len(raw), f, raw))
     found.sort(key=lambda x: x[0])
     out, matches, at = [], [], 0
