@@ -167,7 +167,7 @@ def test_a_row_the_analysis_read_is_supported_by_its_own_chunk(label, value, yea
     another chunk's heading) are no reason to remove it; a wrong figure or another chunk
     is."""
     from core.agent.roles.analysis_answer import row_line
-    from core.agent.roles.analysis_check import row_verdict
+    from core.agent.roles.figure_check import row_verdict
 
     result = _pick(label, value, "d-7")
     row = result.rows[0].model_copy(update={"period": f"FY{year}",

@@ -9,20 +9,13 @@ says otherwise is unsupported, whatever its citations (the rule wins over the LL
 * **a yes/no**: an answer whose first word is "Yes" or "No" must give the verdict the
   figures decided (``verdict_problem``, checked on the whole answer: "Yes." alone is too
   short to be a claim).
-
-And one that supports: **a row the analysis read** ("Goodwill, fiscal 2024 (ended
-2024-11-29): $12,788 million; table row: Goodwill | 12,788 | 12,805 [1]", a balance-sheet
-line a pick ranked) is supported when it names the row, cites the chunk the row's fact is
-printed in and states no figure but the row's own or the cited text's (``row_verdict``):
-its framing words ("fiscal", "table row") are not the filing's, so the term overlap of
-the text rule failed it.
 """
 
 from __future__ import annotations
 
 import re
 
-from core.agent.state import Evidence, SentenceCheck
+from core.agent.state import SentenceCheck
 from core.analysis.model import AnalysisResult
 from core.analysis.words import comparative_direction
 
@@ -99,23 +92,3 @@ def verdict_problem(text: str, analyses: list[AnalysisResult]) -> str | None:
                 f"({verdicts[0].basis})")
     return None
 
-
-def row_verdict(sentence: str, marks: list[int], numbered: dict[int, Evidence],
-                analyses: list[AnalysisResult]) -> SentenceCheck | None:
-    """The stated-row rule (see the module docstring), or None when it does not apply."""
-    from core.agent.roles.figure_check import amounts
-    from core.agent.roles.member_check import agrees
-
-    cited = {numbered[n].id: numbered[n].text for n in dict.fromkeys(marks) if n in numbered}
-    plain = _MARK.sub("", sentence)
-    for a in analyses:
-        for row in a.rows:
-            if row.value is None or not cited.keys() & set(row.chunk_ids) \
-                    or _position(plain, row.label) < 0:
-                continue
-            pool = [v for v, _ in amounts(" ".join([row.display, row.inputs, *cited.values()]))]
-            if all(agrees(v, d, pool) for v, d in amounts(plain)):
-                return SentenceCheck(sentence=sentence, citations=marks, verdict="supported",
-                                     judge="offline", reason=f"states the row {row.label!r} "
-                                     f"the analysis read ({row.display}) from the cited chunk")
-    return None

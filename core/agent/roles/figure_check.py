@@ -16,6 +16,12 @@ a fault, over the LLM judge too):
   millions, billions; sign aside) with a fact of that metric for the periods the sentence
   names, or with a figure the run computed. One that agrees with none is unsupported; a
   sentence whose amounts all agree, citing a chunk of those facts, is supported.
+* **A row an analysis read** ("Goodwill, fiscal 2024 (ended 2024-11-29): $12,788 million;
+  table row: Goodwill | 12,788 | 12,805 [1]", a balance-sheet line a pick ranked) is
+  supported when it names the row, cites the chunk the row's fact is printed in and states
+  no figure but the row's own or the cited text's (``row_verdict``): its framing words
+  ("fiscal", "table row") are not the filing's, so the term overlap of the text rule
+  failed it.
 """
 
 from __future__ import annotations
@@ -24,7 +30,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.agent.roles.analysis_check import row_verdict
 from core.agent.roles.member_check import (  # noqa: F401 - agrees re-exported
     agrees,
     changes_of,
@@ -251,6 +256,30 @@ def figure_verdict(sentence: str, marks: list[int], numbered: dict[int, Evidence
         return None
     return SentenceCheck(**base, verdict="supported", reason=(
         f"figures agree with the facts and results of {what}{when}"))
+
+
+def named_at(sentence: str, label: str) -> int:
+    """Where ``sentence`` names ``label`` as a whole phrase (-1: nowhere)."""
+    m = re.search(rf"(?<![\w]){re.escape(label)}(?![\w])", sentence, re.I)
+    return m.start() if m else -1
+
+
+def row_verdict(sentence: str, marks: list[int], numbered: dict[int, Evidence],
+                analyses: list) -> SentenceCheck | None:
+    """The stated-row rule (see the module docstring), or None when it does not apply."""
+    cited = {numbered[n].id: numbered[n].text for n in dict.fromkeys(marks) if n in numbered}
+    plain = _MARK.sub("", sentence)
+    for a in analyses:
+        for row in a.rows:
+            if row.value is None or not cited.keys() & set(row.chunk_ids) \
+                    or named_at(plain, row.label) < 0:
+                continue
+            pool = [v for v, _ in amounts(" ".join([row.display, row.inputs, *cited.values()]))]
+            if all(agrees(v, d, pool) for v, d in amounts(plain)):
+                return SentenceCheck(sentence=sentence, citations=marks, verdict="supported",
+                                     judge="offline", reason=f"states the row {row.label!r} "
+                                     f"the analysis read ({row.display}) from the cited chunk")
+    return None
 
 
 _CONCEPT = re.compile(r"\b[a-z][a-z0-9-]*:[A-Z][A-Za-z0-9]+")
