@@ -10,7 +10,7 @@ import streamlit as st
 
 from components import keys
 from components.text import md_escape, preview
-from core.foundation.pages import page_ref
+from core.foundation.pages import span_ref
 from core.foundation.types import Chunk, DocumentMeta
 
 
@@ -146,7 +146,7 @@ PAGE_SIZE = 15  # chunks listed at once in the section browser
 
 def chunk_label(chunk: Chunk, limit: int = 110) -> str:
     """A collapsed chunk's label: '#12 · p. 14 · table — its first words…', escaped."""
-    where = page_ref(chunk.page, chunk.page_label, short=True)
+    where = span_ref(chunk.page, chunk.page_end, chunk.page_label, short=True)
     page = f" · {where}" if where else ""
     kind = f" · {chunk.kind}" if chunk.kind != "text" else ""
     return md_escape(f"#{chunk.index}{page}{kind} — {preview(chunk.text, limit)}")
@@ -224,7 +224,7 @@ def render_chunk(chunk: Chunk, *, focus: bool = False,
     from components.citation_panel import highlighted, render_grid
     from core.app.table_grid import table_grid
 
-    where = page_ref(chunk.page, chunk.page_label)
+    where = span_ref(chunk.page, chunk.page_end, chunk.page_label)
     page = f" · {where}" if where else ""
     st.caption(f"`{chunk.chunk_id}` · {md_escape(chunk.section)}{page} · {chunk.kind}")
     grid = table_grid(chunk.text, tuple(span) if focus and span else None, chunk.context) \

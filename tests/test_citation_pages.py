@@ -187,3 +187,21 @@ def test_the_peer_table_and_the_work_rows_name_the_page_sources_names(page, labe
                             metric="net_income", period="FY2023", value=854e6, fact=fact))
     assert work_cell(work, {chunk.chunk_id: 3}) == f"[3] {sources} · XBRL us-gaap:NetIncomeLoss"
     assert f"p. {page}" not in sources.replace(f"p. {label}", "")
+
+
+@pytest.mark.parametrize(("page", "label", "more"), [(54, "53", 1), (12, "10", 2),
+                                                      (88, "F-7", 1), (54, None, 1),
+                                                      (3, "iii", 1), (40, "38", 0)])
+def test_the_library_names_every_page_a_chunk_spans(page, label, more):
+    """A figure's row on the chunk's second page is cited at that page ('page 54'); the
+    Library, opening the chunk, said only its first ('p. 53'). It names the span, so the
+    page cited lies inside what the Library says."""
+    chunk = _chunk(page, label).model_copy(update={"page_end": page + more})
+    shown = _label(chunk)
+    last = label_for(page + more, page, label)
+    if more and label and last:
+        assert f"· pp. {label}\u2013{last} " in shown, shown
+    elif more and not label:
+        assert f"· PDF pp. {page}\u2013{page + more} " in shown, shown
+    else:  # one page, or a printed number that does not count ('iii')
+        assert f"· {page_ref(page, label, short=True)} " in shown, shown

@@ -46,3 +46,18 @@ def page_ref(page: int | None, label: str | None = None, *, short: bool = False)
     if page:
         return f"PDF {word} {page}"
     return ""
+
+
+def span_ref(page: int | None, end: int | None, label: str | None = None, *,
+             short: bool = False) -> str:
+    """Where a passage spanning pages ``page``..``end`` is: 'pp. 53–54' (printed numbers),
+    'PDF pp. 54–55' (none printed), else as ``page_ref`` says its first page. The Library
+    names a chunk so: a row cited at page 54 of a chunk from 53 lies inside what it says."""
+    if page is None or not end or end <= page:
+        return page_ref(page, label, short=short)
+    words = "pp." if short else "pages"
+    if label and str(label).strip():
+        last = label_for(end, page, label)
+        return f"{words} {str(label).strip()}\u2013{last}" if last else \
+            page_ref(page, label, short=short)
+    return f"PDF {words} {page}\u2013{end}"
