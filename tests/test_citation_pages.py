@@ -97,20 +97,25 @@ class _Store:
         return [_doc()]
 
 
+def _revenue_fact(chunk: Chunk, page: int):
+    """A revenue fact printed in ``chunk``, on ``page``."""
+    from core.foundation.types import Fact
+
+    return Fact(fact_id="f1", doc_id="d1", source="table", label="Total revenue",
+                metric="revenue", statement="income", period_type="duration", fiscal_year=2024,
+                fiscal_period="FY", months=12, end="2024-12-31", value=26_974e6, unit="USD",
+                scale=6, chunk_id=chunk.chunk_id, page=page,
+                row="Total revenue | $26,974 | $26,914")
+
+
 @pytest.mark.parametrize(("page", "label", "later"), [(54, "53", 0), (40, "38", 1),
                                                        (90, "F-7", 0), (12, "10", 2)])
 def test_a_figure_s_facts_carry_the_printed_page_of_their_chunk(page, label, later):
     from components.figure_step import facts_frame
     from core.agent.events import FactView
     from core.figures.compute import lookup
-    from core.foundation.types import Fact
-
     chunk = _chunk(page, label)
-    fact = Fact(fact_id="f1", doc_id="d1", source="table", label="Total revenue",
-                metric="revenue", statement="income", period_type="duration", fiscal_year=2024,
-                fiscal_period="FY", months=12, end="2024-12-31", value=26_974e6, unit="USD",
-                scale=6, chunk_id=chunk.chunk_id, page=page + later,
-                row="Total revenue | $26,974 | $26,914")
+    fact = _revenue_fact(chunk, page + later)
     found = lookup(_Store([fact], [chunk]), "revenue", "FY2024")
     assert found.fact.page_label == label_for(page + later, page, label)
     view = FactView.from_fact(found.fact)
@@ -129,14 +134,8 @@ def test_a_figure_s_source_names_the_page_its_row_is_printed_on(page, label, lat
 
     from core.agent.figure_steps import fact_evidence
     from core.figures.model import FigureInput
-    from core.foundation.types import Fact
-
     chunk = _chunk(page, label)
-    fact = Fact(fact_id="f1", doc_id="d1", source="table", label="Total revenue",
-                metric="revenue", statement="income", period_type="duration", fiscal_year=2024,
-                fiscal_period="FY", months=12, end="2024-12-31", value=26_974e6, unit="USD",
-                scale=6, chunk_id=chunk.chunk_id, page=page + later,
-                row="Total revenue | $26,974 | $26,914")
+    fact = _revenue_fact(chunk, page + later)
     deps = SimpleNamespace(facts=_Store([fact], [chunk]),
                            corpus=SimpleNamespace(doc=lambda _d: _doc()))
     inp = FigureInput(ref="revenue[FY2024]", label="Revenue, FY2024", metric="revenue",

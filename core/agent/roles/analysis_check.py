@@ -23,7 +23,8 @@ _MARK = re.compile(r"\[(\d+)\]")
 _FIRST_WORD = re.compile(r"^\W*(yes|no)\b", re.I)
 
 
-def _position(sentence: str, label: str) -> int:
+def named_at(sentence: str, label: str) -> int:
+    """Where ``sentence`` names ``label`` as a whole phrase (-1: nowhere)."""
     m = re.search(rf"(?<![\w]){re.escape(label)}(?![\w])", sentence, re.I)
     return m.start() if m else -1
 
@@ -32,7 +33,7 @@ def claimed_first(sentence: str, result: AnalysisResult) -> str | None:
     """The company a comparison sentence puts first (higher for 'higher', lower for
     'lower'), or None when it compares none of the result's companies."""
     named = sorted((p, r.label) for r in result.rows if r.value is not None
-                   and (p := _position(sentence, r.label)) >= 0)
+                   and (p := named_at(sentence, r.label)) >= 0)
     if len(named) < 2:
         return None
     first, other = named[0][1], named[1][1]

@@ -30,6 +30,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.agent.roles.analysis_check import named_at
 from core.agent.roles.member_check import (  # noqa: F401 - agrees re-exported
     agrees,
     changes_of,
@@ -256,12 +257,6 @@ def figure_verdict(sentence: str, marks: list[int], numbered: dict[int, Evidence
         return None
     return SentenceCheck(**base, verdict="supported", reason=(
         f"figures agree with the facts and results of {what}{when}"))
-
-
-def named_at(sentence: str, label: str) -> int:
-    """Where ``sentence`` names ``label`` as a whole phrase (-1: nowhere)."""
-    m = re.search(rf"(?<![\w]){re.escape(label)}(?![\w])", sentence, re.I)
-    return m.start() if m else -1
 
 
 def row_verdict(sentence: str, marks: list[int], numbered: dict[int, Evidence],
